@@ -1,0 +1,127 @@
+"""What the call log may keep: secrets, credentials and personal data masked before storage.
+
+Masked: Authorization, API keys (the public identifier stays), OAuth codes and tokens, client
+secrets, whsec_ notice secrets, Idempotency-Key (partially), e-mail, telephone, CPF and CNPJ.
+Bodies are cut at the body limit (64 KB) after masking."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+MASK = "****"
+
+# Object keys whose whole value is sensitive, wherever they appear in a body.
+_SENSITIVE_KEYS = re.compile(
+    r"authorization|password|senha|secret|segredo|token|code_verifier|^code$|"
+    r"e-?mail|telefone|celular|phone|whatsapp|^cpf$|^cnpj$|documento",
+    re.IGNORECASE,
+)
+
+_TOKEN_PATTERNS = [
+    (re.compile(r"\b(sk_(?:test|live)_[A-Za-z0-9]{12})_[A-Za-z0-9]{40}\b"), rf"\1_{MASK}"),
+    (re.compile(r"\b(oat|ort)_(test_|live_)?[A-Za-z0-9_\-]{8,}"), rf"\1_\2{MASK}"),
+    (re.compile(r"\boac_[A-Za-z0-9_\-]{8,}"), f"oac_{MASK}"),
+    (re.compile(r"\bcs_(test|live)_[A-Za-z0-9_\-]{8,}"), rf"cs_\1_{MASK}"),
+    (re.compile(r"\bwhsec_[A-Za-z0-9+/=]{8,}"), f"whsec_{MASK}"),
+]
+
+_EMAIL = re.compile(r"\b([A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]*@([A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)\b")
+_CPF_FORMATTED = re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b")
+_CNPJ_FORMATTED = re.compile(r"\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b")
+_PHONE = re.compile(
+    r"(?:\+55[\s\-]?)?\(\d{2}\)[\s\-]?9?\d{4}[\s\-]?\d{4}\b"  # (11) 98765-4321
+    r"|(?:\+55[\s\-]?)?\b\d{2}[\s\-]9?\d{4}[\s\-]\d{4}\b"  # 11 98765-4321
+    r"|\+55\d{10,11}\b"  # +5511987654321
+)
+_DIGITS_11_OR_14 = re.compile(r"\b(\d{11}|\d{14})\b")
+
+
+def _cpf_valid(d: str) -> bool:
+    if len(set(d)) == 1:
+        return False
+    for size in (9, 10):
+        total = sum(int(d[i]) * (size + 1 - i) for i in range(size))
+        if (total * 10 % 11) % 10 != int(d[size]):
+            return False
+    return True
+
+
+def _cnpj_valid(d: str) -> bool:
+    if len(set(d)) == 1:
+        return False
+    weights = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
+    for size in (12, 13):
+        total = sum(int(d[i]) * weights[i + 13 - size] for i in range(size))
+        digit = 11 - total % 11
+        if (0 if digit >= 10 else digit) != int(d[size]):
+            return False
+    return True
+
+
+def _mask_bare_document(match: re.Match) -> str:
+    digits = match.group(1)
+    if (len(digits) == 11 and _cpf_valid(digits)) or (len(digits) == 14 and _cnpj_valid(digits)):
+        return MASK
+    return digits  # an EAN, an order number: not personal data
+
+
+def mask_text(text: str) -> str:
+    for pattern, replacement in _TOKEN_PATTERNS:
+        text = pattern.sub(replacement, text)
+    text = _EMAIL.sub(lambda m: f"{m.group(1)}***@{m.group(2)}", text)
+    text = _CPF_FORMATTED.sub(MASK, text)
+    text = _CNPJ_FORMATTED.sub(MASK, text)
+    text = _PHONE.sub(MASK, text)
+    return _DIGITS_11_OR_14.sub(_mask_bare_document, text)
+
+
+def mask_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return mask_text(value)
+    if isinstance(value, list):
+        return [mask_value(v) for v in value]
+    if isinstance(value, dict):
+        return {
+            k: (_mask_secret_field(v) if _SENSITIVE_KEYS.search(k) else mask_value(v))
+            for k, v in value.items()
+        }
+    return value
+
+
+def _mask_secret_field(value: Any) -> Any:
+    if isinstance(value, str):
+        masked = mask_text(value)
+        # Keep a token's public prefix when the patterns recognised it; hide everything else.
+        return masked if MASK in masked and masked != value else MASK
+    if value is None or isinstance(value, bool):
+        return value
+    return MASK
+
+
+def mask_authorization(value: str) -> str:
+    scheme, _, credential = value.partition(" ")
+    masked = mask_text(credential)
+    return f"{scheme} {masked if masked != credential else MASK}"
+
+
+def mask_idempotency_key(value: str) -> str:
+    if len(value) <= 8:
+        return value[:2] + MASK
+    return f"{value[:4]}{MASK}{value[-4:]}"
+
+
+def mask_body(raw: bytes | None, limit: int) -> tuple[str | None, bool]:
+    """The masked body as text, cut at `limit` bytes; and whether it was cut."""
+    if not raw:
+        return None, False
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        text = json.dumps(mask_value(json.loads(text)), ensure_ascii=False)
+    except ValueError:
+        text = mask_text(text)
+    encoded = text.encode()
+    if len(encoded) <= limit:
+        return text, False
+    return encoded[:limit].decode("utf-8", errors="ignore"), True

@@ -1,0 +1,31 @@
+from datetime import datetime
+
+from tortoise.expressions import Q
+from tortoise.functions import Count, Max
+
+from graphql_api.chamada.models import Chamada
+
+
+def of_tenant(integrador_id: str, ambiente: str):
+    return Chamada.filter(integrador_id=integrador_id, ambiente=ambiente)
+
+
+async def errors_grouped(query) -> list[dict]:
+    """Per error type: how many, the last request id (ids are time-ordered) and when."""
+    return await (
+        query.filter(codigo_erro__isnull=False)
+        .annotate(total=Count("id"), ultimo_id=Max("id"), ultima_em=Max("criado_em"))
+        .group_by("codigo_erro")
+        .order_by("-total")
+        .values("codigo_erro", "total", "ultimo_id", "ultima_em")
+    )
+
+
+async def purge(bodies_before: datetime, rows_before: datetime) -> tuple[int, int]:
+    removed = await Chamada.filter(criado_em__lt=rows_before).delete()
+    emptied = await (
+        Chamada.filter(criado_em__lt=bodies_before)
+        .filter(Q(corpo_enviado__isnull=False) | Q(corpo_recebido__isnull=False))
+        .update(corpo_enviado=None, corpo_recebido=None)
+    )
+    return emptied, removed

@@ -1,0 +1,31 @@
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from graphql_api.chamada import service
+from graphql_api.chamada.types import ChamadaDetalheType, ChamadaType, ErroRecenteType
+from graphql_api.core.pagination import PageRequest, Pagina, pagina
+from graphql_api.core.permissions import requires
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(extensions=requires(integrator_only=True))
+    async def chamadas(
+        self, info: Info, filtros: JSON | None = None, limite: int | None = None, cursor: str | None = None
+    ) -> Pagina[ChamadaType]:
+        page = PageRequest.of(limite, cursor)
+        rows, next_cursor = await service.listar_chamadas(
+            info.context.principal, service.parse_filtros(filtros or {}), page
+        )
+        return pagina([ChamadaType.from_model(c) for c in rows], page, next_cursor)
+
+    @strawberry.field(extensions=requires(integrator_only=True))
+    async def chamada(self, info: Info, request_id: str) -> ChamadaDetalheType:
+        chamada = await service.obter_chamada(info.context.principal, request_id)
+        return ChamadaDetalheType.from_detail(chamada, info.context.settings.docs_url)
+
+    @strawberry.field(extensions=requires())
+    async def erros_recentes(self, info: Info) -> list[ErroRecenteType]:
+        docs_url = info.context.settings.docs_url
+        return [ErroRecenteType.from_value(e, docs_url) for e in await service.erros_recentes(info.context.principal)]

@@ -1,0 +1,151 @@
+"""Writes the call log off the request path: requests append a raw record (O(1)); a background
+task masks and inserts the buffer in batches. Listeners (integration steps) see each batch."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from graphql_api.chamada.masking import mask_authorization, mask_body, mask_idempotency_key
+from tortoise.exceptions import IntegrityError
+
+from graphql_api.chamada.models import Chamada
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 500
+MAX_BUFFER = 50_000  # beyond this the database is not keeping up: drop and say so
+
+
+@dataclass(slots=True)
+class CallRecord:
+    id: str
+    integrador_id: str
+    ambiente: str
+    credencial: str
+    chave_id: str | None
+    conta_id: str | None
+    metodo: str
+    endpoint: str
+    caminho: str
+    status: int
+    duracao_ms: float
+    codigo_erro: str | None
+    mensagem_erro: str | None
+    causa_erro: str | None
+    replay: bool
+    idempotency_key: str | None
+    authorization: str | None
+    content_type: str | None
+    request_body: bytes | None
+    response_body: bytes | None
+    criado_em: datetime
+
+
+Listener = Callable[[list[CallRecord]], Awaitable[None]]
+
+
+class CallLogWriter:
+    def __init__(self, *, flush_seconds: float, body_limit: int) -> None:
+        self.flush_seconds = flush_seconds
+        self.body_limit = body_limit
+        self.listeners: list[Listener] = []
+        self._buffer: list[CallRecord] = []
+        self._task: asyncio.Task | None = None
+        self._wake = asyncio.Event()
+        self._flush_lock = asyncio.Lock()
+
+    def add(self, record: CallRecord) -> None:
+        if len(self._buffer) >= MAX_BUFFER:
+            log.error("call log buffer full; dropping call %s", record.id)
+            return
+        self._buffer.append(record)
+        if len(self._buffer) >= MAX_BATCH:
+            self._wake.set()
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="call-log-writer")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+        await self.flush()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.flush_seconds)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+            try:
+                await self.flush()
+            except Exception:  # keep the writer alive; the batch stays buffered for the next try
+                log.exception("call log flush failed")
+                await asyncio.sleep(1)
+
+    async def flush(self) -> None:
+        async with self._flush_lock:
+            while self._buffer:
+                batch = self._buffer[:MAX_BATCH]
+                await self._insert([self._row(r) for r in batch])
+                del self._buffer[: len(batch)]
+                for listener in self.listeners:
+                    try:
+                        await listener(batch)
+                    except Exception:
+                        log.exception("call log listener failed")
+
+    async def _insert(self, rows: list[Chamada]) -> None:
+        try:
+            await Chamada.bulk_create(rows)
+        except IntegrityError:
+            # A retried batch may be partly stored already: insert row by row, skipping those.
+            for row in rows:
+                try:
+                    await row.save(force_create=True)
+                except IntegrityError:
+                    log.warning("call %s already in the log", row.id)
+
+    def _row(self, r: CallRecord) -> Chamada:
+        sent, sent_cut = mask_body(r.request_body, self.body_limit)
+        received, received_cut = mask_body(r.response_body, self.body_limit)
+        headers = {}
+        if r.authorization:
+            headers["Authorization"] = mask_authorization(r.authorization)
+        if r.idempotency_key:
+            headers["Idempotency-Key"] = mask_idempotency_key(r.idempotency_key)
+        if r.content_type:
+            headers["Content-Type"] = r.content_type
+        return Chamada(
+            id=r.id,
+            integrador_id=r.integrador_id,
+            ambiente=r.ambiente,
+            chave_id=r.chave_id,
+            credencial=r.credencial,
+            conta_id=r.conta_id,
+            metodo=r.metodo,
+            endpoint=r.endpoint[:200],
+            caminho=r.caminho[:1000],
+            status=r.status,
+            duracao_ms=round(r.duracao_ms, 2),
+            codigo_erro=r.codigo_erro,
+            mensagem_erro=r.mensagem_erro,
+            causa_erro=r.causa_erro,
+            replay=r.replay,
+            idempotency_key=headers.get("Idempotency-Key"),
+            cabecalhos=headers,
+            corpo_enviado=sent,
+            corpo_recebido=received,
+            corpo_enviado_cortado=sent_cut,
+            corpo_recebido_cortado=received_cut,
+            criado_em=r.criado_em,
+        )

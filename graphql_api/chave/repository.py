@@ -1,0 +1,31 @@
+from datetime import datetime, timezone
+
+from graphql_api.chave.models import ChaveApi
+
+
+async def credential_row(identificador: str) -> dict | None:
+    """The key and its integrator's status and limits, in one query (the hot path of every call)."""
+    rows = await ChaveApi.filter(id=identificador).values(
+        "hash_segredo",
+        "ambiente",
+        "revogada_em",
+        "integrador_id",
+        "integrador__situacao",
+        "integrador__limite_por_minuto_chave",
+        "integrador__limite_por_minuto_integrador",
+    )
+    return rows[0] if rows else None
+
+
+async def exists(identificador: str) -> bool:
+    return await ChaveApi.filter(id=identificador).exists()
+
+
+async def list_for(integrador_id: str, ambiente: str) -> list[ChaveApi]:
+    return await ChaveApi.filter(integrador_id=integrador_id, ambiente=ambiente).order_by("-criado_em")
+
+
+async def revoke(integrador_id: str, identificador: str) -> int:
+    return await ChaveApi.filter(
+        id=identificador, integrador_id=integrador_id, revogada_em__isnull=True
+    ).update(revogada_em=datetime.now(timezone.utc))

@@ -1,0 +1,174 @@
+"""API keys: creation (shown once), authentication on every call, immediate revocation.
+
+Format: sk_test_ or sk_live_ + a 12-character identifier + '_' + a 40-character secret.
+Only SHA-256 of the secret is stored; the secret carries ~238 bits of entropy, so a fast hash is
+safe, and a constant-time comparison keeps timing from leaking it. Authentication results are
+cached in-process; revocation and integrator pauses clear the cache in every process at once
+(vitrine.infra.bus)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import time
+from dataclasses import dataclass
+
+from graphql_api.chave import repository
+from graphql_api.chave.models import ChaveApi
+from graphql_api.core.errors import ApiError
+from graphql_api.core.ids import random_token
+from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
+
+KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")
+PREFIX_BY_AMBIENTE = {Ambiente.TESTE: "sk_test_", Ambiente.PRODUCAO: "sk_live_"}
+AMBIENTE_BY_MARK = {"test": Ambiente.TESTE, "live": Ambiente.PRODUCAO}
+
+CACHE_TOPIC = "chaves"
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    per_credential: int
+    per_integrator: int
+
+
+@dataclass(frozen=True, slots=True)
+class Authenticated:
+    principal: Principal
+    limits: RateLimits
+
+
+@dataclass(frozen=True, slots=True)
+class _CachedKey:
+    hash_segredo: str
+    ambiente: Ambiente
+    revogada: bool
+    integrador_id: str
+    pausado: bool
+    limite_chave: int | None
+    limite_integrador: int | None
+    lido_em: float
+
+
+class KeyCache:
+    """identifier -> what authentication needs. Cleared on revocation or pause (bus topic)."""
+
+    def __init__(self, ttl_seconds: float = 60.0) -> None:
+        self.ttl = ttl_seconds
+        self._entries: dict[str, _CachedKey] = {}
+
+    def get(self, identificador: str) -> _CachedKey | None:
+        entry = self._entries.get(identificador)
+        if entry is not None and time.monotonic() - entry.lido_em > self.ttl:
+            return None
+        return entry
+
+    def put(self, identificador: str, entry: _CachedKey) -> None:
+        if len(self._entries) > 100_000:
+            self._entries.clear()
+        self._entries[identificador] = entry
+
+    def clear(self, _topic: str = "") -> None:
+        self._entries.clear()
+
+
+def split_key(token: str) -> tuple[Ambiente, str, str] | None:
+    """(ambiente, identifier, secret) of a well-formed key, else None."""
+    match = KEY_PATTERN.match(token)
+    if match is None:
+        return None
+    return AMBIENTE_BY_MARK[match.group(1)], match.group(2), match.group(3)
+
+
+async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
+    entry = cache.get(identificador)
+    if entry is not None:
+        return entry
+    row = await repository.credential_row(identificador)
+    if row is None:
+        return None
+    entry = _CachedKey(
+        hash_segredo=row["hash_segredo"],
+        ambiente=Ambiente(row["ambiente"]),
+        revogada=row["revogada_em"] is not None,
+        integrador_id=row["integrador_id"],
+        pausado=row["integrador__situacao"] == "pausado",
+        limite_chave=row["integrador__limite_por_minuto_chave"],
+        limite_integrador=row["integrador__limite_por_minuto_integrador"],
+        lido_em=time.monotonic(),
+    )
+    cache.put(identificador, entry)
+    return entry
+
+
+async def identify(token: str, cache: KeyCache) -> str | None:
+    """The integrator a well-formed key names, even if the secret is wrong (for the call log)."""
+    parts = split_key(token)
+    if parts is None:
+        return None
+    entry = await _load(parts[1], cache)
+    return entry.integrador_id if entry else None
+
+
+async def authenticate(
+    token: str, cache: KeyCache, *, default_limits: RateLimits
+) -> Authenticated:
+    parts = split_key(token)
+    if parts is None:
+        raise ApiError("UNAUTHORIZED", description="A chave não tem o formato sk_test_… ou sk_live_….")
+    ambiente, identificador, secret = parts
+    entry = await _load(identificador, cache)
+    if entry is None or not hmac.compare_digest(entry.hash_segredo, _hash(secret)):
+        raise ApiError("UNAUTHORIZED", description="Chave de API inexistente ou incorreta.")
+    if entry.ambiente is not ambiente:
+        raise ApiError("UNAUTHORIZED", description="O prefixo da chave não corresponde ao ambiente dela.")
+    if entry.revogada:
+        raise ApiError("UNAUTHORIZED", description="Esta chave de API foi revogada.")
+    if entry.pausado:
+        raise ApiError("INTEGRATOR_PAUSED")
+    principal = Principal(
+        kind=CredentialKind.API_KEY,
+        ambiente=ambiente,
+        scopes=ALL_SCOPES,
+        integrador_id=entry.integrador_id,
+        chave_id=identificador,
+    )
+    limits = RateLimits(
+        per_credential=entry.limite_chave or default_limits.per_credential,
+        per_integrator=entry.limite_integrador or default_limits.per_integrator,
+    )
+    return Authenticated(principal, limits)
+
+
+async def criar_chave(integrador_id: str, ambiente: Ambiente, *, nome: str = "") -> tuple[ChaveApi, str]:
+    """A new key; the full token is returned once and never stored."""
+    while True:
+        identificador = random_token(12)
+        if not await repository.exists(identificador):
+            break
+    secret = random_token(40)
+    row = await ChaveApi.create(
+        id=identificador,
+        integrador_id=integrador_id,
+        ambiente=ambiente.value,
+        nome=nome[:100],
+        hash_segredo=_hash(secret),
+    )
+    return row, f"{PREFIX_BY_AMBIENTE[ambiente]}{identificador}_{secret}"
+
+
+def display_id(row: ChaveApi) -> str:
+    """How a key is shown after creation: its prefix and identifier, never the secret."""
+    return f"{PREFIX_BY_AMBIENTE[Ambiente(row.ambiente)]}{row.id}"
+
+
+async def revogar_chave(integrador_id: str, identificador: str, *, bus) -> None:
+    changed = await repository.revoke(integrador_id, identificador)
+    if not changed:
+        raise ApiError("NOT_FOUND", description="Chave inexistente ou já revogada.")
+    await bus.publish(CACHE_TOPIC)

@@ -1,0 +1,20 @@
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Conta(Model):
+    """The account of a seller: a sub-account the integrator created, or one linked through OAuth."""
+
+    id = fields.CharField(pk=True, max_length=40)  # cta_
+    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="contas")
+    ambiente = fields.CharField(max_length=10)
+    codigo_externo = fields.CharField(max_length=100)
+    nome = fields.CharField(max_length=200)
+    origem = fields.CharField(max_length=20, default="subconta")  # subconta | vinculada
+    situacao = fields.CharField(max_length=20, default="ativa")  # ativa | pausada
+    criado_em = fields.DatetimeField(auto_now_add=True)
+    atualizado_em = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "contas"
+        unique_together = (("integrador", "ambiente", "codigo_externo"),)

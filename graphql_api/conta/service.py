@@ -1,0 +1,80 @@
+"""Accounts (contas): sub-accounts the integrator creates, and accounts linked through OAuth."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from tortoise.exceptions import IntegrityError
+
+from graphql_api.conta import repository
+from graphql_api.conta.models import Conta
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.ids import new_id
+from graphql_api.core.pagination import PageRequest, paginate
+from graphql_api.core.principal import Principal
+from graphql_api.core.validation import validate
+
+
+class NovaConta(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    codigoExterno: StrictStr = Field(min_length=1, max_length=100)
+    nome: StrictStr = Field(min_length=1, max_length=200)
+
+
+def _already_exists(conta: Conta) -> ApiError:
+    return ApiError(
+        "ACCOUNT_ALREADY_EXISTS",
+        fields=[
+            FieldError(
+                "codigoExterno",
+                "ja_existe",
+                f"Já existe a conta {conta.id} com este codigoExterno.",
+                id=conta.id,
+            )
+        ],
+    )
+
+
+async def criar_conta(principal: Principal, dados: dict) -> Conta:
+    nova = validate(NovaConta, dados)
+    existing = await repository.by_codigo_externo(principal, nova.codigoExterno)
+    if existing is not None:
+        raise _already_exists(existing)
+    try:
+        return await Conta.create(
+            id=new_id("cta_"),
+            integrador_id=principal.integrador_id,
+            ambiente=principal.ambiente.value,
+            codigo_externo=nova.codigoExterno,
+            nome=nova.nome,
+        )
+    except IntegrityError:  # a concurrent creation won the race
+        existing = await repository.by_codigo_externo(principal, nova.codigoExterno)
+        if existing is None:
+            raise
+        raise _already_exists(existing) from None
+
+
+async def obter_conta(principal: Principal, conta_id: str) -> Conta:
+    conta = await repository.get_visible(principal, conta_id)
+    if conta is None:
+        raise ApiError("NOT_FOUND", description=f"Conta {conta_id} não encontrada.")
+    return conta
+
+
+async def listar_contas(
+    principal: Principal,
+    page: PageRequest,
+    *,
+    codigo_externo: str | None = None,
+    origem: str | None = None,
+    situacao: str | None = None,
+) -> tuple[list[Conta], str | None]:
+    query = repository.visible(principal)
+    if codigo_externo is not None:
+        query = query.filter(codigo_externo=codigo_externo)
+    if origem is not None:
+        query = query.filter(origem=origem)
+    if situacao is not None:
+        query = query.filter(situacao=situacao)
+    return await paginate(query, page)

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import strawberry
+
+from graphql_api.conta.models import Conta
+from graphql_api.core.scalars import Timestamp
+
+
+@strawberry.type(name="Conta")
+class ContaType:
+    id: strawberry.ID
+    codigo_externo: str
+    nome: str
+    origem: str
+    situacao: str
+    ambiente: str
+    criado_em: Timestamp
+    atualizado_em: Timestamp
+
+    @classmethod
+    def from_model(cls, c: Conta) -> ContaType:
+        return cls(
+            id=strawberry.ID(c.id),
+            codigo_externo=c.codigo_externo,
+            nome=c.nome,
+            origem=c.origem,
+            situacao=c.situacao,
+            ambiente=c.ambiente,
+            criado_em=c.criado_em,
+            atualizado_em=c.atualizado_em,
+        )

@@ -1,0 +1,1 @@
+"""Pieces every domain shares: ids, errors, the principal and the request context."""

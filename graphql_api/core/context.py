@@ -1,0 +1,32 @@
+"""The request-scoped GraphQL context, built once per request by whichever door was used."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from graphql_api.core.errors import ApiError
+from graphql_api.core.principal import Principal
+
+if TYPE_CHECKING:
+    from vitrine.runtime import Runtime
+    from vitrine.settings import Settings
+
+
+@dataclass
+class Context:
+    runtime: Runtime
+    principal: Principal | None = None
+    request_id: str | None = None
+    # The Idempotency-Key of the current request, so a creation can be tied to it.
+    idempotency_key: str | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def settings(self) -> Settings:
+        return self.runtime.settings
+
+    def require_principal(self) -> Principal:
+        if self.principal is None:
+            raise ApiError("UNAUTHORIZED")
+        return self.principal

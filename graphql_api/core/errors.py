@@ -1,0 +1,249 @@
+"""The one error catalog: every error type an integrator can meet, with its HTTP status,
+message, cause and how to fix it. It feeds error bodies, the call-log detail and /docs/erros."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorKind:
+    type: str
+    status: int
+    message: str
+    causa: str
+    correcao: str
+
+
+def _kinds(*kinds: ErrorKind) -> dict[str, ErrorKind]:
+    return {k.type: k for k in kinds}
+
+
+CATALOG: dict[str, ErrorKind] = _kinds(
+    ErrorKind(
+        "BAD_REQUEST", 400,
+        "Requisição malformada.",
+        "A requisição HTTP não pôde ser interpretada (cabeçalhos ou parâmetros inválidos).",
+        "Confira método, cabeçalhos e parâmetros na referência da API.",
+    ),
+    ErrorKind(
+        "INVALID_JSON", 400,
+        "O corpo da requisição não é um JSON válido.",
+        "O corpo enviado não pôde ser lido como JSON, ou não é um objeto JSON.",
+        "Envie um objeto JSON bem formado em UTF-8, com Content-Type: application/json.",
+    ),
+    ErrorKind(
+        "IDEMPOTENCY_KEY_REQUIRED", 400,
+        "Esta chamada gasta créditos e exige o cabeçalho Idempotency-Key.",
+        "POST /galerias, /videos e /imagens/{id}/edicoes foram chamados sem Idempotency-Key.",
+        "Gere um valor único por operação (por exemplo um UUID) e envie-o em Idempotency-Key; "
+        "repita o mesmo valor ao reenviar a mesma operação.",
+    ),
+    ErrorKind(
+        "IDEMPOTENCY_KEY_INVALID", 400,
+        "O cabeçalho Idempotency-Key tem formato inválido.",
+        "A chave deve ter de 8 a 120 caracteres entre letras, dígitos, '_', '-', ':' e '.'.",
+        "Use, por exemplo, um UUID v4 ou um identificador do seu sistema dentro desse alfabeto.",
+    ),
+    ErrorKind(
+        "UNAUTHORIZED", 401,
+        "Credencial ausente, inválida ou revogada.",
+        "O cabeçalho Authorization está ausente, não tem o formato 'Bearer <token>', ou a chave "
+        "ou o token não existe, foi revogado ou expirou.",
+        "Envie Authorization: Bearer sk_test_… (ou sk_live_…) com uma chave ativa do portal, "
+        "ou um token OAuth válido; crie uma nova chave se a anterior foi revogada.",
+    ),
+    ErrorKind(
+        "INSUFFICIENT_CREDITS", 402,
+        "Créditos insuficientes para esta operação.",
+        "A carteira do ambiente não tem créditos disponíveis para cobrir a reserva da geração.",
+        "Consulte GET /saldo; em teste, recarregue créditos de teste no portal; em produção, "
+        "compre um pacote ou mude de plano.",
+    ),
+    ErrorKind(
+        "INTEGRATOR_PAUSED", 403,
+        "A conta do integrador está pausada.",
+        "O integrador foi pausado pela equipe do serviço; nenhuma chamada é aceita até a retomada.",
+        "Fale com o suporte para entender o motivo da pausa e reativar a conta.",
+    ),
+    ErrorKind(
+        "FORBIDDEN", 403,
+        "Esta credencial não pode fazer esta operação.",
+        "A credencial não tem o escopo exigido (por exemplo um token OAuth numa rota exclusiva do "
+        "integrador) ou o acesso de produção foi suspenso.",
+        "Use a chave de API do integrador para rotas exclusivas; peça ao vendedor os escopos "
+        "necessários; em produção suspensa, fale com o suporte.",
+    ),
+    ErrorKind(
+        "NOT_FOUND", 404,
+        "Recurso não encontrado.",
+        "Não existe recurso com esse identificador visível para esta credencial e este ambiente.",
+        "Confira o identificador e o ambiente da chave (sk_test_ vê só dados de teste, sk_live_ só "
+        "de produção); tokens OAuth veem apenas a conta vinculada.",
+    ),
+    ErrorKind(
+        "ROUTE_NOT_FOUND", 404,
+        "Rota não encontrada.",
+        "O caminho pedido não existe nesta versão da API.",
+        "Confira o caminho e o prefixo /v1 na referência da API ({docs_url}).",
+    ),
+    ErrorKind(
+        "METHOD_NOT_ALLOWED", 405,
+        "Método não permitido nesta rota.",
+        "A rota existe, mas não aceita este método HTTP.",
+        "Use um dos métodos listados no cabeçalho Allow da resposta.",
+    ),
+    ErrorKind(
+        "IDEMPOTENCY_KEY_REUSED", 409,
+        "Esta Idempotency-Key já foi usada com outro corpo.",
+        "A mesma Idempotency-Key chegou antes com um corpo ou rota diferente.",
+        "Gere uma nova chave para uma operação nova; para repetir a anterior, reenvie exatamente "
+        "o mesmo corpo.",
+    ),
+    ErrorKind(
+        "IDEMPOTENCY_KEY_IN_PROGRESS", 409,
+        "Uma requisição com esta Idempotency-Key ainda está em processamento.",
+        "Chegou uma segunda requisição com a mesma chave enquanto a primeira não terminou; ela não "
+        "foi executada para não repetir a operação.",
+        "Aguarde a primeira terminar e repita com a mesma chave: você receberá a resposta "
+        "original com Idempotent-Replayed: true.",
+    ),
+    ErrorKind(
+        "ACCOUNT_ALREADY_EXISTS", 409,
+        "Já existe uma conta com este codigoExterno.",
+        "codigoExterno é único por integrador e ambiente; a conta existente está em error.fields.",
+        "Use a conta existente (id em fields[0].mensagem) ou escolha outro codigoExterno.",
+    ),
+    ErrorKind(
+        "PAYLOAD_TOO_LARGE", 413,
+        "O corpo da requisição passa de 1 MB.",
+        "O limite de corpo de requisição é 1 MB (1.048.576 bytes).",
+        "Envie fotos por URL (campo imagens[].url), não embutidas, e reduza textos longos.",
+    ),
+    ErrorKind(
+        "UNSUPPORTED_MEDIA_TYPE", 415,
+        "Content-Type não suportado: envie application/json.",
+        "A requisição tem corpo, mas o Content-Type não é application/json.",
+        "Envie o cabeçalho Content-Type: application/json e o corpo em JSON.",
+    ),
+    ErrorKind(
+        "VALIDATION_FAILED", 422,
+        "Alguns campos são inválidos.",
+        "O corpo foi lido, mas um ou mais campos não seguem as regras; cada problema está em "
+        "error.fields com campo, codigo e mensagem.",
+        "Corrija cada campo listado em error.fields e reenvie.",
+    ),
+    ErrorKind(
+        "TOO_MANY_REQUESTS", 429,
+        "Limite de requisições por minuto excedido.",
+        "A chave ou o integrador passou do limite por minuto do plano; a requisição não foi "
+        "processada.",
+        "Espere pelo menos os segundos de Retry-After antes da próxima chamada com a mesma chave; "
+        "ao repetir um POST que gasta créditos, reutilize a mesma Idempotency-Key.",
+    ),
+    ErrorKind(
+        "INTERNAL_ERROR", 500,
+        "Erro interno inesperado.",
+        "Uma falha inesperada do serviço interrompeu a requisição; nada foi cobrado.",
+        "Repita a chamada (com a mesma Idempotency-Key, se houver). Se persistir, envie o "
+        "X-Request-Id ao suporte.",
+    ),
+    ErrorKind(
+        "SERVICE_UNAVAILABLE", 503,
+        "Serviço temporariamente indisponível.",
+        "O serviço está sobrecarregado ou em manutenção; nada foi cobrado.",
+        "Espere os segundos de Retry-After e repita a chamada.",
+    ),
+)
+
+
+# Codes of the `codigo` of an error.fields entry: what is wrong with one field.
+FIELD_CODES: dict[str, str] = {
+    "obrigatorio": "O campo é obrigatório e não foi enviado.",
+    "tipo_invalido": "O valor não é do tipo esperado (texto, número, booleano, lista, objeto).",
+    "formato_invalido": "O texto não segue o formato esperado (data, URL, GTIN, alfabeto).",
+    "muito_curto": "O texto ou a lista está abaixo do tamanho mínimo.",
+    "muito_longo": "O texto ou a lista passa do tamanho máximo.",
+    "fora_do_intervalo": "O número está fora do intervalo permitido.",
+    "valor_invalido": "O valor não está entre os permitidos.",
+    "url_nao_https": "A URL precisa usar https://.",
+    "duplicado": "O valor repete outro que deveria ser único.",
+    "desconhecido": "O campo não existe neste recurso.",
+    "ja_existe": "Já existe um recurso com este valor (o id dele vem em mensagem).",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    campo: str
+    codigo: str
+    mensagem: str
+    id: str | None = None  # the existing resource, for codigo ja_existe
+
+    def as_dict(self) -> dict[str, str]:
+        entry = {"campo": self.campo, "codigo": self.codigo, "mensagem": self.mensagem}
+        if self.id is not None:
+            entry["id"] = self.id
+        return entry
+
+
+@dataclass(eq=False)
+class ApiError(Exception):
+    """An expected failure with a catalog type; every door renders it the same way."""
+
+    type: str
+    description: str | None = None
+    fields: list[FieldError] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    message: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in CATALOG:
+            raise KeyError(f"error type {self.type} is not in the catalog")
+        super().__init__(self.type)
+
+    @property
+    def kind(self) -> ErrorKind:
+        return CATALOG[self.type]
+
+    @property
+    def status(self) -> int:
+        return self.kind.status
+
+    def body(self, docs_url: str) -> dict[str, Any]:
+        kind = self.kind
+        return {
+            "error": {
+                "type": kind.type,
+                "message": self.message or kind.message,
+                "description": self.description or kind.causa,
+                "fields": [f.as_dict() for f in self.fields],
+                "documentation": f"{docs_url}/erros#{kind.type}",
+            }
+        }
+
+    def extensions(self) -> dict[str, Any]:
+        """The GraphQL `extensions` of this error, so /graphql clients see the same data."""
+        return {
+            "type": self.type,
+            "status": self.status,
+            "description": self.description or self.kind.causa,
+            "fields": [f.as_dict() for f in self.fields],
+            "headers": self.headers,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_extensions(cls, ext: dict[str, Any]) -> ApiError:
+        return cls(
+            ext["type"],
+            description=ext.get("description"),
+            fields=[FieldError(**f) for f in ext.get("fields", [])],
+            headers=ext.get("headers") or {},
+            message=ext.get("message"),
+        )
+
+
+def validation_error(*fields: FieldError) -> ApiError:
+    return ApiError("VALIDATION_FAILED", fields=list(fields))

@@ -1,0 +1,62 @@
+"""Declarative permissions for schema fields: scopes, integrator-only routes, staff."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from strawberry.permission import BasePermission, PermissionExtension
+from strawberry.types import Info
+
+from graphql_api.core.errors import ApiError
+
+
+class _Permission(BasePermission):
+    # Instances are shared by every request: keep them free of per-request state.
+    def on_unauthorized(self) -> None:
+        raise ApiError("FORBIDDEN", description=self.message)
+
+
+class IsAuthenticated(_Permission):
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        info.context.require_principal()  # raises UNAUTHORIZED
+        return True
+
+
+class HasScope(_Permission):
+    """The caller's credential carries `scope` (API keys carry all; OAuth tokens what was granted)."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        self.message = f"A credencial não tem o escopo {scope}."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.require_principal().has_scope(self.scope)
+
+
+class IntegratorOnly(_Permission):
+    """Routes the contract reserves to the integrator: an OAuth token gets 403 FORBIDDEN."""
+
+    message = "Esta rota é exclusiva do integrador; tokens OAuth não têm acesso a ela."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.require_principal().is_integrator
+
+
+class StaffOnly(_Permission):
+    message = "Operação exclusiva da equipe do serviço."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.require_principal().is_staff
+
+
+def requires(*scopes: str, integrator_only: bool = False) -> list[PermissionExtension]:
+    """Field extensions for `@strawberry.field(extensions=requires(...))`."""
+    checks: list[BasePermission] = [IsAuthenticated()]
+    if integrator_only:
+        checks.append(IntegratorOnly())
+    checks.extend(HasScope(s) for s in scopes)
+    return [PermissionExtension(permissions=checks, use_directives=False)]
+
+
+def staff_only() -> list[PermissionExtension]:
+    return [PermissionExtension(permissions=[StaffOnly()], use_directives=False)]

@@ -1,0 +1,28 @@
+"""Scalars shared by every domain."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import NewType
+
+import strawberry
+
+
+def format_timestamp(value: datetime) -> str:
+    """ISO 8601 in UTC with a Z, to the millisecond: the contract's <timestamp>."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    value = value.astimezone(timezone.utc)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def parse_timestamp(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
+
+
+Timestamp = strawberry.scalar(
+    NewType("Timestamp", datetime),
+    serialize=format_timestamp,
+    parse_value=parse_timestamp,
+    description="ISO 8601 UTC timestamp, e.g. 2026-11-21T23:57:35.120Z",
+)

@@ -1,0 +1,103 @@
+"""Payload validation with pydantic, reported as VALIDATION_FAILED with one field entry per problem."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from graphql_api.core.errors import FIELD_CODES, ApiError, FieldError
+
+M = TypeVar("M", bound=BaseModel)
+
+# pydantic error types -> the field codes of the catalog (graphql_api.core.errors.FIELD_CODES)
+_CODES = {
+    "missing": "obrigatorio",
+    "extra_forbidden": "desconhecido",
+    "string_too_long": "muito_longo",
+    "too_long": "muito_longo",
+    "string_too_short": "muito_curto",
+    "too_short": "muito_curto",
+    "greater_than": "fora_do_intervalo",
+    "greater_than_equal": "fora_do_intervalo",
+    "less_than": "fora_do_intervalo",
+    "less_than_equal": "fora_do_intervalo",
+    "literal_error": "valor_invalido",
+    "enum": "valor_invalido",
+    "string_pattern_mismatch": "formato_invalido",
+    "url_parsing": "formato_invalido",
+    "url_scheme": "url_nao_https",
+    "date_from_datetime_parsing": "formato_invalido",
+    "date_parsing": "formato_invalido",
+}
+
+
+def field_path(loc: tuple[Any, ...]) -> str:
+    """('imagens', 2, 'url') -> 'imagens[2].url'"""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else str(part)
+    return path
+
+
+_TYPE_NAMES = {
+    "string": "esperado texto.",
+    "int": "esperado número inteiro.",
+    "float": "esperado número.",
+    "bool": "esperado true ou false.",
+    "list": "esperada uma lista.",
+    "dict": "esperado um objeto.",
+    "model": "esperado um objeto.",
+}
+
+
+def _message(code: str, err: dict[str, Any]) -> str:
+    ctx = err.get("ctx") or {}
+    if code == "obrigatorio":
+        return "Campo obrigatório."
+    if code == "desconhecido":
+        return "Campo desconhecido: remova-o ou confira o nome."
+    if code == "muito_longo":
+        limit = ctx.get("max_length")
+        return f"Máximo de {limit}." if limit is not None else "Tamanho acima do máximo."
+    if code == "muito_curto":
+        limit = ctx.get("min_length")
+        return f"Mínimo de {limit}." if limit is not None else "Tamanho abaixo do mínimo."
+    if code == "fora_do_intervalo":
+        for key, text in (("gt", "maior que"), ("ge", "no mínimo"), ("lt", "menor que"), ("le", "no máximo")):
+            if key in ctx:
+                return f"O valor deve ser {text} {ctx[key]}."
+    if code == "valor_invalido" and "expected" in ctx:
+        return f"Valores aceitos: {ctx['expected']}."
+    if code == "formato_invalido" and err["type"].startswith("date"):
+        return "Data inválida: use AAAA-MM-DD."
+    return err["msg"]
+
+
+def _field_error(err: dict[str, Any], prefix: str) -> FieldError:
+    kind = err["type"]
+    campo = field_path(((prefix,) if prefix else ()) + tuple(err["loc"])) or "corpo"
+    if kind in _CODES:
+        code = _CODES[kind]
+        return FieldError(campo, code, _message(code, err))
+    if kind in FIELD_CODES:  # raised by our own validators as PydanticCustomError(code, message)
+        return FieldError(campo, kind, err["msg"])
+    expected = next((t for n, t in _TYPE_NAMES.items() if kind.startswith(n)), "confira a referência.")
+    return FieldError(campo, "tipo_invalido", f"Tipo inválido: {expected}")
+
+
+def validate(model: type[M], data: Any, *, prefix: str = "") -> M:
+    """Validate `data` against `model`, raising VALIDATION_FAILED with every problem found."""
+    if not isinstance(data, dict):
+        raise ApiError(
+            "VALIDATION_FAILED",
+            fields=[FieldError(prefix or "corpo", "tipo_invalido", "Esperado um objeto JSON.")],
+        )
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = [_field_error(e, prefix) for e in exc.errors(include_url=False)]
+        raise ApiError("VALIDATION_FAILED", fields=errors) from None

@@ -1,0 +1,45 @@
+"""Integrators: creation (CLI, portal sign-up, staff) and their per-minute limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tortoise.transactions import in_transaction
+
+from graphql_api.chave import service as chaves
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.ids import new_id
+from graphql_api.core.principal import Ambiente
+from graphql_api.creditos import service as creditos
+from graphql_api.integrador import repository
+from graphql_api.integrador.models import Integrador
+
+
+@dataclass(frozen=True, slots=True)
+class IntegradorCriado:
+    integrador: Integrador
+    chave_teste: str  # the full sk_test_ key, shown once
+
+
+async def criar_integrador(*, nome: str, email: str) -> IntegradorCriado:
+    """A new integrator with its two wallets and a first test key."""
+    nome, email = nome.strip(), email.strip()
+    problems = []
+    if not 1 <= len(nome) <= 200:
+        problems.append(FieldError("nome", "muito_longo" if nome else "obrigatorio", "De 1 a 200 caracteres."))
+    if "@" not in email or len(email) > 254:
+        problems.append(FieldError("email", "formato_invalido", "Informe um e-mail válido."))
+    if problems:
+        raise ApiError("VALIDATION_FAILED", fields=problems)
+    async with in_transaction():
+        integrador = await Integrador.create(id=new_id("itg_"), nome=nome, email=email)
+        await creditos.abrir_carteiras(integrador.id)
+        _, token = await chaves.criar_chave(integrador.id, Ambiente.TESTE, nome="Primeira chave")
+    return IntegradorCriado(integrador, token)
+
+
+async def obter(integrador_id: str) -> Integrador:
+    integrador = await repository.get(integrador_id)
+    if integrador is None:
+        raise ApiError("NOT_FOUND", description=f"Integrador {integrador_id} não existe.")
+    return integrador

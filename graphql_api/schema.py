@@ -1,0 +1,29 @@
+"""The one internal API: every domain's Query and Mutation joined into one Strawberry schema."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.extensions import ParserCache, ValidationCache
+from strawberry.tools import merge_types
+
+from graphql_api.chamada import schema as chamada
+from graphql_api.conta import schema as conta
+from graphql_api.creditos import schema as creditos
+from graphql_api.geracao import schema as geracao
+from graphql_api.produto import schema as produto
+
+Query = merge_types(
+    "Query",
+    (conta.Query, creditos.Query, geracao.Query, chamada.Query),
+)
+Mutation = merge_types(
+    "Mutation",
+    (conta.Mutation, produto.Mutation),
+)
+
+schema = strawberry.Schema(
+    query=Query,
+    mutation=Mutation,
+    # Factories, not instances: one per execution (STACK-NOTES, "GraphQL cost").
+    extensions=[lambda: ParserCache(maxsize=256), lambda: ValidationCache(maxsize=256)],
+)

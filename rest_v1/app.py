@@ -1,0 +1,49 @@
+"""The /v1 REST facade: the contract's HTTP rules as middlewares, and thin handlers."""
+
+from aiohttp import web
+
+from rest_v1.handlers import contas, geracoes, integracao, produtos, saldo
+from rest_v1.keys import RUNTIME
+from rest_v1.middlewares.auth import auth_middleware
+from rest_v1.middlewares.body import body_middleware
+from rest_v1.middlewares.call_log import call_log_middleware
+from rest_v1.middlewares.errors import error_middleware
+from rest_v1.middlewares.idempotency import idempotency_middleware
+from rest_v1.middlewares.rate_limit import add_rate_limit_headers, rate_limit_middleware
+from rest_v1.middlewares.request_id import add_request_id_header, request_id_middleware
+from rest_v1.openapi import openapi_document
+from vitrine.runtime import Runtime
+
+# Outermost first. The call log sees the final response, errors included; authentication runs
+# before anything reads the body; idempotency sees the parsed body.
+MIDDLEWARES = (
+    request_id_middleware,
+    call_log_middleware,
+    error_middleware,
+    auth_middleware,
+    rate_limit_middleware,
+    body_middleware,
+    idempotency_middleware,
+)
+
+
+def create_v1_app(runtime: Runtime) -> web.Application:
+    app = web.Application(middlewares=MIDDLEWARES)
+    app[RUNTIME] = runtime
+    app.on_response_prepare.append(add_request_id_header)
+    app.on_response_prepare.append(add_rate_limit_headers)
+    app.add_routes(
+        [
+            web.get("/openapi.json", openapi_document),
+            web.get("/saldo", saldo.obter_saldo),
+            web.post("/contas", contas.criar_conta),
+            web.get("/contas", contas.listar_contas),
+            web.get("/contas/{contaId}", contas.obter_conta),
+            web.put("/contas/{contaId}/produtos/{codigo}", produtos.salvar_ficha),
+            web.get("/geracoes/{geracaoId}", geracoes.obter_geracao),
+            web.get("/integracao/chamadas", integracao.listar_chamadas),
+            web.get("/integracao/chamadas/{requestId}", integracao.obter_chamada),
+            web.get("/integracao/erros", integracao.erros_recentes),
+        ]
+    )
+    return app

@@ -1,0 +1,43 @@
+"""The fields of each resource as the contract shows it, shared by the operations that return it."""
+
+CONTA = """
+fragment ContaFields on Conta {
+  id codigoExterno nome origem situacao ambiente criadoEm atualizadoEm
+}
+"""
+
+PRODUTO = """
+fragment ProdutoFields on Produto {
+  id contaId codigo nome situacao versao
+  fotos { recebidas aprovadas itens { url ordem principal situacao } }
+  criadoEm atualizadoEm
+}
+"""
+
+GERACAO = """
+fragment GeracaoFields on Geracao {
+  id tipo situacao creditosReservados ambiente contaId produtoId
+  progresso { etapa percentual }
+  resultados {
+    imagens { id posicao url expiraEm largura altura }
+    video { url expiraEm largura altura duracaoSegundos formato }
+    fala { texto voz duracaoSegundos }
+  }
+  criadoEm atualizadoEm
+}
+"""
+
+SALDO = """
+fragment SaldoFields on Saldo {
+  modeloCobranca ambiente creditosDisponiveis creditosReservados atualizadoEm
+}
+"""
+
+PAGINACAO = "paginacao { limite proximoCursor }"
+
+CHAMADA = """
+fragment ChamadaFields on Chamada {
+  requestId criadoEm metodo endpoint caminho status duracaoMs codigoErro chave contaId ambiente
+  idempotenteRepetida
+}
+"""

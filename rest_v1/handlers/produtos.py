@@ -1,0 +1,24 @@
+from aiohttp import web
+
+from graphql_api.executor import Operation
+from rest_v1 import fragments
+from rest_v1.gql import body, execute
+from rest_v1.responses import ok
+
+SALVAR = Operation(
+    """mutation($contaId: String!, $codigo: String!, $ficha: JSON!) {
+      salvarFicha(contaId: $contaId, codigo: $codigo, ficha: $ficha) { ...ProdutoFields }
+    }"""
+    + fragments.PRODUTO
+)
+
+
+async def salvar_ficha(request: web.Request) -> web.Response:
+    result = await execute(
+        request,
+        SALVAR,
+        contaId=request.match_info["contaId"],
+        codigo=request.match_info["codigo"],
+        ficha=body(request),
+    )
+    return ok(result["salvarFicha"])

@@ -1,0 +1,12 @@
+from aiohttp import web
+
+from graphql_api.executor import Operation
+from rest_v1 import fragments
+from rest_v1.gql import execute
+from rest_v1.responses import ok
+
+SALDO = Operation("query { saldo { ...SaldoFields } }" + fragments.SALDO)
+
+
+async def obter_saldo(request: web.Request) -> web.Response:
+    return ok((await execute(request, SALDO))["saldo"])

@@ -1,0 +1,83 @@
+"""Idempotency records: claim a key for a request, finish it with the response, or release it.
+
+Keys live 7 days per integrator and environment. A claim left in progress by a process that died
+is taken over after CLAIM_TTL, so a key is never stuck."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from tortoise.exceptions import IntegrityError
+
+from rest_v1.idempotency_models import RegistroIdempotencia
+
+KEY_LIFETIME = timedelta(days=7)
+CLAIM_TTL = timedelta(seconds=60)
+
+
+class Outcome(enum.Enum):
+    CLAIMED = "claimed"  # new key (or a stale claim taken over): run the request
+    REPLAY = "replay"  # finished before with the same request: answer the stored response
+    MISMATCH = "mismatch"  # used before with another request
+    IN_PROGRESS = "in_progress"  # the first request is still running
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    outcome: Outcome
+    record: RegistroIdempotencia | None
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+async def claim(integrador_id: str, ambiente: str, chave: str, fingerprint: str) -> Claim:
+    for _ in range(3):
+        now = _now()
+        try:
+            record = await RegistroIdempotencia.create(
+                integrador_id=integrador_id,
+                ambiente=ambiente,
+                chave=chave,
+                hash_pedido=fingerprint,
+                criado_em=now,
+                bloqueado_ate=now + CLAIM_TTL,
+            )
+            return Claim(Outcome.CLAIMED, record)
+        except IntegrityError:
+            pass
+        record = await RegistroIdempotencia.get_or_none(integrador_id=integrador_id, ambiente=ambiente, chave=chave)
+        if record is None:
+            continue  # released meanwhile: try to claim again
+        if record.criado_em < now - KEY_LIFETIME:
+            await RegistroIdempotencia.filter(id=record.id).delete()
+            continue
+        if record.hash_pedido != fingerprint:
+            return Claim(Outcome.MISMATCH, record)
+        if record.situacao == "concluida":
+            return Claim(Outcome.REPLAY, record)
+        if record.bloqueado_ate < now:
+            taken = await RegistroIdempotencia.filter(
+                id=record.id, situacao="em_andamento", bloqueado_ate=record.bloqueado_ate
+            ).update(bloqueado_ate=now + CLAIM_TTL)
+            if taken:
+                return Claim(Outcome.CLAIMED, record)
+        return Claim(Outcome.IN_PROGRESS, record)
+    return Claim(Outcome.IN_PROGRESS, None)
+
+
+async def finish(record: RegistroIdempotencia, status: int, headers: dict[str, str], body: str) -> None:
+    await RegistroIdempotencia.filter(id=record.id).update(
+        situacao="concluida", status=status, cabecalhos=headers, corpo=body
+    )
+
+
+async def release(record: RegistroIdempotencia) -> None:
+    await RegistroIdempotencia.filter(id=record.id, situacao="em_andamento").delete()
+
+
+async def purge(now: datetime | None = None) -> int:
+    return await RegistroIdempotencia.filter(criado_em__lt=(now or _now()) - KEY_LIFETIME).delete()

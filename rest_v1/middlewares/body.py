@@ -1,0 +1,37 @@
+"""Request bodies: at most 1 MB (413), JSON only (415), well-formed JSON objects (400)."""
+
+import json
+
+from aiohttp import web
+
+from graphql_api.core.errors import ApiError
+from rest_v1.keys import JSON_BODY, RAW_BODY
+
+MAX_BODY = 1024 * 1024
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _is_json(content_type: str) -> bool:
+    return content_type == "application/json" or content_type.endswith("+json")
+
+
+@web.middleware
+async def body_middleware(request: web.Request, handler):
+    if request.method not in _WITH_BODY:
+        return await handler(request)
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise ApiError("PAYLOAD_TOO_LARGE")
+    if request.body_exists:
+        raw = await request.read()  # aiohttp's client_max_size (1 MB) guards chunked bodies
+        request[RAW_BODY] = raw
+        if raw.strip():
+            if not _is_json(request.content_type):
+                raise ApiError("UNSUPPORTED_MEDIA_TYPE", description=f"Content-Type recebido: {request.content_type or 'nenhum'}.")
+            try:
+                data = json.loads(raw)
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise ApiError("INVALID_JSON", description=f"JSON inválido: {exc}.") from None
+            if not isinstance(data, dict):
+                raise ApiError("INVALID_JSON", description="O corpo deve ser um objeto JSON ({…}).")
+            request[JSON_BODY] = data
+    return await handler(request)

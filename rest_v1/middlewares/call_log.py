@@ -1,0 +1,52 @@
+"""Records every call in the call log. The request only appends a raw record to a buffer;
+masking and the database insert happen in the writer's background task."""
+
+import time
+from datetime import datetime, timezone
+
+from aiohttp import web
+
+from graphql_api.chamada.writer import CallRecord
+from rest_v1.keys import API_ERROR, AUTH, CALL_TENANT, CONTA_ID, RAW_BODY, REPLAYED, REQUEST_ID, RUNTIME, STARTED
+from rest_v1.routing import endpoint_template
+
+
+def _conta_id(request: web.Request, auth_conta: str | None) -> str | None:
+    return request.get(CONTA_ID) or request.match_info.get("contaId") or auth_conta
+
+
+@web.middleware
+async def call_log_middleware(request: web.Request, handler):
+    response = await handler(request)
+    tenant = request.get(CALL_TENANT)
+    if tenant is None:  # no integrator to show it to
+        return response
+    integrador_id, ambiente, chave_id, credencial = tenant
+    error = request.get(API_ERROR)
+    auth = request.get(AUTH)
+    request.app[RUNTIME].call_log.add(
+        CallRecord(
+            id=request[REQUEST_ID],
+            integrador_id=integrador_id,
+            ambiente=ambiente,
+            credencial=credencial,
+            chave_id=chave_id,
+            conta_id=_conta_id(request, auth.principal.conta_id if auth else None),
+            metodo=request.method,
+            endpoint=endpoint_template(request),
+            caminho=request.path_qs,
+            status=response.status,
+            duracao_ms=(time.perf_counter() - request[STARTED]) * 1000,
+            codigo_erro=error.type if error else None,
+            mensagem_erro=(error.message or error.kind.message) if error else None,
+            causa_erro=(error.description or error.kind.causa) if error else None,
+            replay=bool(request.get(REPLAYED)),
+            idempotency_key=request.headers.get("Idempotency-Key"),
+            authorization=request.headers.get("Authorization"),
+            content_type=request.headers.get("Content-Type"),
+            request_body=request.get(RAW_BODY),
+            response_body=response.body if isinstance(response, web.Response) else None,
+            criado_em=datetime.now(timezone.utc),
+        )
+    )
+    return response

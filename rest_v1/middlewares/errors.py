@@ -1,0 +1,46 @@
+"""The error envelope: every failure, expected or not, leaves as {"error": {...}} with its
+catalog type. Unexpected exceptions are logged with the request id and answered 500."""
+
+import asyncio
+import logging
+
+from aiohttp import web
+
+from graphql_api.core.errors import ApiError
+from rest_v1.keys import REQUEST_ID
+from rest_v1.responses import error_response
+
+log = logging.getLogger("vitrine.api")
+
+_HTTP_TYPES = {
+    400: "BAD_REQUEST",
+    404: "ROUTE_NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+}
+
+
+def _from_http_exception(exc: web.HTTPException) -> ApiError:
+    headers = {}
+    if isinstance(exc, web.HTTPMethodNotAllowed):
+        headers["Allow"] = ", ".join(sorted(exc.allowed_methods))
+    error_type = _HTTP_TYPES.get(exc.status, "INTERNAL_ERROR" if exc.status >= 500 else "BAD_REQUEST")
+    return ApiError(error_type, headers=headers)
+
+
+@web.middleware
+async def error_middleware(request: web.Request, handler):
+    try:
+        return await handler(request)
+    except ApiError as error:
+        return error_response(request, error)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return error_response(request, _from_http_exception(exc))
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("unhandled error on %s %s (%s)", request.method, request.path, request.get(REQUEST_ID))
+        return error_response(request, ApiError("INTERNAL_ERROR"))

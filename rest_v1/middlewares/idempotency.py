@@ -1,0 +1,71 @@
+"""Idempotency-Key, as the contract's table says: required on credit-spending POSTs, optional on
+the other POSTs; same key + same request -> the stored response with Idempotent-Replayed: true;
+same key + different request -> 409 IDEMPOTENCY_KEY_REUSED; while the first request runs ->
+409 IDEMPOTENCY_KEY_IN_PROGRESS. Only successful (2xx) responses are stored: a failed request
+created nothing, so repeating it with the same key simply runs it again."""
+
+import hashlib
+import json
+import re
+
+from aiohttp import web
+
+from graphql_api.core.errors import ApiError, FieldError
+from rest_v1 import idempotency_store as store
+from rest_v1.idempotency_store import Outcome
+from rest_v1.keys import AUTH, CONTEXT, JSON_BODY, RAW_BODY, REPLAYED
+from rest_v1.routing import endpoint_template
+
+HEADER = "Idempotency-Key"
+REQUIRED_ON = frozenset({"/galerias", "/videos", "/imagens/{imagemId}/edicoes"})
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_\-:.]{8,120}$")
+_KEPT_HEADERS = ("Content-Type", "Location")
+
+
+def _fingerprint(request: web.Request) -> str:
+    body = request.get(JSON_BODY)
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")) if body is not None else (request.get(RAW_BODY) or b"").decode("utf-8", "replace")
+    return hashlib.sha256(f"{request.method} {request.path}\n{canonical}".encode()).hexdigest()
+
+
+def _replay(record) -> web.Response:
+    headers = dict(record.cabecalhos or {})
+    headers["Idempotent-Replayed"] = "true"
+    return web.Response(status=record.status, body=record.corpo.encode(), headers=headers)
+
+
+@web.middleware
+async def idempotency_middleware(request: web.Request, handler):
+    if request.method != "POST" or request.get(AUTH) is None:
+        return await handler(request)
+    key = request.headers.get(HEADER)
+    if key is None:
+        if endpoint_template(request) in REQUIRED_ON:
+            raise ApiError("IDEMPOTENCY_KEY_REQUIRED")
+        return await handler(request)
+    if not KEY_PATTERN.match(key):
+        raise ApiError(
+            "IDEMPOTENCY_KEY_INVALID",
+            fields=[FieldError(HEADER, "formato_invalido", "De 8 a 120 caracteres: letras, dígitos, _ - : .")],
+        )
+    principal = request[AUTH].principal
+    claim = await store.claim(principal.integrador_id, principal.ambiente.value, key, _fingerprint(request))
+    if claim.outcome is Outcome.REPLAY:
+        request[REPLAYED] = True
+        return _replay(claim.record)
+    if claim.outcome is Outcome.MISMATCH:
+        raise ApiError("IDEMPOTENCY_KEY_REUSED")
+    if claim.outcome is Outcome.IN_PROGRESS:
+        raise ApiError("IDEMPOTENCY_KEY_IN_PROGRESS", headers={"Retry-After": "1"})
+    request[CONTEXT].idempotency_key = key
+    try:
+        response = await handler(request)
+    except BaseException:
+        await store.release(claim.record)
+        raise
+    if 200 <= response.status < 300 and isinstance(response, web.Response) and response.body is not None:
+        headers = {h: response.headers[h] for h in _KEPT_HEADERS if h in response.headers}
+        await store.finish(claim.record, response.status, headers, response.body.decode())
+    else:
+        await store.release(claim.record)
+    return response

@@ -1,0 +1,3 @@
+from vitrine.cli import main
+
+main()

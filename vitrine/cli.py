@@ -1,0 +1,131 @@
+"""The `vitrine` command (also `python -m vitrine`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import click
+
+from vitrine import db
+from vitrine.settings import Settings
+
+
+def _run_with_db(work: Callable[[Settings], Awaitable[Any]]) -> Any:
+    """Run one command against the database, migrated first so a fresh machine just works."""
+
+    async def main() -> Any:
+        settings = Settings()
+        await db.migrate(settings)
+        context = await db.connect(settings)
+        try:
+            return await work(settings)
+        finally:
+            await context.close_connections()
+
+    return asyncio.run(main())
+
+
+def _print_json(value: dict) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=2))
+
+
+def _fail_on_api_error(error) -> None:
+    raise click.ClickException(json.dumps(error.body(Settings().docs_url)["error"], ensure_ascii=False))
+
+
+@click.group()
+@click.option("--verbose", "-v", is_flag=True, help="Log at DEBUG level.")
+def main(verbose: bool) -> None:
+    """Vitrine: product-media API for marketplace integrators."""
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+@main.command()
+@click.option("--host", default=None, help="Interface to listen on (VITRINE_HOST, default 127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port (VITRINE_PORT, default 8080).")
+def serve(host: str | None, port: int | None) -> None:
+    """Run the API, OAuth, portal, GraphQL and (embedded default) the workers in one process."""
+    from aiohttp import web
+
+    from vitrine.app import create_app
+
+    overrides = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    settings = Settings(**overrides)
+    app = create_app(settings, migrate=True)
+    click.echo(f"Vitrine on {settings.base_url} (API {settings.api_url}, docs {settings.docs_url})")
+    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None)
+
+
+@main.command()
+def migrate() -> None:
+    """Apply pending database migrations."""
+
+    async def run() -> None:
+        await db.migrate(Settings())
+
+    asyncio.run(run())
+    click.echo("migrations applied")
+
+
+@main.group()
+def integrator() -> None:
+    """Integrators (tenants)."""
+
+
+@integrator.command("create")
+@click.option("--nome", required=True, help="Company name.")
+@click.option("--email", required=True, help="Contact e-mail for alerts.")
+def integrator_create(nome: str, email: str) -> None:
+    """Create an integrator with its wallets and a first sk_test_ key (printed once)."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.integrador import service
+
+    async def work(settings: Settings):
+        return await service.criar_integrador(nome=nome, email=email)
+
+    try:
+        created = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    _print_json(
+        {
+            "integradorId": created.integrador.id,
+            "nome": created.integrador.nome,
+            "email": created.integrador.email,
+            "chaveTeste": created.chave_teste,
+        }
+    )
+
+
+@main.group()
+def key() -> None:
+    """API keys."""
+
+
+@key.command("create")
+@click.option("--integrador", "integrador_id", required=True, help="Integrator id (itg_…).")
+@click.option("--ambiente", type=click.Choice(["teste", "producao"]), default="teste", show_default=True)
+@click.option("--nome", default="", help="A label to recognise the key by.")
+def key_create(integrador_id: str, ambiente: str, nome: str) -> None:
+    """Create an API key; the key is printed once and only its hash is kept."""
+    from graphql_api.chave import service as chaves
+    from graphql_api.core.errors import ApiError
+    from graphql_api.core.principal import Ambiente
+    from graphql_api.integrador import service as integradores
+
+    async def work(settings: Settings):
+        integrador = await integradores.obter(integrador_id)
+        return await chaves.criar_chave(integrador.id, Ambiente(ambiente), nome=nome)
+
+    try:
+        row, token = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    _print_json({"chave": token, "identificador": row.id, "ambiente": row.ambiente})

@@ -1,0 +1,58 @@
+"""Process-wide resources, created once by the app factory or the worker and passed to the
+GraphQL context: settings, the invalidation bus, caches, the limiter, storage, the call log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redis.asyncio import Redis
+
+from graphql_api.chamada.writer import CallLogWriter
+from graphql_api.chave.service import CACHE_TOPIC, KeyCache, RateLimits
+from vitrine.infra.bus import InvalidationBus
+from vitrine.infra.ratelimit import RateLimiter
+from vitrine.infra.storage import MediaStorage
+from vitrine.settings import Settings
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    redis: Redis | None
+    bus: InvalidationBus
+    keys: KeyCache
+    limiter: RateLimiter
+    storage: MediaStorage
+    call_log: CallLogWriter
+
+    @property
+    def default_limits(self) -> RateLimits:
+        return RateLimits(self.settings.rate_limit_per_key, self.settings.rate_limit_per_integrator)
+
+    @classmethod
+    def build(cls, settings: Settings) -> Runtime:
+        redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+        bus = InvalidationBus(redis)
+        keys = KeyCache()
+        bus.subscribe(lambda topic: keys.clear() if topic == CACHE_TOPIC else None)
+        return cls(
+            settings=settings,
+            redis=redis,
+            bus=bus,
+            keys=keys,
+            limiter=RateLimiter(settings.redis_url),
+            storage=MediaStorage(settings.media_dir, settings.signing_key, settings.base_url),
+            call_log=CallLogWriter(
+                flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit
+            ),
+        )
+
+    async def start(self) -> None:
+        await self.bus.start()
+        await self.call_log.start()
+
+    async def stop(self) -> None:
+        await self.call_log.stop()
+        await self.bus.stop()
+        if self.redis is not None:
+            await self.redis.aclose()

@@ -1,0 +1,85 @@
+"""Settings read from VITRINE_* environment variables, defaulting to the embedded set-up."""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="VITRINE_", extra="ignore")
+
+    data_dir: Path = Path("./data")
+    database_url: str = ""  # empty = SQLite file under data_dir
+    redis_url: str | None = None  # unset = in-process broker, limits and cache
+    storage_url: str = ""  # empty = file storage under data_dir/media
+    smtp_url: str | None = None  # unset = e-mails only go to the outbox table
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str = ""  # empty = http://localhost:<port>
+
+    # Signs media links and encrypts notice secrets at rest. Empty = a random key kept in data_dir.
+    secret_key: str = ""
+
+    # Per-minute request limits until plans exist (docs/limites.md).
+    rate_limit_per_key: int = 300
+    rate_limit_per_integrator: int = 1200
+
+    call_log_flush_seconds: float = 0.2
+    call_log_body_limit: int = 64 * 1024
+
+    outbound_allow_private: bool = False
+    outbound_ca_bundle: str | None = None
+
+    # Runs the in-process workers inside `serve` (the embedded default). Off when Redis workers run.
+    inprocess_workers: bool | None = Field(default=None)
+
+    @property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite://{self.data_dir / 'vitrine.sqlite3'}"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.resolved_database_url.startswith("sqlite")
+
+    @property
+    def base_url(self) -> str:
+        return (self.public_url or f"http://localhost:{self.port}").rstrip("/")
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.base_url}/v1"
+
+    @property
+    def docs_url(self) -> str:
+        return f"{self.base_url}/docs"
+
+    @property
+    def media_dir(self) -> Path:
+        if self.storage_url.startswith("file://"):
+            return Path(self.storage_url.removeprefix("file://"))
+        return self.data_dir / "media"
+
+    @property
+    def runs_inprocess_workers(self) -> bool:
+        if self.inprocess_workers is not None:
+            return self.inprocess_workers
+        return self.redis_url is None
+
+    @cached_property
+    def signing_key(self) -> bytes:
+        if self.secret_key:
+            return self.secret_key.encode()
+        path = self.data_dir / "secret.key"
+        if not path.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        return path.read_text().strip().encode()

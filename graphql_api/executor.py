@@ -2,21 +2,145 @@
 
 Each operation document is parsed and validated once, then executed directly with graphql-core,
 so a REST call pays only for resolving its fields. Expected failures come back as the ApiError
-the resolver raised; anything else propagates as the unexpected exception it is."""
+the resolver raised; anything else propagates as the unexpected exception it is.
+
+Three shortcuts keep the facade's hot path cheap (issue 2 asks it to keep half the throughput of
+a bare handler, bench/api_overhead.py):
+- every resolver is plain or `async def`, so a coroutine is the only awaitable a field can return;
+- a plain attribute with a scalar or enum type (Strawberry's "basic" field, no resolver, no
+  extension) is read and serialised directly, without building a GraphQLResolveInfo. Anything
+  unusual on that path (a null, an error) falls back to graphql-core's own handling;
+- the sub-selections of a cached document are collected once per process, not once per request
+  (graphql-core memoises them per execution only). Documents with directives are left alone,
+  since @include/@skip make the collection depend on variables."""
 
 from __future__ import annotations
 
-import inspect
+from types import CoroutineType
 from typing import Any
 
-from graphql import DocumentNode, ExecutionResult, execute, parse, validate
+from graphql import (
+    DocumentNode,
+    ExecutionResult,
+    GraphQLList,
+    GraphQLNonNull,
+    GraphQLObjectType,
+    GraphQLSchema,
+    execute,
+    is_leaf_type,
+    parse,
+    validate,
+)
+from graphql.execution.executor import Executor
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 
+_STRAWBERRY_FIELD = "strawberry-definition"
+
 
 class OperationError(Exception):
     """A GraphQL error with no original exception: a bug in an operation document or variables."""
+
+
+def _is_coroutine(value: Any) -> bool:
+    return type(value) is CoroutineType
+
+
+_LEAF, _OBJECT, _OBJECT_LIST = 0, 1, 2
+
+
+def _unwrap_non_null(graphql_type):
+    return graphql_type.of_type if isinstance(graphql_type, GraphQLNonNull) else graphql_type
+
+
+def _basic_fields(schema: GraphQLSchema) -> dict[tuple[str, str], tuple[str, int, Any]]:
+    """(type name, field name) -> (attribute, kind, type) for every "basic" field (a plain
+    attribute: no resolver, no extension) whose type is a scalar or enum, a plain object type,
+    or a list of plain objects."""
+    fields = {}
+    for graphql_type in schema.type_map.values():
+        if not isinstance(graphql_type, GraphQLObjectType) or graphql_type.name.startswith("__"):
+            continue
+        for name, field in graphql_type.fields.items():
+            definition = (field.extensions or {}).get(_STRAWBERRY_FIELD)
+            if definition is None or not definition.is_basic_field:
+                continue
+            named = _unwrap_non_null(field.type)
+            if is_leaf_type(named):
+                fields[(graphql_type.name, name)] = (definition.python_name, _LEAF, named)
+            elif isinstance(named, GraphQLObjectType) and named.is_type_of is None:
+                fields[(graphql_type.name, name)] = (definition.python_name, _OBJECT, named)
+            elif isinstance(named, GraphQLList):
+                item = _unwrap_non_null(named.of_type)
+                if isinstance(item, GraphQLObjectType) and item.is_type_of is None:
+                    fields[(graphql_type.name, name)] = (definition.python_name, _OBJECT_LIST, item)
+    return fields
+
+
+class _FastExecutor(Executor):
+    basic_fields: dict[tuple[str, str], tuple[str, int, Any]] = {}
+    # Operations whose documents have no directives, by id of their (process-lived) AST node.
+    static_operations: dict[int, Any] = {}  # id -> the node itself, kept alive so ids stay unique
+    _subfields: dict[tuple, Any] = {}
+
+    def collect_subfields(self, return_type, field_details_list):
+        if id(self.operation) not in self.static_operations or any(
+            fd.fragment_variable_values is not None for fd in field_details_list
+        ):
+            return super().collect_subfields(return_type, field_details_list)
+        key = (return_type.name, tuple(id(fd.node) for fd in field_details_list))
+        collected = self._subfields.get(key)
+        if collected is None:
+            collected = super().collect_subfields(return_type, field_details_list)
+            self._subfields[key] = collected
+        return collected
+
+    def execute_field(self, parent_type, source, field_details_list, path, position_context):
+        node = field_details_list[0].node
+        basic = None if node.arguments else self.basic_fields.get((parent_type.name, node.name.value))
+        if basic is not None:
+            attribute, kind, graphql_type = basic
+            value = getattr(source, attribute, None)
+            if value is not None:
+                try:
+                    completed = self._complete_basic(kind, graphql_type, field_details_list, path, value, position_context)
+                except Exception:
+                    completed = None  # let graphql-core report it below
+                if completed is not None:
+                    return completed
+        return super().execute_field(parent_type, source, field_details_list, path, position_context)
+
+    def _complete_basic(self, kind, graphql_type, field_details_list, path, value, position_context):
+        """The completed value, or None when the fast path does not apply (then graphql-core runs)."""
+        if kind == _LEAF:
+            return graphql_type.serialize(value)
+        if kind == _OBJECT:
+            completed = self.collect_and_execute_subfields(graphql_type, field_details_list, path, value, position_context)
+            return None if _is_coroutine(completed) else completed
+        items = []
+        for index, item in enumerate(value):
+            if item is None:
+                return None
+            completed = self.collect_and_execute_subfields(
+                graphql_type, field_details_list, path.add_key(index, None), item, position_context
+            )
+            if _is_coroutine(completed):
+                completed.close()
+                return None
+            items.append(completed)
+        return items
+
+
+_executor_class: type[Executor] | None = None
+
+
+def _executor(schema: GraphQLSchema) -> type[Executor]:
+    global _executor_class
+    if _executor_class is None:
+        _FastExecutor.basic_fields = _basic_fields(schema)
+        _executor_class = _FastExecutor
+    return _executor_class
 
 
 class Operation:
@@ -35,6 +159,9 @@ class Operation:
             errors = validate(schema._schema, document)
             if errors:
                 raise OperationError(f"invalid operation: {errors}")
+            if "@" not in self.source:
+                for definition in document.definitions:
+                    _FastExecutor.static_operations[id(definition)] = definition
             self._document = document
         return self._document
 
@@ -43,9 +170,14 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
     from graphql_api.schema import schema
 
     result = execute(
-        schema._schema, operation.document, context_value=context, variable_values=variables
+        schema._schema,
+        operation.document,
+        context_value=context,
+        variable_values=variables,
+        is_awaitable=_is_coroutine,
+        executor_class=_executor(schema._schema),
     )
-    if inspect.isawaitable(result):
+    if _is_coroutine(result):
         result = await result
     return unwrap(result)
 

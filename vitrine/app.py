@@ -11,6 +11,7 @@ from rest_v1.keys import RUNTIME
 from vitrine import db
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
+from vitrine.tuning import tune_gc
 
 log = logging.getLogger("vitrine")
 
@@ -32,6 +33,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
 
     async def runtime_services(app: web.Application):
         await runtime.start()
+        tune_gc()
         yield
         await runtime.stop()
 

@@ -10,6 +10,9 @@ from tortoise.migrations.api import migrate as run_migrations
 
 from vitrine.settings import Settings
 
+from graphql_api.chamada.models import CALL_LOG_CONNECTION
+from graphql_api.core.transactions import MAIN_CONNECTION
+
 APP_LABEL = "vitrine"
 
 # Tortoise turns model docstrings into table comments and does not escape quotes in them on
@@ -29,14 +32,14 @@ MODEL_MODULES = [
 def tortoise_config(settings: Settings) -> dict:
     url = settings.resolved_database_url
     if url.startswith("sqlite://"):
-        Path(url.removeprefix("sqlite://")).parent.mkdir(parents=True, exist_ok=True)
+        Path(url.removeprefix("sqlite://").split("?")[0]).parent.mkdir(parents=True, exist_ok=True)
     return {
-        "connections": {"default": url},
+        "connections": {MAIN_CONNECTION: url, CALL_LOG_CONNECTION: url},
         "apps": {
             APP_LABEL: {
                 "models": MODEL_MODULES,
                 "migrations": "vitrine.migrations",
-                "default_connection": "default",
+                "default_connection": MAIN_CONNECTION,
             }
         },
         "use_tz": True,

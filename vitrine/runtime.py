@@ -40,7 +40,7 @@ class Runtime:
             redis=redis,
             bus=bus,
             keys=keys,
-            limiter=RateLimiter(settings.redis_url),
+            limiter=RateLimiter(redis),
             storage=MediaStorage(settings.media_dir, settings.signing_key, settings.base_url),
             call_log=CallLogWriter(
                 flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit
@@ -52,6 +52,7 @@ class Runtime:
         await self.call_log.start()
 
     async def stop(self) -> None:
+        await self.limiter.close()
         await self.call_log.stop()
         await self.bus.stop()
         if self.redis is not None:

@@ -43,7 +43,9 @@ class Settings(BaseSettings):
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url
-        return f"sqlite://{self.data_dir / 'vitrine.sqlite3'}"
+        # WAL with synchronous=NORMAL: commits without an fsync each (durable except for the last
+        # transactions on power loss); busy_timeout lets the call-log connection wait its turn.
+        return f"sqlite://{self.data_dir / 'vitrine.sqlite3'}?busy_timeout=5000&synchronous=NORMAL"
 
     @property
     def is_sqlite(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 MASK = "****"
@@ -28,14 +29,17 @@ _TOKEN_PATTERNS = [
 ]
 
 _EMAIL = re.compile(r"\b([A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]*@([A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)\b")
-_CPF_FORMATTED = re.compile(r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b")
-_CNPJ_FORMATTED = re.compile(r"\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b")
-_PHONE = re.compile(
-    r"(?:\+55[\s\-]?)?\(\d{2}\)[\s\-]?9?\d{4}[\s\-]?\d{4}\b"  # (11) 98765-4321
+# CPF, CNPJ and Brazilian phone numbers in one pass; bare 11/14-digit runs only if the check
+# digits say they are a CPF or CNPJ (an EAN or an order number is not personal data).
+_PERSONAL_NUMBER = re.compile(
+    r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"  # CPF 123.456.789-09
+    r"|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b"  # CNPJ 11.222.333/0001-81
+    r"|(?:\+55[\s\-]?)?\(\d{2}\)[\s\-]?9?\d{4}[\s\-]?\d{4}\b"  # (11) 98765-4321
     r"|(?:\+55[\s\-]?)?\b\d{2}[\s\-]9?\d{4}[\s\-]\d{4}\b"  # 11 98765-4321
     r"|\+55\d{10,11}\b"  # +5511987654321
+    r"|\b(?P<bare>\d{11}|\d{14})\b"
 )
-_DIGITS_11_OR_14 = re.compile(r"\b(\d{11}|\d{14})\b")
+_TOKEN_MARKER = re.compile(r"sk_|oat_|ort_|oac_|cs_|whsec_")
 
 
 def _cpf_valid(d: str) -> bool:
@@ -60,33 +64,59 @@ def _cnpj_valid(d: str) -> bool:
     return True
 
 
-def _mask_bare_document(match: re.Match) -> str:
-    digits = match.group(1)
+def _mask_personal_number(match: re.Match) -> str:
+    digits = match.group("bare")
+    if digits is None:
+        return MASK
     if (len(digits) == 11 and _cpf_valid(digits)) or (len(digits) == 14 and _cnpj_valid(digits)):
         return MASK
-    return digits  # an EAN, an order number: not personal data
+    return digits
+
+
+# Something that could be a phone, CPF or CNPJ: ten or more digits, separators allowed between.
+_NUMBER_LIKE = re.compile(r"(?:\d[\s().\-/]?){10}")
+
+
+# Strings the service itself produces and that cannot hold personal data: ids, timestamps,
+# enum-like words and its own signed media links. Skipping them keeps logging cheap.
+_SYSTEM_STRING = re.compile(
+    r"[a-z]{2,6}_[0-9a-z]{26}$"
+    r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$"
+    r"|[a-z_]{1,40}$"
+    r"|https?://[^\s?#]+/midia/[^\s?#]+\?exp=\d+&sig=[0-9a-f]{64}$"
+)
+_PERSONAL_HINT = re.compile(r"@|(?:\d[\s().\-/]?){10}")
 
 
 def mask_text(text: str) -> str:
-    for pattern, replacement in _TOKEN_PATTERNS:
-        text = pattern.sub(replacement, text)
-    text = _EMAIL.sub(lambda m: f"{m.group(1)}***@{m.group(2)}", text)
-    text = _CPF_FORMATTED.sub(MASK, text)
-    text = _CNPJ_FORMATTED.sub(MASK, text)
-    text = _PHONE.sub(MASK, text)
-    return _DIGITS_11_OR_14.sub(_mask_bare_document, text)
+    # Cheap tests first: most strings hold nothing sensitive and the costlier regexes never run.
+    if len(text) < 6:
+        return text
+    if _TOKEN_MARKER.search(text):
+        for pattern, replacement in _TOKEN_PATTERNS:
+            text = pattern.sub(replacement, text)
+    if _SYSTEM_STRING.match(text) or not _PERSONAL_HINT.search(text):
+        return text
+    if "@" in text:
+        text = _EMAIL.sub(lambda m: f"{m.group(1)}***@{m.group(2)}", text)
+    if _NUMBER_LIKE.search(text):
+        text = _PERSONAL_NUMBER.sub(_mask_personal_number, text)
+    return text
+
+
+@lru_cache(maxsize=4096)
+def _is_sensitive_key(key: str) -> bool:
+    return _SENSITIVE_KEYS.search(key) is not None
 
 
 def mask_value(value: Any) -> Any:
+    """A JSON value with sensitive keys hidden and every string masked."""
     if isinstance(value, str):
         return mask_text(value)
     if isinstance(value, list):
         return [mask_value(v) for v in value]
     if isinstance(value, dict):
-        return {
-            k: (_mask_secret_field(v) if _SENSITIVE_KEYS.search(k) else mask_value(v))
-            for k, v in value.items()
-        }
+        return {k: (_mask_secret_field(v) if _is_sensitive_key(k) else mask_value(v)) for k, v in value.items()}
     return value
 
 
@@ -118,7 +148,7 @@ def mask_body(raw: bytes | None, limit: int) -> tuple[str | None, bool]:
         return None, False
     text = raw.decode("utf-8", errors="replace")
     try:
-        text = json.dumps(mask_value(json.loads(text)), ensure_ascii=False)
+        text = json.dumps(mask_value(json.loads(text)), ensure_ascii=False, separators=(",", ":"))
     except ValueError:
         text = mask_text(text)
     encoded = text.encode()

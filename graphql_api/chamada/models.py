@@ -1,6 +1,10 @@
 from tortoise import fields
 from tortoise.models import Model
 
+# The call log writes through a connection of its own (vitrine/db.py), so its batches never
+# queue in front of the requests' reads.
+CALL_LOG_CONNECTION = "chamadas"
+
 
 class Chamada(Model):
     """One call to /v1, as the call log shows it. Written in batches, off the request path."""

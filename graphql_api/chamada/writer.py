@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graphql_api.chamada.masking import mask_authorization, mask_body, mask_idempotency_key
+from tortoise import connections
 from tortoise.exceptions import IntegrityError
 
-from graphql_api.chamada.models import Chamada
+from graphql_api.chamada.models import CALL_LOG_CONNECTION, Chamada
 
 log = logging.getLogger(__name__)
 
@@ -105,13 +106,14 @@ class CallLogWriter:
                         log.exception("call log listener failed")
 
     async def _insert(self, rows: list[Chamada]) -> None:
+        connection = connections.get(CALL_LOG_CONNECTION)
         try:
-            await Chamada.bulk_create(rows)
+            await Chamada.bulk_create(rows, using_db=connection)
         except IntegrityError:
             # A retried batch may be partly stored already: insert row by row, skipping those.
             for row in rows:
                 try:
-                    await row.save(force_create=True)
+                    await row.save(force_create=True, using_db=connection)
                 except IntegrityError:
                     log.warning("call %s already in the log", row.id)
 

@@ -12,8 +12,9 @@ def format_timestamp(value: datetime) -> str:
     """ISO 8601 in UTC with a Z, to the millisecond: the contract's <timestamp>."""
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
-    value = value.astimezone(timezone.utc)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    elif value.utcoffset():
+        value = value.astimezone(timezone.utc)
+    return value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 def parse_timestamp(value: str) -> datetime:

@@ -17,3 +17,10 @@ def account_filter(principal: Principal, field: str = "conta_id") -> dict[str, A
     if principal.conta_id is not None:
         scope[field] = principal.conta_id
     return scope
+
+
+def can_see(principal: Principal, row: Any, field: str = "conta_id") -> bool:
+    """The same rule as account_filter, for a row already read by its primary key."""
+    if row.integrador_id != principal.integrador_id or row.ambiente != principal.ambiente.value:
+        return False
+    return principal.conta_id is None or getattr(row, field) == principal.conta_id

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tortoise.transactions import in_transaction
+from graphql_api.core.transactions import transaction
 
 from graphql_api.chave import service as chaves
 from graphql_api.core.errors import ApiError, FieldError
@@ -31,7 +31,7 @@ async def criar_integrador(*, nome: str, email: str) -> IntegradorCriado:
         problems.append(FieldError("email", "formato_invalido", "Informe um e-mail válido."))
     if problems:
         raise ApiError("VALIDATION_FAILED", fields=problems)
-    async with in_transaction():
+    async with transaction():
         integrador = await Integrador.create(id=new_id("itg_"), nome=nome, email=email)
         await creditos.abrir_carteiras(integrador.id)
         _, token = await chaves.criar_chave(integrador.id, Ambiente.TESTE, nome="Primeira chave")

@@ -7,7 +7,7 @@ import hashlib
 import json
 
 from tortoise.exceptions import IntegrityError
-from tortoise.transactions import in_transaction
+from graphql_api.core.transactions import transaction
 
 from graphql_api.conta import service as contas
 from graphql_api.core.errors import ApiError, FieldError
@@ -43,7 +43,7 @@ async def salvar_ficha(principal: Principal, conta_id: str, codigo: str, dados: 
     digest = _content_hash(content)
     for attempt in range(2):
         try:
-            async with in_transaction():
+            async with transaction():
                 return await _store_version(conta, codigo, content, digest)
         except IntegrityError:
             if attempt:  # a concurrent first submission created the row; retry as an update

@@ -3,7 +3,6 @@ expire. Links carry the storage key, the expiry (unix seconds) and the signature
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import os
 import time
@@ -37,7 +36,7 @@ class MediaStorage:
         return self.path(key).is_file()
 
     def _signature(self, key: str, expires: int) -> str:
-        return hmac.new(self._key, f"{key}\n{expires}".encode(), hashlib.sha256).hexdigest()
+        return hmac.digest(self._key, f"{key}\n{expires}".encode(), "sha256").hex()
 
     def signed_url(self, key: str, ttl: int = DEFAULT_LINK_TTL, now: float | None = None) -> tuple[str, datetime]:
         expires = int((now or time.time()) + ttl)

@@ -1,0 +1,198 @@
+"""Throughput of GET /v1/geracoes/{id} through the whole facade (auth, rate limit, call log,
+GraphQL execution) against a bare aiohttp handler reading the same row with Tortoise, on the
+same database, plus the facade's p99 latency under 20 concurrent clients.
+
+    .venv/bin/python bench/api_overhead.py            # SQLite, and PostgreSQL + Redis if reachable
+    .venv/bin/python bench/api_overhead.py --backends sqlite
+
+Targets (issue 2): facade >= 50% of the bare handler's throughput on each back end; p99 < 25 ms.
+Load comes from wrk (Debian package `wrk`), run on the other core."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
+CONNECTIONS = 20
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def seed(env: dict[str, str]) -> tuple[str, str]:
+    """An integrator without practical limits and a finished 3-image gallery to read."""
+    from graphql_api.core.ids import new_id
+    from graphql_api.geracao.models import Geracao
+    from graphql_api.integrador import service as integradores
+    from graphql_api.integrador.models import Integrador
+    from vitrine import db
+    from vitrine.settings import Settings
+
+    settings = Settings(**{k.removeprefix("VITRINE_").lower(): v for k, v in env.items() if k.startswith("VITRINE_")})
+    await db.migrate(settings)
+    ctx = await db.connect(settings)
+    try:
+        created = await integradores.criar_integrador(nome="Bench", email="bench@example.com")
+        await Integrador.filter(id=created.integrador.id).update(
+            limite_por_minuto_chave=10_000_000, limite_por_minuto_integrador=10_000_000
+        )
+        geracao = await Geracao.create(
+            id=new_id("ger_"), integrador_id=created.integrador.id, ambiente="teste", tipo="galeria",
+            situacao="concluida", creditos_reservados=0, etapa="entregue", percentual=100,
+            resultados={"imagens": [
+                {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
+                for i in (1, 2, 3)
+            ]},
+        )
+        return created.chave_teste, geracao.id
+    finally:
+        await ctx.close_connections()
+
+
+def serve(port: int) -> None:
+    """The service with one extra bare route outside /v1 (no middleware, no GraphQL)."""
+    from aiohttp import web
+
+    from graphql_api.geracao.models import Geracao
+    from vitrine.app import create_app
+
+    async def bare(request: web.Request) -> web.Response:
+        g = await Geracao.get(id=request.match_info["id"])
+        return web.json_response({"data": {
+            "id": g.id, "tipo": g.tipo, "situacao": g.situacao, "creditosReservados": g.creditos_reservados,
+            "ambiente": g.ambiente, "progresso": {"etapa": g.etapa, "percentual": g.percentual},
+            "resultados": g.resultados, "criadoEm": g.criado_em.isoformat(),
+        }})
+
+    app = create_app()
+    app.router.add_get("/bench/bare/{id}", bare)
+    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None)
+
+
+def wrk(url: str, headers: dict[str, str]) -> tuple[float, float]:
+    """(requests per second, p99 latency in ms)."""
+    cmd = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
+    for name, value in headers.items():
+        cmd += ["-H", f"{name}: {value}"]
+    out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if non2xx:
+        raise SystemExit(f"{non2xx.group(1)} non-2xx responses from {url}:\n{out}")
+    return rps, float(p99.group(1)) * scale
+
+
+def run_backend(name: str, env: dict[str, str]) -> dict[str, float]:
+    # Seeded in its own process: Tortoise keeps per-process state tied to the first back end.
+    seeded = subprocess.run(
+        [sys.executable, __file__, "--seed"], env={**os.environ, **env}, cwd=ROOT,
+        capture_output=True, text=True, check=True,
+    )
+    key, geracao_id = json.loads(seeded.stdout.strip().splitlines()[-1])
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(port)],
+        env={**os.environ, **env}, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        base = f"http://127.0.0.1:{port}"
+        auth = {"Authorization": f"Bearer {key}"}
+        # warm both paths (connections, caches) before measuring
+        wrk_short = subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}",
+                                    f"{base}/v1/geracoes/{geracao_id}"], capture_output=True)
+        subprocess.run(["wrk", "-t1", "-c4", "-d2s", f"{base}/bench/bare/{geracao_id}"], capture_output=True)
+        bare_rps, bare_p99 = wrk(f"{base}/bench/bare/{geracao_id}", {})
+        facade_rps, facade_p99 = wrk(f"{base}/v1/geracoes/{geracao_id}", auth)
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    return {"bare_rps": bare_rps, "facade_rps": facade_rps, "ratio": facade_rps / bare_rps,
+            "facade_p99_ms": facade_p99, "bare_p99_ms": bare_p99}
+
+
+def backends(selected: list[str]) -> list[tuple[str, dict[str, str]]]:
+    result = []
+    if "sqlite" in selected:
+        tmp = tempfile.mkdtemp(prefix="vitrine-bench-")
+        result.append(("SQLite (embedded default)", {"VITRINE_DATA_DIR": tmp}))
+    if "postgres" in selected:
+        import asyncpg
+
+        dbname = f"vitrine_bench_{os.getpid()}"
+
+        async def create() -> None:
+            conn = await asyncpg.connect(PG_ADMIN)
+            await conn.execute(f'DROP DATABASE IF EXISTS "{dbname}"')
+            await conn.execute(f'CREATE DATABASE "{dbname}"')
+            await conn.close()
+
+        asyncio.run(create())
+        tmp = tempfile.mkdtemp(prefix="vitrine-bench-")
+        result.append(("PostgreSQL + Redis", {
+            "VITRINE_DATA_DIR": tmp,
+            "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{dbname}",
+            "VITRINE_REDIS_URL": REDIS_URL,
+        }))
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--serve", type=int)
+    parser.add_argument("--seed", action="store_true")
+    parser.add_argument("--backends", default="sqlite,postgres")
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
+    if args.seed:
+        print(json.dumps(asyncio.run(seed(dict(os.environ)))))
+        return
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is needed: apt-get install -y wrk")
+    print(f"GET /v1/geracoes/{{id}}, {CONNECTIONS} concurrent clients, {DURATION} s per run\n")
+    failed = False
+    for name, env in backends(args.backends.split(",")):
+        r = run_backend(name, env)
+        ok_ratio = r["ratio"] >= 0.5
+        ok_p99 = r["facade_p99_ms"] < 25
+        failed |= not (ok_ratio and ok_p99)
+        print(f"{name}")
+        print(f"  bare handler : {r['bare_rps']:8.0f} req/s  (p99 {r['bare_p99_ms']:.1f} ms)")
+        print(f"  full facade  : {r['facade_rps']:8.0f} req/s  (p99 {r['facade_p99_ms']:.1f} ms)")
+        print(f"  ratio        : {r['ratio']:.0%}  (target >= 50%: {'ok' if ok_ratio else 'MISSED'})")
+        print(f"  facade p99   : {r['facade_p99_ms']:.1f} ms  (target < 25 ms: {'ok' if ok_p99 else 'MISSED'})\n")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import strawberry
 from strawberry.extensions import ParserCache, ValidationCache
+from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
 from graphql_api.chamada import schema as chamada
 from graphql_api.conta import schema as conta
+from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
 from graphql_api.geracao import schema as geracao
 from graphql_api.produto import schema as produto
@@ -26,4 +28,5 @@ schema = strawberry.Schema(
     mutation=Mutation,
     # Factories, not instances: one per execution (STACK-NOTES, "GraphQL cost").
     extensions=[lambda: ParserCache(maxsize=256), lambda: ValidationCache(maxsize=256)],
+    config=StrawberryConfig(scalar_map=SCALAR_MAP),
 )

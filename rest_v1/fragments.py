@@ -35,9 +35,17 @@ fragment SaldoFields on Saldo {
 
 PAGINACAO = "paginacao { limite proximoCursor }"
 
-CHAMADA = """
-fragment ChamadaFields on Chamada {
+_CHAMADA_CAMPOS = """
   requestId criadoEm metodo endpoint caminho status duracaoMs codigoErro chave contaId ambiente
   idempotenteRepetida
-}
 """
+
+CHAMADA = "fragment ChamadaFields on Chamada {" + _CHAMADA_CAMPOS + "}"
+
+CHAMADA_DETALHE = (
+    "fragment ChamadaDetalheFields on ChamadaDetalhe {"
+    + _CHAMADA_CAMPOS
+    + """ mensagem causa comoCorrigir documentacao cabecalhosEnviados
+  corpoEnviado corpoRecebido corpoEnviadoCortado corpoRecebidoCortado corposExpurgados
+}"""
+)

@@ -2,19 +2,24 @@
 
 from aiohttp import web
 
+from graphql_api.chave.service import Authenticated
+from graphql_api.core.context import Context
+from graphql_api.core.errors import ApiError
+from vitrine.infra.ratelimit import Decision
 from vitrine.runtime import Runtime
 
 RUNTIME = web.AppKey("runtime", Runtime)
 
-# request["..."] keys, set by the middleware named beside each
-REQUEST_ID = "request_id"  # request_id
-STARTED = "started"  # request_id: perf_counter at arrival
-AUTH = "auth"  # auth: graphql_api.chave.service.Authenticated
-CONTEXT = "context"  # auth: the GraphQL Context of this request
-CALL_TENANT = "call_tenant"  # auth: (integrador_id, ambiente, chave_id) even when auth failed
-RATE_DECISION = "rate_decision"  # rate_limit
-RAW_BODY = "raw_body"  # body
-JSON_BODY = "json"  # body
-API_ERROR = "api_error"  # errors (and idempotency): the ApiError answered
-REPLAYED = "replayed"  # idempotency
-CONTA_ID = "conta_id"  # handlers: the account a call was about, for the call log
+# What each request carries, set by the middleware named beside each.
+REQUEST_ID = web.RequestKey("request_id", str)  # request_id
+STARTED = web.RequestKey("started", float)  # request_id: perf_counter at arrival
+AUTH = web.RequestKey("auth", Authenticated)  # auth
+CONTEXT = web.RequestKey("context", Context)  # auth: the GraphQL Context of this request
+# auth: (integrador_id, ambiente, chave_id, credencial), set even when authentication failed
+CALL_TENANT = web.RequestKey("call_tenant", tuple)
+RATE_DECISION = web.RequestKey("rate_decision", Decision)  # rate_limit
+RAW_BODY = web.RequestKey("raw_body", bytes)  # body
+JSON_BODY = web.RequestKey("json", dict)  # body
+API_ERROR = web.RequestKey("api_error", ApiError)  # errors (and idempotency): the error answered
+REPLAYED = web.RequestKey("replayed", bool)  # idempotency
+CONTA_ID = web.RequestKey("conta_id", str)  # handlers: the account a call was about, for the log

@@ -33,11 +33,28 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
 
     async def runtime_services(app: web.Application):
         await runtime.start()
-        tune_gc()
         yield
         await runtime.stop()
 
+    async def background_work(app: web.Application):
+        # The web process enqueues tasks; in the embedded default it also runs them and the
+        # periodic jobs. With Redis, `vitrine worker` processes do both.
+        from tasks import maintenance
+        from tasks.broker import broker
+        from tasks.scheduler import PeriodicJobs
+
+        broker.state.runtime = runtime
+        await broker.startup()
+        periodic = PeriodicJobs(maintenance.PERIODIC, runtime.redis)
+        if settings.runs_inprocess_workers:
+            periodic.start()
+        tune_gc()
+        yield
+        await periodic.stop()
+        await broker.shutdown()
+
     app.cleanup_ctx.append(database)
     app.cleanup_ctx.append(runtime_services)
+    app.cleanup_ctx.append(background_work)
     app.add_subapp("/v1", create_v1_app(runtime))
     return app

@@ -13,6 +13,9 @@ import click
 from vitrine import db
 from vitrine.settings import Settings
 
+# Modules whose tasks a worker registers.
+TASK_MODULES = ["tasks.maintenance", "tasks.worker_jobs"]
+
 
 def _run_with_db(work: Callable[[Settings], Awaitable[Any]]) -> Any:
     """Run one command against the database, migrated first so a fresh machine just works."""
@@ -61,6 +64,19 @@ def serve(host: str | None, port: int | None) -> None:
     app = create_app(settings, migrate=True)
     click.echo(f"Vitrine on {settings.base_url} (API {settings.api_url}, docs {settings.docs_url})")
     web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None)
+
+
+@main.command()
+@click.option("--workers", type=int, default=2, show_default=True, help="Worker processes.")
+def worker(workers: int) -> None:
+    """Run taskiq workers against Redis (VITRINE_REDIS_URL), with the periodic jobs."""
+    from taskiq.cli.worker.args import WorkerArgs
+    from taskiq.cli.worker.run import run_worker
+
+    if not Settings().redis_url:
+        raise click.ClickException("vitrine worker needs VITRINE_REDIS_URL; without Redis, `vitrine serve` runs the tasks itself.")
+    args = WorkerArgs.from_cli(["tasks.broker:broker", *TASK_MODULES, "--workers", str(workers)])
+    raise SystemExit(run_worker(args) or 0)
 
 
 @main.command()

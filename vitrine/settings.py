@@ -30,6 +30,8 @@ class Settings(BaseSettings):
     rate_limit_per_key: int = 300
     rate_limit_per_integrator: int = 1200
 
+    task_queue: str = "vitrine"  # the Redis list the workers read
+
     call_log_flush_seconds: float = 0.2
     call_log_body_limit: int = 64 * 1024
 

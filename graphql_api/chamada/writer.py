@@ -58,6 +58,7 @@ class CallLogWriter:
         self._task: asyncio.Task | None = None
         self._wake = asyncio.Event()
         self._flush_lock = asyncio.Lock()
+        self._stopping = False
 
     def add(self, record: CallRecord) -> None:
         if len(self._buffer) >= MAX_BUFFER:
@@ -71,17 +72,19 @@ class CallLogWriter:
         self._task = asyncio.create_task(self._run(), name="call-log-writer")
 
     async def stop(self) -> None:
+        # Never cancel a flush midway: that would leave the log connection inside a transaction.
+        self._stopping = True
+        self._wake.set()
         if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+            await self._task
             self._task = None
-        await self.flush()
+        try:
+            await self.flush()
+        except Exception:
+            log.exception("call log: %d calls could not be written at shutdown", len(self._buffer))
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await asyncio.wait_for(self._wake.wait(), self.flush_seconds)
             except TimeoutError:
@@ -91,7 +94,8 @@ class CallLogWriter:
                 await self.flush()
             except Exception:  # keep the writer alive; the batch stays buffered for the next try
                 log.exception("call log flush failed")
-                await asyncio.sleep(1)
+                if not self._stopping:
+                    await asyncio.sleep(1)
 
     async def flush(self) -> None:
         async with self._flush_lock:

@@ -21,9 +21,14 @@ def parse_timestamp(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
 
 
-Timestamp = strawberry.scalar(
-    NewType("Timestamp", datetime),
-    serialize=format_timestamp,
-    parse_value=parse_timestamp,
-    description="ISO 8601 UTC timestamp, e.g. 2026-11-21T23:57:35.120Z",
-)
+Timestamp = NewType("Timestamp", datetime)
+
+# Joined into the schema's StrawberryConfig(scalar_map=...) in graphql_api/schema.py.
+SCALAR_MAP = {
+    Timestamp: strawberry.scalar(
+        name="Timestamp",
+        serialize=format_timestamp,
+        parse_value=parse_timestamp,
+        description="ISO 8601 UTC timestamp, e.g. 2026-11-21T23:57:35.120Z",
+    )
+}

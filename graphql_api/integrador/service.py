@@ -43,3 +43,24 @@ async def obter(integrador_id: str) -> Integrador:
     if integrador is None:
         raise ApiError("NOT_FOUND", description=f"Integrador {integrador_id} não existe.")
     return integrador
+
+
+async def definir_situacao(integrador_id: str, situacao: str, *, bus) -> Integrador:
+    """Pause (`pausado`) or resume (`ativo`) an integrator; its keys feel it at once."""
+    if situacao not in ("ativo", "pausado"):
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("situacao", "valor_invalido", "Use ativo ou pausado.")])
+    integrador = await obter(integrador_id)
+    integrador.situacao = situacao
+    await integrador.save(update_fields=["situacao", "atualizado_em"])
+    await bus.publish(chaves.CACHE_TOPIC)
+    return integrador
+
+
+async def definir_limites(integrador_id: str, *, por_chave: int | None, por_integrador: int | None, bus) -> Integrador:
+    """Per-minute limits of an integrator (null = the default of the settings)."""
+    integrador = await obter(integrador_id)
+    integrador.limite_por_minuto_chave = por_chave
+    integrador.limite_por_minuto_integrador = por_integrador
+    await integrador.save(update_fields=["limite_por_minuto_chave", "limite_por_minuto_integrador", "atualizado_em"])
+    await bus.publish(chaves.CACHE_TOPIC)
+    return integrador

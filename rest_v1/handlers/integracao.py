@@ -16,13 +16,8 @@ LISTAR_CHAMADAS = Operation(
     + fragments.CHAMADA
 )
 OBTER_CHAMADA = Operation(
-    """query($requestId: String!) {
-      chamada(requestId: $requestId) {
-        ...ChamadaFields mensagem causa comoCorrigir documentacao cabecalhosEnviados
-        corpoEnviado corpoRecebido corpoEnviadoCortado corpoRecebidoCortado corposExpurgados
-      }
-    }"""
-    + fragments.CHAMADA
+    "query($requestId: String!) { chamada(requestId: $requestId) { ...ChamadaDetalheFields } }"
+    + fragments.CHAMADA_DETALHE
 )
 ERROS = Operation(
     """query { errosRecentes {

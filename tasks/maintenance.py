@@ -1,0 +1,25 @@
+"""Retention: call-log bodies after 30 days and records after 90, idempotency keys after 7."""
+
+import logging
+
+from graphql_api.chamada import service as chamadas
+from rest_v1 import idempotency_store
+from tasks.broker import broker
+
+log = logging.getLogger(__name__)
+
+
+@broker.task(task_name="manutencao.expurgar_chamadas")
+async def expurgar_chamadas() -> dict:
+    bodies, rows = await chamadas.expurgar()
+    log.info("call log purge: %d bodies emptied, %d records removed", bodies, rows)
+    return {"corposApagados": bodies, "registrosRemovidos": rows}
+
+
+@broker.task(task_name="manutencao.expurgar_idempotencia")
+async def expurgar_idempotencia() -> dict:
+    removed = await idempotency_store.purge()
+    return {"chavesRemovidas": removed}
+
+
+PERIODIC = (expurgar_chamadas, expurgar_idempotencia)

@@ -1,0 +1,101 @@
+"""Builders for test data, as keyword-only async factories exposed as fixtures."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from graphql_api.chave import service as chaves
+from graphql_api.core.ids import new_id
+from graphql_api.core.principal import Ambiente
+from graphql_api.geracao.models import Geracao
+from graphql_api.integrador import service as integradores
+from rest_v1.keys import RUNTIME
+
+
+@dataclass
+class Integrator:
+    id: str
+    key: str  # a test key (sk_test_…)
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return auth(self.key)
+
+
+def auth(key: str, **extra: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}", **extra}
+
+
+class Factory:
+    def __init__(self, client) -> None:
+        self.client = client
+
+    @property
+    def runtime(self):
+        return self.client.app[RUNTIME]
+
+    async def integrator(
+        self, *, nome: str = "Integradora Teste", limite_chave: int | None = None, limite_integrador: int | None = None
+    ) -> Integrator:
+        created = await integradores.criar_integrador(nome=nome, email="dev@integradora.test")
+        if limite_chave or limite_integrador:
+            await integradores.definir_limites(
+                created.integrador.id, por_chave=limite_chave, por_integrador=limite_integrador, bus=self.runtime.bus
+            )
+        return Integrator(created.integrador.id, created.chave_teste)
+
+    async def key(self, integrator: Integrator, *, ambiente: Ambiente = Ambiente.TESTE) -> str:
+        _, token = await chaves.criar_chave(integrator.id, ambiente, nome="outra")
+        return token
+
+    async def conta(self, integrator: Integrator, *, codigo_externo: str | None = None, nome: str = "Loja Teste") -> dict:
+        response = await self.client.post(
+            "/v1/contas",
+            json={"codigoExterno": codigo_externo or new_id("ext_"), "nome": nome},
+            headers=integrator.headers,
+        )
+        assert response.status == 201, await response.text()
+        return (await response.json())["data"]
+
+    async def geracao(self, integrator: Integrator, *, ambiente: str = "teste", conta_id: str | None = None, **fields: Any) -> Geracao:
+        values = {
+            "tipo": "galeria",
+            "situacao": "concluida",
+            "etapa": "entregue",
+            "percentual": 100,
+            "resultados": {
+                "imagens": [
+                    {"id": new_id("img_"), "posicao": i, "arquivo": f"testes/{i}.jpg", "largura": 600, "altura": 600}
+                    for i in (1, 2)
+                ]
+            },
+        } | fields
+        return await Geracao.create(
+            id=new_id("ger_"), integrador_id=integrator.id, ambiente=ambiente, conta_id=conta_id, **values
+        )
+
+
+@pytest.fixture
+async def factory(client) -> Factory:
+    return Factory(client)
+
+
+@pytest.fixture
+async def integrator(factory) -> Integrator:
+    return await factory.integrator()
+
+
+async def eventually(check, *, timeout: float = 5.0, interval: float = 0.05):
+    """Retry an async check until it stops raising AssertionError (for work done in background)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        try:
+            return await check()
+        except AssertionError:
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(interval)

@@ -2,6 +2,7 @@
 
 from aiohttp import web
 
+from rest_v1 import openapi
 from rest_v1.handlers import contas, geracoes, integracao, produtos, saldo
 from rest_v1.keys import RUNTIME
 from rest_v1.middlewares.auth import auth_middleware
@@ -11,7 +12,7 @@ from rest_v1.middlewares.errors import error_middleware
 from rest_v1.middlewares.idempotency import idempotency_middleware
 from rest_v1.middlewares.rate_limit import add_rate_limit_headers, rate_limit_middleware
 from rest_v1.middlewares.request_id import add_request_id_header, request_id_middleware
-from rest_v1.openapi import openapi_document
+from rest_v1.routing import Routes
 from vitrine.runtime import Runtime
 
 # Outermost first. The call log sees the final response, errors included; authentication runs
@@ -26,24 +27,22 @@ MIDDLEWARES = (
     idempotency_middleware,
 )
 
+# Every handler module of the facade; each declares its routes (rest_v1/routing.py).
+ROUTE_MODULES: tuple[Routes, ...] = (
+    openapi.routes,
+    saldo.routes,
+    contas.routes,
+    produtos.routes,
+    geracoes.routes,
+    integracao.routes,
+)
+
 
 def create_v1_app(runtime: Runtime) -> web.Application:
     app = web.Application(middlewares=MIDDLEWARES)
     app[RUNTIME] = runtime
     app.on_response_prepare.append(add_request_id_header)
     app.on_response_prepare.append(add_rate_limit_headers)
-    app.add_routes(
-        [
-            web.get("/openapi.json", openapi_document),
-            web.get("/saldo", saldo.obter_saldo),
-            web.post("/contas", contas.criar_conta),
-            web.get("/contas", contas.listar_contas),
-            web.get("/contas/{contaId}", contas.obter_conta),
-            web.put("/contas/{contaId}/produtos/{codigo}", produtos.salvar_ficha),
-            web.get("/geracoes/{geracaoId}", geracoes.obter_geracao),
-            web.get("/integracao/chamadas", integracao.listar_chamadas),
-            web.get("/integracao/chamadas/{requestId}", integracao.obter_chamada),
-            web.get("/integracao/erros", integracao.erros_recentes),
-        ]
-    )
+    for routes in ROUTE_MODULES:
+        app.add_routes(routes.aiohttp_routes())
     return app

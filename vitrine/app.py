@@ -8,9 +8,10 @@ from aiohttp import web
 
 from rest_v1.app import create_v1_app
 from rest_v1.keys import RUNTIME
-from vitrine import db
+from vitrine import db, docs_site, media_routes
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
+from vitrine.templating import STATIC_DIR
 from vitrine.tuning import tune_gc
 
 log = logging.getLogger("vitrine")
@@ -57,4 +58,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     app.cleanup_ctx.append(runtime_services)
     app.cleanup_ctx.append(background_work)
     app.add_subapp("/v1", create_v1_app(runtime))
+    docs_site.add_routes(app)
+    media_routes.add_routes(app)
+    app.router.add_static("/static", STATIC_DIR)
     return app

@@ -1,9 +1,13 @@
 from aiohttp import web
 
+from graphql_api.conta.service import NovaConta
 from graphql_api.executor import Operation
 from rest_v1 import fragments
 from rest_v1.gql import PAGE_PARAMS, body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
+from rest_v1.routing import Routes
+
+routes = Routes("Contas")
 
 CRIAR = Operation(
     "mutation($dados: JSON!) { criarConta(dados: $dados) { ...ContaFields } }" + fragments.CONTA
@@ -17,18 +21,28 @@ LISTAR = Operation(
     }"""
     + fragments.CONTA
 )
+FILTROS = {"codigoExterno", "origem", "situacao"}
 
 
+@routes.post(
+    "/contas", summary="Cria uma subconta (Idempotency-Key opcional)", status=201, body=NovaConta,
+    response="Conta", errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
+)
 async def criar_conta(request: web.Request) -> web.Response:
     conta = (await execute(request, CRIAR, dados=body(request)))["criarConta"]
     return ok(conta, status=201)
 
 
+@routes.get("/contas/{contaId}", summary="Uma conta", response="Conta", errors=("NOT_FOUND",))
 async def obter_conta(request: web.Request) -> web.Response:
     return ok((await execute(request, OBTER, id=request.match_info["contaId"]))["conta"])
 
 
+@routes.get(
+    "/contas", summary="Lista as contas (um token OAuth vê só a conta vinculada)", response="Conta",
+    list_response=True, query=tuple(sorted(PAGE_PARAMS | FILTROS)), errors=("VALIDATION_FAILED",),
+)
 async def listar_contas(request: web.Request) -> web.Response:
-    params = query_params(request, PAGE_PARAMS | {"codigoExterno", "origem", "situacao"})
+    params = query_params(request, PAGE_PARAMS | FILTROS)
     result = await execute(request, LISTAR, **page_variables(params), **params)
     return page(result["contas"])

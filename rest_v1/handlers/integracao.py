@@ -4,6 +4,9 @@ from graphql_api.executor import Operation
 from rest_v1 import fragments
 from rest_v1.gql import PAGE_PARAMS, execute, page_variables, query_params
 from rest_v1.responses import ok, page
+from rest_v1.routing import Routes
+
+routes = Routes("Integração")
 
 FILTROS = {"de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente"}
 
@@ -26,6 +29,11 @@ ERROS = Operation(
 )
 
 
+@routes.get(
+    "/integracao/chamadas", summary="Registro de chamadas, sem corpos, com filtros",
+    response="Chamada", list_response=True, query=tuple(sorted(PAGE_PARAMS | FILTROS)),
+    errors=("VALIDATION_FAILED", "FORBIDDEN"),
+)
 async def listar_chamadas(request: web.Request) -> web.Response:
     params = query_params(request, PAGE_PARAMS | FILTROS)
     paging = page_variables(params)
@@ -33,10 +41,18 @@ async def listar_chamadas(request: web.Request) -> web.Response:
     return page(result["chamadas"])
 
 
+@routes.get(
+    "/integracao/chamadas/{requestId}", summary="Detalhe de uma chamada: corpos mascarados, causa e correção",
+    response="ChamadaDetalhe", errors=("NOT_FOUND", "FORBIDDEN"),
+)
 async def obter_chamada(request: web.Request) -> web.Response:
     result = await execute(request, OBTER_CHAMADA, requestId=request.match_info["requestId"])
     return ok(result["chamada"])
 
 
+@routes.get(
+    "/integracao/erros", summary="Seus erros dos últimos 7 dias, agrupados por tipo (chave de API ou token OAuth)",
+    response="ErroRecente", errors=(),
+)
 async def erros_recentes(request: web.Request) -> web.Response:
     return ok((await execute(request, ERROS))["errosRecentes"])

@@ -1,0 +1,62 @@
+"""Public documentation: the OpenAPI document, the error catalog page and JSON, the guides."""
+
+import re
+
+from graphql_api.core.errors import CATALOG
+from rest_v1.app import ROUTE_MODULES
+
+
+async def test_openapi_document_lists_every_route_with_its_errors(client):
+    response = await client.get("/v1/openapi.json")  # public: no credential
+    assert response.status == 200
+    spec = await response.json()
+    assert spec["openapi"].startswith("3.1")
+    declared = {(s.path, s.method.lower()) for module in ROUTE_MODULES for s in module.specs}
+    documented = {(path, method) for path, ops in spec["paths"].items() for method in ops}
+    assert declared == documented
+    post_contas = spec["paths"]["/contas"]["post"]
+    assert {"201", "401", "409", "422", "429"} <= set(post_contas["responses"])
+    assert post_contas["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/NovaConta")
+    assert "Conta" in spec["components"]["schemas"] and "Ficha" in spec["components"]["schemas"]
+    geracao = spec["components"]["schemas"]["Geracao"]
+    assert {"id", "tipo", "situacao", "creditosReservados", "ambiente", "progresso", "resultados"} <= set(geracao["properties"])
+
+
+async def test_error_page_has_an_anchor_per_type_and_every_link_resolves(client, integrator):
+    html = await (await client.get("/docs/erros")).text()
+    anchors = set(re.findall(r'<tr id="([A-Z_]+)"', html))
+    assert anchors == set(CATALOG)
+    body = await (await client.get("/v1/nao-existe", headers=integrator.headers)).json()
+    assert body["error"]["documentation"].split("#")[1] in anchors
+
+
+async def test_error_catalog_as_json(client):
+    body = await (await client.get("/docs/erros.json")).json()
+    types = {e["type"]: e for e in body["data"]}
+    assert set(types) == set(CATALOG)
+    assert all(e["causa"] and e["correcao"] and e["status"] >= 400 for e in types.values())
+    assert "obrigatorio" in body["codigosDeCampo"]
+
+
+async def test_guides_render_and_unknown_pages_are_404(client):
+    for path in ("/docs", "/docs/ficha", "/docs/limites", "/docs/autenticacao", "/docs/chamadas"):
+        response = await client.get(path)
+        assert response.status == 200, path
+        assert "<h1>" in await response.text()
+    assert (await client.get("/docs/../README")).status == 404
+    assert (await client.get("/docs/nao-existe")).status == 404
+
+
+async def test_media_links_refuse_tampering_and_expiry(client, factory):
+    storage = factory.runtime.storage
+    storage.save("testes/ok.txt", b"conteudo")
+    url, _ = storage.signed_url("testes/ok.txt")
+    path = url.split("vitrine.test", 1)[1]
+    response = await client.get(path)
+    assert response.status == 200 and await response.read() == b"conteudo"
+    ranged = await client.get(path, headers={"Range": "bytes=0-3"})
+    assert ranged.status == 206 and await ranged.read() == b"cont"
+    assert (await client.get(path.replace("sig=", "sig=0"))).status == 403
+    expired, _ = storage.signed_url("testes/ok.txt", ttl=-10)
+    response = await client.get(expired.split("vitrine.test", 1)[1])
+    assert response.status == 403 and (await response.json())["error"]["type"] == "FORBIDDEN"

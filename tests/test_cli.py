@@ -1,0 +1,41 @@
+"""The command line, run as a user would, in its own process."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("VITRINE_TEST_BACKEND") == "postgres", reason="CLI is exercised once, on the embedded default"
+)
+
+
+def run(*args, env):
+    return subprocess.run([sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_integrator_and_key_creation_on_a_fresh_data_dir(tmp_path):
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
+    env.pop("VITRINE_DATABASE_URL", None)
+    created = run("integrator", "create", "--nome", "ACME Integra", "--email", "dev@acme.test", env=env)
+    assert created.returncode == 0, created.stderr
+    body = json.loads(created.stdout)
+    assert body["integradorId"].startswith("itg_")
+    assert body["chaveTeste"].startswith("sk_test_") and len(body["chaveTeste"]) == 8 + 12 + 1 + 40
+    assert (tmp_path / "dados" / "vitrine.sqlite3").exists()
+    key = run("key", "create", "--integrador", body["integradorId"], "--ambiente", "teste", env=env)
+    assert key.returncode == 0, key.stderr
+    assert json.loads(key.stdout)["chave"].startswith("sk_test_")
+    missing = run("key", "create", "--integrador", "itg_nao_existe", env=env)
+    assert missing.returncode != 0 and "NOT_FOUND" in missing.stderr
+    invalid = run("integrator", "create", "--nome", "", "--email", "sem-arroba", env=env)
+    assert invalid.returncode != 0 and "VALIDATION_FAILED" in invalid.stderr
+
+
+def test_worker_without_redis_says_why(tmp_path):
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path)}
+    env.pop("VITRINE_REDIS_URL", None)
+    result = run("worker", env=env)
+    assert result.returncode != 0 and "VITRINE_REDIS_URL" in result.stderr

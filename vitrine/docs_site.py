@@ -1,0 +1,69 @@
+"""The public documentation site at /docs: guides written in docs/*.md, and the pages generated
+from the catalogs (errors at /docs/erros, with an anchor per type, and as JSON)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+
+from aiohttp import web
+from markdown_it import MarkdownIt
+
+from graphql_api.core.errors import CATALOG, FIELD_CODES
+from rest_v1.keys import RUNTIME
+from vitrine.templating import DOCS_DIR, environment
+
+_PAGE_NAME = re.compile(r"^[a-z0-9\-]+$")
+_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+_templates = environment()
+
+# Guides listed in the navigation, in reading order: (file name without .md, title).
+GUIDES = [
+    ("index", "Começando"),
+    ("autenticacao", "Autenticação e ambientes"),
+    ("ficha", "Ficha do produto"),
+    ("limites", "Limites e idempotência"),
+    ("chamadas", "Registro de chamadas"),
+]
+
+
+def _render(request: web.Request, template: str, **context) -> web.Response:
+    settings = request.app[RUNTIME].settings
+    html = _templates.get_template(template).render(
+        guides=GUIDES, api_url=settings.api_url, docs_url=settings.docs_url, **context
+    )
+    return web.Response(text=html, content_type="text/html")
+
+
+async def guide(request: web.Request) -> web.Response:
+    name = request.match_info.get("page", "index")
+    path = DOCS_DIR / f"{name}.md"
+    if not _PAGE_NAME.match(name) or not path.is_file():
+        raise web.HTTPNotFound(text="Página não encontrada.")
+    settings = request.app[RUNTIME].settings
+    text = path.read_text().replace("{base_url}", settings.api_url).replace("{docs_url}", settings.docs_url)
+    title = next((t for n, t in GUIDES if n == name), name)
+    return _render(request, "docs/page.html", title=title, body=_markdown.render(text), current=name)
+
+
+async def errors_page(request: web.Request) -> web.Response:
+    kinds = sorted(CATALOG.values(), key=lambda k: (k.status, k.type))
+    return _render(request, "docs/erros.html", title="Erros", kinds=kinds, field_codes=FIELD_CODES, current="erros")
+
+
+async def errors_json(request: web.Request) -> web.Response:
+    docs_url = request.app[RUNTIME].settings.docs_url
+    return web.json_response({
+        "data": [
+            asdict(kind) | {"documentacao": f"{docs_url}/erros#{kind.type}"}
+            for kind in sorted(CATALOG.values(), key=lambda k: k.type)
+        ],
+        "codigosDeCampo": FIELD_CODES,
+    })
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/docs", guide)
+    app.router.add_get("/docs/erros", errors_page)
+    app.router.add_get("/docs/erros.json", errors_json)
+    app.router.add_get("/docs/{page}", guide)

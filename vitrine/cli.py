@@ -13,9 +13,6 @@ import click
 from vitrine import db
 from vitrine.settings import Settings
 
-# Modules whose tasks a worker registers.
-TASK_MODULES = ["tasks.maintenance", "tasks.worker_jobs"]
-
 
 def _run_with_db(work: Callable[[Settings], Awaitable[Any]]) -> Any:
     """Run one command against the database, migrated first so a fresh machine just works."""
@@ -72,6 +69,8 @@ def worker(workers: int) -> None:
     """Run taskiq workers against Redis (VITRINE_REDIS_URL), with the periodic jobs."""
     from taskiq.cli.worker.args import WorkerArgs
     from taskiq.cli.worker.run import run_worker
+
+    from tasks.registry import TASK_MODULES
 
     if not Settings().redis_url:
         raise click.ClickException("vitrine worker needs VITRINE_REDIS_URL; without Redis, `vitrine serve` runs the tasks itself.")

@@ -25,6 +25,8 @@ MODEL_MODULES = [
     "graphql_api.geracao.models",
     "graphql_api.creditos.models",
     "graphql_api.chamada.models",
+    "graphql_api.evento.models",
+    "graphql_api.email.models",
     "rest_v1.idempotency_models",
 ]
 

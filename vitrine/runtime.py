@@ -1,5 +1,6 @@
 """Process-wide resources, created once by the app factory or the worker and passed to the
-GraphQL context: settings, the invalidation bus, caches, the limiter, storage, the call log."""
+GraphQL context: settings, the invalidation bus, caches, the limiter, storage, the call log and
+the outbound HTTP client."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from redis.asyncio import Redis
 from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, RateLimits
 from vitrine.infra.bus import InvalidationBus
+from vitrine.infra.outbound import OutboundClient
 from vitrine.infra.ratelimit import RateLimiter
 from vitrine.infra.storage import MediaStorage
 from vitrine.settings import Settings
@@ -24,6 +26,7 @@ class Runtime:
     limiter: RateLimiter
     storage: MediaStorage
     call_log: CallLogWriter
+    outbound: OutboundClient
 
     @property
     def default_limits(self) -> RateLimits:
@@ -45,6 +48,9 @@ class Runtime:
             call_log=CallLogWriter(
                 flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit
             ),
+            outbound=OutboundClient(
+                allow_private=settings.outbound_allow_private, ca_bundle=settings.outbound_ca_bundle
+            ),
         )
 
     async def start(self) -> None:
@@ -54,6 +60,7 @@ class Runtime:
     async def stop(self) -> None:
         await self.limiter.close()
         await self.call_log.stop()
+        await self.outbound.close()
         await self.bus.stop()
         if self.redis is not None:
             await self.redis.aclose()

@@ -40,6 +40,24 @@ class Migration(migrations.Migration):
             bases=['Model'],
         ),
         ops.CreateModel(
+            name='Email',
+            fields=[
+                ('id', fields.CharField(primary_key=True, unique=True, db_index=True, max_length=40)),
+                ('integrador_id', fields.CharField(null=True, db_index=True, max_length=40)),
+                ('para', fields.CharField(max_length=254)),
+                ('assunto', fields.CharField(max_length=200)),
+                ('texto', fields.TextField(unique=False)),
+                ('tipo', fields.CharField(max_length=40)),
+                ('situacao', fields.CharField(default='pendente', max_length=12)),
+                ('tentativas', fields.SmallIntField(default=0)),
+                ('erro', fields.TextField(null=True, unique=False)),
+                ('criado_em', fields.DatetimeField(auto_now=False, auto_now_add=True)),
+                ('enviado_em', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),
+            ],
+            options={'table': 'emails', 'app': 'vitrine', 'pk_attr': 'id', 'table_description': 'An e-mail of the service: kept in the outbox (shown in the portal) and, when SMTP is'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
             name='Integrador',
             fields=[
                 ('id', fields.CharField(primary_key=True, unique=True, db_index=True, max_length=40)),
@@ -96,6 +114,20 @@ class Migration(migrations.Migration):
                 ('atualizado_em', fields.DatetimeField(auto_now=True, auto_now_add=False)),
             ],
             options={'table': 'contas', 'app': 'vitrine', 'unique_together': (('integrador', 'ambiente', 'codigo_externo'),), 'pk_attr': 'id', 'table_description': 'The account of a seller: a sub-account the integrator created, or one linked through OAuth.'},
+            bases=['Model'],
+        ),
+        ops.CreateModel(
+            name='Evento',
+            fields=[
+                ('id', fields.CharField(primary_key=True, unique=True, db_index=True, max_length=40)),
+                ('integrador', fields.ForeignKeyField('vitrine.Integrador', source_field='integrador_id', db_constraint=True, to_field='id', related_name='eventos', on_delete=OnDelete.CASCADE)),
+                ('ambiente', fields.CharField(max_length=10)),
+                ('tipo', fields.CharField(max_length=60)),
+                ('conta_id', fields.CharField(null=True, max_length=40)),
+                ('dados', fields.JSONField(encoder=functools.partial(dumps, separators=(',', ':')), decoder=loads)),
+                ('criado_em', fields.DatetimeField(auto_now=False, auto_now_add=True)),
+            ],
+            options={'table': 'eventos', 'app': 'vitrine', 'indexes': [Index(fields=['integrador_id', 'ambiente', 'id'])], 'pk_attr': 'id', 'table_description': 'Something that happened and that notices (avisos) deliver. Written in the same'},
             bases=['Model'],
         ),
         ops.CreateModel(

@@ -1,0 +1,74 @@
+"""Outgoing e-mail: every message is a row of the outbox first (shown in the portal); with
+VITRINE_SMTP_URL set, a task sends it through a real SMTP client (aiosmtplib), with retries."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from urllib.parse import unquote, urlparse
+
+import aiosmtplib
+
+from graphql_api.core.ids import new_id
+from graphql_api.core.transactions import after_commit
+from graphql_api.email.models import Email
+
+MAX_ATTEMPTS = 5
+SENDER = "Vitrine <nao-responda@vitrine.local>"
+
+
+async def enviar(*, para: str, assunto: str, texto: str, tipo: str, integrador_id: str | None, smtp_url: str | None) -> Email:
+    """Queue a message. Call inside the transaction of what caused it; it leaves after commit."""
+    email = await Email.create(
+        id=new_id("eml_"), integrador_id=integrador_id, para=para, assunto=assunto[:200], texto=texto,
+        tipo=tipo, situacao="pendente" if smtp_url else "na_caixa",
+    )
+    if smtp_url:
+        async def kick() -> None:
+            from tasks.email import enviar_email
+
+            await enviar_email.kiq(email.id)
+
+        await after_commit(kick)
+    return email
+
+
+def _smtp_params(smtp_url: str) -> dict:
+    """smtp://user:pass@host:port, smtps:// for implicit TLS; ?starttls=1 to upgrade."""
+    url = urlparse(smtp_url)
+    params = {
+        "hostname": url.hostname or "127.0.0.1",
+        "port": url.port or (465 if url.scheme == "smtps" else 25),
+        "use_tls": url.scheme == "smtps",
+        "start_tls": "starttls=1" in (url.query or ""),
+        "timeout": 15,
+    }
+    if url.username:
+        params["username"] = unquote(url.username)
+        params["password"] = unquote(url.password or "")
+    return params
+
+
+async def entregar(email_id: str, smtp_url: str) -> bool:
+    """Send one queued message; True when sent (or already sent). Failures are recorded."""
+    email = await Email.get_or_none(id=email_id)
+    if email is None or email.situacao == "enviado":
+        return True
+    message = EmailMessage()
+    message["From"] = SENDER
+    message["To"] = email.para
+    message["Subject"] = email.assunto
+    message.set_content(email.texto)
+    email.tentativas += 1
+    try:
+        await aiosmtplib.send(message, **_smtp_params(smtp_url))
+    except (aiosmtplib.SMTPException, OSError) as exc:
+        email.erro = str(exc)[:1000]
+        email.situacao = "falhou" if email.tentativas >= MAX_ATTEMPTS else "pendente"
+        await email.save()
+        return False
+    email.situacao = "enviado"
+    email.enviado_em = datetime.now(timezone.utc)
+    email.erro = None
+    await email.save()
+    return True

@@ -1,0 +1,19 @@
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Evento(Model):
+    """Something that happened and that notices (avisos) deliver. Written in the same
+    transaction as the change that caused it (the outbox)."""
+
+    id = fields.CharField(pk=True, max_length=40)  # evt_
+    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="eventos")
+    ambiente = fields.CharField(max_length=10)
+    tipo = fields.CharField(max_length=60)  # e.g. produto.conferido, see graphql_api/evento/catalog.py
+    conta_id = fields.CharField(max_length=40, null=True)
+    dados = fields.JSONField()
+    criado_em = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "eventos"
+        indexes = (("integrador_id", "ambiente", "id"),)

@@ -1,0 +1,10 @@
+"""The modules whose tasks a process registers with the broker (web process and workers)."""
+
+import importlib
+
+TASK_MODULES = ["tasks.maintenance", "tasks.email", "tasks.worker_jobs"]
+
+
+def import_all() -> None:
+    for module in TASK_MODULES:
+        importlib.import_module(module)

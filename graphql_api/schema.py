@@ -11,16 +11,18 @@ from graphql_api.chamada import schema as chamada
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
+from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
+from graphql_api.integracao import schema as integracao
 from graphql_api.produto import schema as produto
 
 Query = merge_types(
     "Query",
-    (conta.Query, creditos.Query, geracao.Query, chamada.Query),
+    (conta.Query, creditos.Query, geracao.Query, chamada.Query, integracao.Query, equipe.Query),
 )
 Mutation = merge_types(
     "Mutation",
-    (conta.Mutation, produto.Mutation),
+    (conta.Mutation, produto.Mutation, integracao.Mutation, equipe.Mutation),
 )
 
 schema = strawberry.Schema(

@@ -49,3 +49,12 @@ CHAMADA_DETALHE = (
   corpoEnviado corpoRecebido corpoEnviadoCortado corpoRecebidoCortado corposExpurgados
 }"""
 )
+
+INTEGRACAO_STATUS = """
+fragment IntegracaoStatusFields on IntegracaoStatus {
+  ambiente etapasConcluidas etapasObrigatorias
+  producao { situacao liberacao motivo liberadaEm }
+  etapas { codigo titulo situacao verificadoEm evidencia ultimaFalha comoConcluir documentacao }
+  alertasAbertos { id tipo mensagem abertoEm evidencia }
+}
+"""

@@ -18,6 +18,7 @@ from graphql import (
 from pydantic import BaseModel
 
 from graphql_api.core.errors import CATALOG
+from graphql_api.creditos.service import CREDIT_SPENDING_ENDPOINTS
 from rest_v1.keys import RUNTIME
 from rest_v1.routing import Routes
 
@@ -148,7 +149,7 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             if spec.method == "POST" and not spec.public:
                 parameters.append({
                     "name": "Idempotency-Key", "in": "header",
-                    "required": spec.path in ("/galerias", "/videos", "/imagens/{imagemId}/edicoes"),
+                    "required": spec.path in CREDIT_SPENDING_ENDPOINTS,
                     "schema": {"type": "string", "pattern": "^[A-Za-z0-9_\\-:.]{8,120}$"},
                 })
             if parameters:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
@@ -12,7 +13,9 @@ from graphql_api.chave import service as chaves
 from graphql_api.core.ids import new_id
 from graphql_api.core.principal import Ambiente
 from graphql_api.geracao.models import Geracao
+from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
+from graphql_api.integrador.models import Integrador
 from rest_v1.keys import RUNTIME
 
 
@@ -49,8 +52,19 @@ class Factory:
         return Integrator(created.integrador.id, created.chave_teste)
 
     async def key(self, integrator: Integrator, *, ambiente: Ambiente = Ambiente.TESTE) -> str:
+        if ambiente is Ambiente.PRODUCAO:
+            await self.released(integrator)
         _, token = await chaves.criar_chave(integrator.id, ambiente, nome="outra")
         return token
+
+    async def released(self, integrator: Integrator) -> None:
+        """Production already released and the contract accepted: a test-data shortcut for tests
+        of other features (tests/api/test_integracao.py walks the real path)."""
+        await Integrador.filter(id=integrator.id).update(
+            producao_situacao="liberada", producao_liberacao="automatica", producao_liberada_em=datetime.now(timezone.utc)
+        )
+        versao = await contrato.vigente()
+        await contrato.aceitar(integrator.id, versao.versao, por="Fábrica de testes")
 
     async def conta(self, integrator: Integrator, *, codigo_externo: str | None = None, nome: str = "Loja Teste") -> dict:
         response = await self.client.post(

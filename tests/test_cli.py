@@ -39,3 +39,17 @@ def test_worker_without_redis_says_why(tmp_path):
     env.pop("VITRINE_REDIS_URL", None)
     result = run("worker", env=env)
     assert result.returncode != 0 and "VITRINE_REDIS_URL" in result.stderr
+
+
+def test_staff_token_and_contract_acceptance(tmp_path):
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
+    env.pop("VITRINE_DATABASE_URL", None)
+    staff = run("staff", "create", "--nome", "Ana", env=env)
+    assert staff.returncode == 0, staff.stderr
+    assert json.loads(staff.stdout)["token"].startswith("stf_")
+    integrator = json.loads(run("integrator", "create", "--nome", "X", "--email", "x@x.test", env=env).stdout)
+    accepted = run("contract", "accept", "--integrador", integrator["integradorId"], "--por", "Maria Souza", env=env)
+    assert accepted.returncode == 0, accepted.stderr
+    assert json.loads(accepted.stdout)["versao"] == 1
+    live = run("key", "create", "--integrador", integrator["integradorId"], "--ambiente", "producao", env=env)
+    assert live.returncode != 0 and "PRODUCTION_NOT_RELEASED" in live.stderr

@@ -8,7 +8,7 @@ from aiohttp import web
 
 from rest_v1.app import create_v1_app
 from rest_v1.keys import RUNTIME
-from vitrine import db, docs_site, media_routes
+from vitrine import db, docs_site, media_routes, staff_graphql
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
 from vitrine.templating import STATIC_DIR
@@ -61,5 +61,6 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     app.add_subapp("/v1", create_v1_app(runtime))
     docs_site.add_routes(app)
     media_routes.add_routes(app)
+    staff_graphql.add_routes(app)
     app.router.add_static("/static", STATIC_DIR)
     return app

@@ -144,3 +144,52 @@ def key_create(integrador_id: str, ambiente: str, nome: str) -> None:
     except ApiError as error:
         _fail_on_api_error(error)
     _print_json({"chave": token, "identificador": row.id, "ambiente": row.ambiente})
+
+
+@main.group()
+def staff() -> None:
+    """Service staff (internal GraphQL API at /graphql)."""
+
+
+@staff.command("create")
+@click.option("--nome", required=True, help="Who the token belongs to (recorded with every action).")
+def staff_create(nome: str) -> None:
+    """Create a staff token (printed once) for POST /graphql."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.equipe import service as equipe
+
+    async def work(settings: Settings):
+        return await equipe.criar_membro(nome)
+
+    try:
+        membro, token = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    _print_json({"membroId": membro.id, "nome": membro.nome, "token": token})
+
+
+@main.group()
+def contract() -> None:
+    """The integration contract."""
+
+
+@contract.command("accept")
+@click.option("--integrador", "integrador_id", required=True)
+@click.option("--por", required=True, help="Name of the person accepting on behalf of the integrator.")
+def contract_accept(integrador_id: str, por: str) -> None:
+    """Accept the current contract version for an integrator (needed for live keys)."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.integracao import contrato
+    from graphql_api.integrador import service as integradores
+
+    async def work(settings: Settings):
+        await integradores.obter(integrador_id)
+        current = await contrato.vigente()
+        return await contrato.aceitar(integrador_id, current.versao, por=por)
+
+    try:
+        aceite = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    _print_json({"integradorId": integrador_id, "versao": aceite.versao, "aceitoPor": aceite.aceito_por,
+                 "aceitoEm": aceite.aceito_em.isoformat()})

@@ -27,6 +27,8 @@ MODEL_MODULES = [
     "graphql_api.chamada.models",
     "graphql_api.evento.models",
     "graphql_api.email.models",
+    "graphql_api.integracao.models",
+    "graphql_api.equipe.models",
     "rest_v1.idempotency_models",
 ]
 

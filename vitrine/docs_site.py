@@ -51,6 +51,14 @@ async def errors_page(request: web.Request) -> web.Response:
     return _render(request, "docs/erros.html", title="Erros", kinds=kinds, field_codes=FIELD_CODES, current="erros")
 
 
+async def integration_page(request: web.Request) -> web.Response:
+    from graphql_api.integracao.alertas import TIPOS
+    from graphql_api.integracao.etapas import ETAPAS
+
+    return _render(request, "docs/integracao.html", title="Etapas de integração", etapas=ETAPAS,
+                   tipos_alerta=TIPOS, current="integracao")
+
+
 async def errors_json(request: web.Request) -> web.Response:
     docs_url = request.app[RUNTIME].settings.docs_url
     return web.json_response({
@@ -66,4 +74,5 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/docs", guide)
     app.router.add_get("/docs/erros", errors_page)
     app.router.add_get("/docs/erros.json", errors_json)
+    app.router.add_get("/docs/integracao", integration_page)
     app.router.add_get("/docs/{page}", guide)

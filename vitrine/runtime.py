@@ -34,10 +34,17 @@ class Runtime:
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
+        from graphql_api.integracao import service as integracao
+
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         bus = InvalidationBus(redis)
         keys = KeyCache()
         bus.subscribe(lambda topic: keys.clear() if topic == CACHE_TOPIC else None)
+        call_log = CallLogWriter(
+            flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit
+        )
+        # Integration steps are judged from each batch of logged calls, off the request path.
+        call_log.listeners.append(lambda batch: integracao.registrar_chamadas(batch, smtp_url=settings.smtp_url))
         return cls(
             settings=settings,
             redis=redis,
@@ -45,9 +52,7 @@ class Runtime:
             keys=keys,
             limiter=RateLimiter(redis),
             storage=MediaStorage(settings.media_dir, settings.signing_key, settings.base_url),
-            call_log=CallLogWriter(
-                flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit
-            ),
+            call_log=call_log,
             outbound=OutboundClient(
                 allow_private=settings.outbound_allow_private, ca_bundle=settings.outbound_ca_bundle
             ),

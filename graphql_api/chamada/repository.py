@@ -29,3 +29,9 @@ async def purge(bodies_before: datetime, rows_before: datetime) -> tuple[int, in
         .update(corpo_enviado=None, corpo_recebido=None)
     )
     return emptied, removed
+
+
+async def count_since(integrador_id: str, ambiente: str, since: datetime) -> tuple[int, int]:
+    """(calls, calls answered 4xx/5xx) of a tenant since a moment."""
+    recent = of_tenant(integrador_id, ambiente).filter(criado_em__gte=since)
+    return await recent.count(), await recent.filter(status__gte=400).count()

@@ -43,7 +43,8 @@ class CallRecord:
     content_type: str | None
     request_body: bytes | None
     response_body: bytes | None
-    criado_em: datetime
+    criado_em: datetime  # when the request arrived
+    retry_after: int | None = None  # seconds, when the answer carried Retry-After
 
 
 Listener = Callable[[list[CallRecord]], Awaitable[None]]

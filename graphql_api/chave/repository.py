@@ -11,6 +11,7 @@ async def credential_row(identificador: str) -> dict | None:
         "revogada_em",
         "integrador_id",
         "integrador__situacao",
+        "integrador__producao_situacao",
         "integrador__limite_por_minuto_chave",
         "integrador__limite_por_minuto_integrador",
     )

@@ -50,6 +50,7 @@ class _CachedKey:
     revogada: bool
     integrador_id: str
     pausado: bool
+    producao_suspensa: bool
     limite_chave: int | None
     limite_integrador: int | None
     lido_em: float
@@ -98,6 +99,7 @@ async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
         revogada=row["revogada_em"] is not None,
         integrador_id=row["integrador_id"],
         pausado=row["integrador__situacao"] == "pausado",
+        producao_suspensa=row["integrador__producao_situacao"] == "suspensa",
         limite_chave=row["integrador__limite_por_minuto_chave"],
         limite_integrador=row["integrador__limite_por_minuto_integrador"],
         lido_em=time.monotonic(),
@@ -131,6 +133,8 @@ async def authenticate(
         raise ApiError("UNAUTHORIZED", description="Esta chave de API foi revogada.")
     if entry.pausado:
         raise ApiError("INTEGRATOR_PAUSED")
+    if ambiente is Ambiente.PRODUCAO and entry.producao_suspensa:
+        raise ApiError("FORBIDDEN", description="O acesso de produção deste integrador foi suspenso pelo serviço.")
     principal = Principal(
         kind=CredentialKind.API_KEY,
         ambiente=ambiente,
@@ -146,7 +150,12 @@ async def authenticate(
 
 
 async def criar_chave(integrador_id: str, ambiente: Ambiente, *, nome: str = "") -> tuple[ChaveApi, str]:
-    """A new key; the full token is returned once and never stored."""
+    """A new key; the full token is returned once and never stored. A live key needs production
+    released and the current contract accepted."""
+    if ambiente is Ambiente.PRODUCAO:
+        from graphql_api.integracao import contrato
+
+        await contrato.exigir_condicoes_de_chave_live(integrador_id)
     while True:
         identificador = random_token(12)
         if not await repository.exists(identificador):

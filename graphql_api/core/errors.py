@@ -116,6 +116,25 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Use a conta existente (id em fields[0].mensagem) ou escolha outro codigoExterno.",
     ),
     ErrorKind(
+        "INTEGRATION_STEPS_PENDING", 409,
+        "Ainda há etapas de integração pendentes.",
+        "A produção só é liberada com as 8 etapas ok; cada etapa que falta está em error.fields "
+        "(campo etapas, codigo a etapa, mensagem como concluir).",
+        "Conclua as etapas listadas com chamadas reais em teste e acompanhe em GET /v1/integracao/status.",
+    ),
+    ErrorKind(
+        "PRODUCTION_NOT_RELEASED", 409,
+        "O acesso de produção ainda não foi liberado.",
+        "Chaves sk_live_ só podem ser criadas depois da liberação de produção.",
+        "Conclua as 8 etapas e peça a liberação em POST /v1/integracao/pedido-producao.",
+    ),
+    ErrorKind(
+        "CONTRACT_NOT_ACCEPTED", 409,
+        "O contrato vigente ainda não foi aceito.",
+        "Chaves sk_live_ exigem o aceite da versão vigente do contrato de integração.",
+        "Aceite o contrato vigente no portal (página Contrato) e tente de novo.",
+    ),
+    ErrorKind(
         "PAYLOAD_TOO_LARGE", 413,
         "O corpo da requisição passa de 1 MB.",
         "O limite de corpo de requisição é 1 MB (1.048.576 bytes).",

@@ -10,6 +10,7 @@ from typing import Any
 from graphql_api.core.ids import new_id
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.evento.models import Evento
+from graphql_api.integracao import service as integracao
 
 
 async def registrar(
@@ -17,6 +18,8 @@ async def registrar(
 ) -> Evento:
     if tipo not in EVENT_TYPES:
         raise ValueError(f"unknown event type {tipo}")
-    return await Evento.create(
+    evento = await Evento.create(
         id=new_id("evt_"), integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, conta_id=conta_id, dados=dados
     )
+    await integracao.registrar_evento(evento)
+    return evento

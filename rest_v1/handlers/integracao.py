@@ -22,6 +22,8 @@ OBTER_CHAMADA = Operation(
     "query($requestId: String!) { chamada(requestId: $requestId) { ...ChamadaDetalheFields } }"
     + fragments.CHAMADA_DETALHE
 )
+STATUS = Operation("query { integracaoStatus { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS)
+PEDIR_PRODUCAO = Operation("mutation { pedirProducao { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS)
 ERROS = Operation(
     """query { errosRecentes {
       tipo status total ultimaOcorrencia ultimoRequestId mensagem causa comoCorrigir documentacao
@@ -56,3 +58,19 @@ async def obter_chamada(request: web.Request) -> web.Response:
 )
 async def erros_recentes(request: web.Request) -> web.Response:
     return ok((await execute(request, ERROS))["errosRecentes"])
+
+
+@routes.get(
+    "/integracao/status", summary="As 8 etapas de integração, o acesso de produção e os alertas abertos",
+    response="IntegracaoStatus", errors=("FORBIDDEN",),
+)
+async def obter_status(request: web.Request) -> web.Response:
+    return ok((await execute(request, STATUS))["integracaoStatus"])
+
+
+@routes.post(
+    "/integracao/pedido-producao", summary="Pede a liberação de produção (automática com as 8 etapas ok)",
+    response="IntegracaoStatus", errors=("INTEGRATION_STEPS_PENDING", "FORBIDDEN"),
+)
+async def pedir_producao(request: web.Request) -> web.Response:
+    return ok((await execute(request, PEDIR_PRODUCAO))["pedirProducao"])

@@ -2,7 +2,7 @@
 masking and the database insert happen in the writer's background task."""
 
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from aiohttp import web
 
@@ -24,6 +24,8 @@ async def call_log_middleware(request: web.Request, handler):
     integrador_id, ambiente, chave_id, credencial = tenant
     error = request.get(API_ERROR)
     auth = request.get(AUTH)
+    elapsed = time.perf_counter() - request[STARTED]
+    retry_after = response.headers.get("Retry-After")
     request.app[RUNTIME].call_log.add(
         CallRecord(
             id=request[REQUEST_ID],
@@ -36,7 +38,7 @@ async def call_log_middleware(request: web.Request, handler):
             endpoint=endpoint_template(request),
             caminho=request.path_qs,
             status=response.status,
-            duracao_ms=(time.perf_counter() - request[STARTED]) * 1000,
+            duracao_ms=elapsed * 1000,
             codigo_erro=error.type if error else None,
             mensagem_erro=(error.message or error.kind.message) if error else None,
             causa_erro=(error.description or error.kind.causa) if error else None,
@@ -46,7 +48,8 @@ async def call_log_middleware(request: web.Request, handler):
             content_type=request.headers.get("Content-Type"),
             request_body=request.get(RAW_BODY),
             response_body=response.body if isinstance(response, web.Response) else None,
-            criado_em=datetime.now(timezone.utc),
+            criado_em=datetime.now(timezone.utc) - timedelta(seconds=elapsed),
+            retry_after=int(retry_after) if retry_after and retry_after.isdigit() else None,
         )
     )
     return response

@@ -11,13 +11,14 @@ import re
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.creditos.service import CREDIT_SPENDING_ENDPOINTS
 from rest_v1 import idempotency_store as store
 from rest_v1.idempotency_store import Outcome
 from rest_v1.keys import AUTH, CONTEXT, JSON_BODY, RAW_BODY, REPLAYED
 from rest_v1.routing import endpoint_template
 
 HEADER = "Idempotency-Key"
-REQUIRED_ON = frozenset({"/galerias", "/videos", "/imagens/{imagemId}/edicoes"})
+REQUIRED_ON = CREDIT_SPENDING_ENDPOINTS
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_\-:.]{8,120}$")
 _KEPT_HEADERS = ("Content-Type", "Location")
 

@@ -1,0 +1,92 @@
+"""Staff: tokens for the internal GraphQL API (/graphql) and the actions only staff may take,
+each recorded with who took it, when and why."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+
+from graphql_api.chave.service import CACHE_TOPIC
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.ids import random_token
+from graphql_api.core.principal import Ambiente, CredentialKind, Principal
+from graphql_api.equipe.models import AcaoEquipe, MembroEquipe
+from graphql_api.integracao import contrato
+from graphql_api.integrador import service as integradores
+from graphql_api.integrador.models import Integrador
+
+TOKEN_PATTERN = re.compile(r"^stf_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+async def criar_membro(nome: str) -> tuple[MembroEquipe, str]:
+    if not nome.strip():
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("nome", "obrigatorio", "Informe o nome.")])
+    identificador, secret = random_token(12), random_token(40)
+    membro = await MembroEquipe.create(id=identificador, nome=nome.strip()[:100], hash_segredo=_hash(secret))
+    return membro, f"stf_{identificador}_{secret}"
+
+
+async def autenticar(token: str) -> Principal:
+    match = TOKEN_PATTERN.match(token)
+    membro = await MembroEquipe.get_or_none(id=match.group(1)) if match else None
+    if membro is None or membro.revogado_em is not None or not hmac.compare_digest(membro.hash_segredo, _hash(match.group(2))):
+        raise ApiError("UNAUTHORIZED", description="Credencial de equipe inexistente, incorreta ou revogada.")
+    return Principal(kind=CredentialKind.STAFF, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=membro.id)
+
+
+async def _registrar(principal: Principal, acao: str, alvo: str | None, motivo: str | None) -> None:
+    await AcaoEquipe.create(membro_id=principal.ator_id, acao=acao, alvo=alvo, motivo=motivo)
+
+
+def _exigir_motivo(motivo: str) -> str:
+    if not motivo.strip():
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("motivo", "obrigatorio", "Diga o motivo: ele é registrado e mostrado ao integrador.")])
+    return motivo.strip()
+
+
+async def pausar_integrador(principal: Principal, integrador_id: str, motivo: str, *, bus) -> Integrador:
+    integrador = await integradores.definir_situacao(integrador_id, "pausado", bus=bus)
+    await _registrar(principal, "pausar_integrador", integrador_id, _exigir_motivo(motivo))
+    return integrador
+
+
+async def retomar_integrador(principal: Principal, integrador_id: str, *, bus) -> Integrador:
+    integrador = await integradores.definir_situacao(integrador_id, "ativo", bus=bus)
+    await _registrar(principal, "retomar_integrador", integrador_id, None)
+    return integrador
+
+
+async def suspender_producao(principal: Principal, integrador_id: str, motivo: str, *, bus) -> Integrador:
+    integrador = await integradores.obter(integrador_id)
+    integrador.producao_situacao = "suspensa"
+    integrador.producao_motivo = _exigir_motivo(motivo)
+    await integrador.save()
+    await bus.publish(CACHE_TOPIC)
+    await _registrar(principal, "suspender_producao", integrador_id, motivo)
+    return integrador
+
+
+async def restaurar_producao(principal: Principal, integrador_id: str, *, bus) -> Integrador:
+    """Back to what the steps earned: liberada if it had been released, bloqueada otherwise."""
+    integrador = await integradores.obter(integrador_id)
+    integrador.producao_situacao = "liberada" if integrador.producao_liberada_em else "bloqueada"
+    integrador.producao_motivo = None
+    await integrador.save()
+    await bus.publish(CACHE_TOPIC)
+    await _registrar(principal, "restaurar_producao", integrador_id, None)
+    return integrador
+
+
+async def publicar_contrato(principal: Principal, titulo: str, texto: str):
+    versao = await contrato.publicar(titulo, texto, por=principal.ator_id)
+    await _registrar(principal, "publicar_contrato", str(versao.versao), titulo)
+    return versao
+
+
+async def acoes(limite: int = 50) -> list[AcaoEquipe]:
+    return await AcaoEquipe.all().order_by("-id").limit(limite)

@@ -1,0 +1,59 @@
+"""Alerts: opened and closed by the conditions that cause them, e-mailed to the integrator's
+contacts at most once per kind every 6 hours. An alert closes itself when the situation
+normalises."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from graphql_api.core.ids import new_id
+from graphql_api.email import service as emails
+from graphql_api.integracao.models import Alerta, EmailAlertaEnviado
+from graphql_api.integrador.models import Integrador
+
+EMAIL_INTERVAL = timedelta(hours=6)
+
+TIPOS = {
+    "taxa_de_erros": "Mais de 20% das chamadas dos últimos 15 minutos responderam 4xx ou 5xx (com ao menos 50 chamadas).",
+    "aviso_falhando": "Um endereço de avisos falha há mais de 1 hora.",
+    "aviso_desligado": "Um endereço de avisos foi desligado depois de falhar repetidamente.",
+}
+
+
+async def abrir(
+    integrador_id: str, ambiente: str, tipo: str, chave: str, mensagem: str, *,
+    evidencia: dict | None = None, smtp_url: str | None, now: datetime | None = None,
+) -> Alerta:
+    """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago."""
+    now = now or datetime.now(timezone.utc)
+    alerta = await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True).first()
+    if alerta is not None:
+        return alerta
+    alerta = await Alerta.create(
+        id=new_id("alr_"), integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave,
+        mensagem=mensagem, evidencia=evidencia,
+    )
+    last = await EmailAlertaEnviado.get_or_none(integrador_id=integrador_id, tipo=tipo)
+    if last is None or now - last.enviado_em >= EMAIL_INTERVAL:
+        integrador = await Integrador.get(id=integrador_id)
+        await emails.enviar(
+            para=integrador.email, assunto=f"Vitrine: alerta — {TIPOS.get(tipo, tipo)}"[:200],
+            texto=f"{mensagem}\n\nAmbiente: {ambiente}\nAberto em: {now.isoformat()}\n",
+            tipo=f"alerta_{tipo}", integrador_id=integrador_id, smtp_url=smtp_url,
+        )
+        if last is None:
+            await EmailAlertaEnviado.create(integrador_id=integrador_id, tipo=tipo, enviado_em=now)
+        else:
+            last.enviado_em = now
+            await last.save()
+    return alerta
+
+
+async def fechar(integrador_id: str, ambiente: str, tipo: str, chave: str) -> int:
+    return await Alerta.filter(
+        integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True
+    ).update(fechado_em=datetime.now(timezone.utc))
+
+
+async def abertos(integrador_id: str, ambiente: str) -> list[Alerta]:
+    return await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, fechado_em__isnull=True).order_by("aberto_em")

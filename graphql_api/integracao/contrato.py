@@ -1,0 +1,57 @@
+"""The integration contract: versions published by staff, acceptance by the integrator. A live
+key needs production released and the current version accepted."""
+
+from __future__ import annotations
+
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.integracao.models import AceiteContrato, ContratoVersao
+from graphql_api.integrador.models import Integrador
+from vitrine.templating import DOCS_DIR
+
+FIRST_VERSION_FILE = DOCS_DIR / "contrato.md"
+
+
+async def vigente() -> ContratoVersao:
+    """The latest published version; a fresh installation starts with docs/contrato.md as v1."""
+    current = await ContratoVersao.all().order_by("-versao").first()
+    if current is None:
+        current, _ = await ContratoVersao.get_or_create(
+            versao=1,
+            defaults={"titulo": "Contrato de integração", "texto": FIRST_VERSION_FILE.read_text(), "publicado_por": "sistema"},
+        )
+    return current
+
+
+async def publicar(titulo: str, texto: str, *, por: str) -> ContratoVersao:
+    if not titulo.strip() or not texto.strip():
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("texto", "obrigatorio", "Título e texto são obrigatórios.")])
+    latest = await vigente()
+    return await ContratoVersao.create(versao=latest.versao + 1, titulo=titulo.strip(), texto=texto, publicado_por=por)
+
+
+async def aceitar(integrador_id: str, versao: int, *, por: str) -> AceiteContrato:
+    current = await vigente()
+    if versao != current.versao:
+        raise ApiError(
+            "VALIDATION_FAILED",
+            fields=[FieldError("versao", "valor_invalido", f"A versão vigente é a {current.versao}.")],
+        )
+    aceite, _ = await AceiteContrato.get_or_create(integrador_id=integrador_id, versao=versao, defaults={"aceito_por": por[:100]})
+    return aceite
+
+
+async def aceite_vigente(integrador_id: str) -> AceiteContrato | None:
+    current = await vigente()
+    return await AceiteContrato.get_or_none(integrador_id=integrador_id, versao=current.versao)
+
+
+async def exigir_condicoes_de_chave_live(integrador_id: str) -> None:
+    """Production released and the current contract accepted, or a refusal naming what is missing."""
+    integrador = await Integrador.get(id=integrador_id)
+    if integrador.producao_situacao == "suspensa":
+        raise ApiError("FORBIDDEN", description="O acesso de produção deste integrador está suspenso.")
+    if integrador.producao_situacao != "liberada":
+        raise ApiError("PRODUCTION_NOT_RELEASED")
+    if await aceite_vigente(integrador_id) is None:
+        current = await vigente()
+        raise ApiError("CONTRACT_NOT_ACCEPTED", description=f"Aceite a versão {current.versao} do contrato de integração.")

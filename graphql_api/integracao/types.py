@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import strawberry
+from strawberry.scalars import JSON
+
+from graphql_api.core.scalars import Timestamp
+from graphql_api.integracao.etapas import ETAPAS
+from graphql_api.integracao.service import StatusIntegracao
+
+
+@strawberry.type(name="EtapaIntegracao")
+class EtapaType:
+    codigo: str
+    titulo: str
+    situacao: str
+    verificado_em: Timestamp | None
+    evidencia: JSON | None
+    ultima_falha: str | None
+    como_concluir: str
+    documentacao: str
+
+
+@strawberry.type(name="Producao")
+class ProducaoType:
+    situacao: str
+    liberacao: str | None
+    motivo: str
+    liberada_em: Timestamp | None
+
+
+@strawberry.type(name="AlertaAberto")
+class AlertaType:
+    id: str
+    tipo: str
+    mensagem: str
+    aberto_em: Timestamp
+    evidencia: JSON | None
+
+
+@strawberry.type(name="IntegracaoStatus")
+class StatusType:
+    ambiente: str
+    etapas_concluidas: int
+    etapas_obrigatorias: int
+    producao: ProducaoType
+    etapas: list[EtapaType]
+    alertas_abertos: list[AlertaType]
+
+    @classmethod
+    def from_status(cls, s: StatusIntegracao, docs_url: str) -> StatusType:
+        return cls(
+            ambiente=s.ambiente,
+            etapas_concluidas=s.concluidas,
+            etapas_obrigatorias=len(ETAPAS),
+            producao=ProducaoType(
+                situacao=s.producao_situacao, liberacao=s.producao_liberacao,
+                motivo=s.producao_motivo, liberada_em=s.producao_liberada_em,
+            ),
+            etapas=[
+                EtapaType(
+                    codigo=e.codigo, titulo=e.titulo, situacao=e.situacao, verificado_em=e.verificado_em,
+                    evidencia=e.evidencia, ultima_falha=e.ultima_falha, como_concluir=e.como_concluir,
+                    documentacao=f"{docs_url}/integracao#{e.codigo}",
+                )
+                for e in s.etapas
+            ],
+            alertas_abertos=[
+                AlertaType(id=a.id, tipo=a.tipo, mensagem=a.mensagem, aberto_em=a.aberto_em, evidencia=a.evidencia)
+                for a in s.alertas
+            ],
+        )

@@ -22,7 +22,7 @@ Query = merge_types(
 )
 Mutation = merge_types(
     "Mutation",
-    (conta.Mutation, produto.Mutation, integracao.Mutation, equipe.Mutation),
+    (conta.Mutation, produto.Mutation, integracao.Mutation, equipe.Mutation, creditos.Mutation),
 )
 
 schema = strawberry.Schema(

@@ -16,3 +16,22 @@ class Carteira(Model):
     class Meta:
         table = "carteiras"
         unique_together = (("integrador", "ambiente"),)
+
+
+class Lancamento(Model):
+    """One movement of a wallet (the ledger): a reservation, a capture, a release, a refill.
+    The wallet's balances always equal the sum of its movements."""
+
+    id = fields.CharField(pk=True, max_length=40)  # lan_
+    carteira = fields.ForeignKeyField("vitrine.Carteira", related_name="lancamentos")
+    # reserva | captura | liberacao | recarga
+    tipo = fields.CharField(max_length=12)
+    # Effect on the two balances (reserva: -n / +n, captura: 0 / -n, liberacao: +n / -n).
+    disponiveis = fields.IntField()
+    reservados = fields.IntField()
+    geracao_id = fields.CharField(max_length=40, null=True, index=True)
+    descricao = fields.CharField(max_length=300)
+    criado_em = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "lancamentos"

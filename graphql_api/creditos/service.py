@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from graphql_api.core.errors import ApiError
+from graphql_api.core.ids import new_id
 from graphql_api.core.principal import Ambiente, Principal
-from graphql_api.creditos.models import Carteira
+from graphql_api.creditos.models import Carteira, Lancamento
 
 # Play credits a new test wallet starts with (refilled for free in the portal).
 CREDITOS_INICIAIS_TESTE = 1000
@@ -13,11 +15,10 @@ CREDIT_SPENDING_ENDPOINTS = frozenset({"/galerias", "/videos", "/imagens/{imagem
 
 
 async def abrir_carteiras(integrador_id: str) -> None:
-    await Carteira.get_or_create(
-        integrador_id=integrador_id,
-        ambiente=Ambiente.TESTE.value,
-        defaults={"creditos_disponiveis": CREDITOS_INICIAIS_TESTE},
-    )
+    """Both wallets of an integrator; the test one starts with free play credits (a ledger entry)."""
+    teste, created = await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.TESTE.value)
+    if created:
+        await _move(teste, "recarga", CREDITOS_INICIAIS_TESTE, 0, None, "Créditos de teste iniciais.")
     await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.PRODUCAO.value)
 
 
@@ -31,3 +32,59 @@ async def obter_saldo(principal: Principal) -> Carteira:
             integrador_id=principal.integrador_id, ambiente=principal.ambiente.value
         )
     return carteira
+
+
+async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
+    carteira = await Carteira.select_for_update().filter(integrador_id=integrador_id, ambiente=ambiente).first()
+    if carteira is None:
+        await abrir_carteiras(integrador_id)
+        carteira = await Carteira.select_for_update().get(integrador_id=integrador_id, ambiente=ambiente)
+    return carteira
+
+
+async def _move(carteira: Carteira, tipo: str, disponiveis: int, reservados: int, geracao_id: str | None, descricao: str) -> Lancamento:
+    carteira.creditos_disponiveis += disponiveis
+    carteira.creditos_reservados += reservados
+    await carteira.save(update_fields=["creditos_disponiveis", "creditos_reservados", "atualizado_em"])
+    return await Lancamento.create(
+        id=new_id("lan_"), carteira=carteira, tipo=tipo, disponiveis=disponiveis, reservados=reservados,
+        geracao_id=geracao_id, descricao=descricao[:300],
+    )
+
+
+async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos: int, descricao: str) -> None:
+    """Reserve credits for a generation. Call inside the transaction that creates it; 402
+    INSUFFICIENT_CREDITS (and nothing created) when the wallet cannot cover it."""
+    carteira = await _locked_wallet(integrador_id, ambiente)
+    if carteira.creditos_disponiveis < creditos:
+        raise ApiError(
+            "INSUFFICIENT_CREDITS",
+            description=f"A operação reserva {creditos} créditos; há {carteira.creditos_disponiveis} disponíveis.",
+        )
+    await _move(carteira, "reserva", -creditos, creditos, geracao_id, descricao)
+
+
+async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reservados: int, cobrados: int) -> None:
+    """Settle a generation: capture what was delivered, release the rest of its reservation."""
+    carteira = await _locked_wallet(integrador_id, ambiente)
+    if cobrados:
+        await _move(carteira, "captura", 0, -cobrados, geracao_id, f"Cobrança de {cobrados} créditos pela geração entregue.")
+    if reservados - cobrados:
+        devolvidos = reservados - cobrados
+        await _move(carteira, "liberacao", devolvidos, -devolvidos, geracao_id, f"Devolução de {devolvidos} créditos não usados.")
+
+
+async def recarregar_teste(principal: Principal, creditos: int = CREDITOS_INICIAIS_TESTE) -> Carteira:
+    """Refill the free play wallet of the test environment."""
+    if principal.ambiente is not Ambiente.TESTE:
+        raise ApiError("FORBIDDEN", description="Só a carteira de teste é recarregada de graça.")
+    carteira = await _locked_wallet(principal.integrador_id, Ambiente.TESTE.value)
+    await _move(carteira, "recarga", creditos, 0, None, f"Recarga gratuita de {creditos} créditos de teste.")
+    return carteira
+
+
+async def extrato(principal: Principal, page):
+    from graphql_api.core.pagination import paginate
+
+    carteira = await obter_saldo(principal)
+    return await paginate(Lancamento.filter(carteira_id=carteira.id), page)

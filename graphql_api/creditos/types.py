@@ -23,3 +23,28 @@ class SaldoType:
             creditos_reservados=c.creditos_reservados,
             atualizado_em=c.atualizado_em,
         )
+
+
+@strawberry.type(name="Lancamento")
+class LancamentoType:
+    id: strawberry.ID
+    tipo: str
+    creditos_disponiveis: int
+    creditos_reservados: int
+    geracao_id: str | None
+    descricao: str
+    criado_em: Timestamp
+
+    @classmethod
+    def from_model(cls, lan) -> LancamentoType:
+        return cls(id=strawberry.ID(lan.id), tipo=lan.tipo, creditos_disponiveis=lan.disponiveis,
+                   creditos_reservados=lan.reservados, geracao_id=lan.geracao_id, descricao=lan.descricao,
+                   criado_em=lan.criado_em)
+
+
+@strawberry.type(name="Preco")
+class PrecoType:
+    tipo: str
+    creditos: int
+    unidade: str
+    descricao: str

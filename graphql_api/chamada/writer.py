@@ -10,10 +10,37 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graphql_api.chamada.masking import mask_authorization, mask_body, mask_idempotency_key
+import json
+
 from tortoise import connections
-from tortoise.exceptions import IntegrityError
 
 from graphql_api.chamada.models import CALL_LOG_CONNECTION, Chamada
+
+_COLUMNS = tuple(sorted(Chamada._meta.db_fields))
+
+
+def _insert_sql(dialect: str) -> str:
+    columns = ",".join(f'"{c}"' for c in _COLUMNS)
+    if dialect == "sqlite":
+        marks = ",".join("?" for _ in _COLUMNS)
+    else:
+        marks = ",".join(f"${i}" for i in range(1, len(_COLUMNS) + 1))
+    return f'INSERT INTO "{Chamada._meta.db_table}" ({columns}) VALUES ({marks}) ON CONFLICT ("id") DO NOTHING'
+
+
+def _db_values(row: dict, dialect: str) -> list:
+    """Values as each driver stores them for Tortoise (SQLite: text dates, 0/1 booleans)."""
+    values = []
+    for column in _COLUMNS:
+        value = row[column]
+        if isinstance(value, dict):
+            value = json.dumps(value, separators=(",", ":"))
+        elif dialect == "sqlite" and isinstance(value, datetime):
+            value = str(value)
+        elif dialect == "sqlite" and isinstance(value, bool):
+            value = int(value)
+        values.append(value)
+    return values
 
 log = logging.getLogger(__name__)
 
@@ -110,19 +137,14 @@ class CallLogWriter:
                     except Exception:
                         log.exception("call log listener failed")
 
-    async def _insert(self, rows: list[Chamada]) -> None:
+    async def _insert(self, rows: list[dict]) -> None:
+        # Plain INSERTs, not model instances: building a Chamada object per call cost more than
+        # writing it. ON CONFLICT makes a retried, partly stored batch harmless.
         connection = connections.get(CALL_LOG_CONNECTION)
-        try:
-            await Chamada.bulk_create(rows, using_db=connection)
-        except IntegrityError:
-            # A retried batch may be partly stored already: insert row by row, skipping those.
-            for row in rows:
-                try:
-                    await row.save(force_create=True, using_db=connection)
-                except IntegrityError:
-                    log.warning("call %s already in the log", row.id)
+        dialect = connection.capabilities.dialect
+        await connection.execute_many(_insert_sql(dialect), [_db_values(row, dialect) for row in rows])
 
-    def _row(self, r: CallRecord) -> Chamada:
+    def _row(self, r: CallRecord) -> dict:
         sent, sent_cut = mask_body(r.request_body, self.body_limit)
         received, received_cut = mask_body(r.response_body, self.body_limit)
         headers = {}
@@ -132,7 +154,7 @@ class CallLogWriter:
             headers["Idempotency-Key"] = mask_idempotency_key(r.idempotency_key)
         if r.content_type:
             headers["Content-Type"] = r.content_type
-        return Chamada(
+        return dict(
             id=r.id,
             integrador_id=r.integrador_id,
             ambiente=r.ambiente,

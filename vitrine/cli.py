@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -50,17 +51,45 @@ def main(verbose: bool) -> None:
 @main.command()
 @click.option("--host", default=None, help="Interface to listen on (VITRINE_HOST, default 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port (VITRINE_PORT, default 8080).")
-def serve(host: str | None, port: int | None) -> None:
-    """Run the API, OAuth, portal, GraphQL and (embedded default) the workers in one process."""
+@click.option("--processes", type=int, default=1, show_default=True,
+              help="Web processes sharing the port (more than one needs VITRINE_REDIS_URL).")
+def serve(host: str | None, port: int | None, processes: int) -> None:
+    """Run the API, portal, docs and (embedded default) the workers."""
+    overrides = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    settings = Settings(**overrides)
+    if processes > 1 and not settings.redis_url:
+        # Limits, caches and the in-process broker are per process without Redis.
+        raise click.ClickException("--processes > 1 needs VITRINE_REDIS_URL (shared limits, caches and task queue).")
+    click.echo(f"Vitrine on {settings.base_url} (API {settings.api_url}, docs {settings.docs_url})")
+    if processes == 1:
+        _serve_one(settings, migrate=True, reuse_port=False)
+        return
+    import multiprocessing
+    import signal
+
+    asyncio.run(db.migrate(settings))
+    children = [multiprocessing.Process(target=_serve_one, args=(settings, False, True)) for _ in range(processes)]
+    for child in children:
+        child.start()
+
+    def forward(signum, frame):
+        for child in children:
+            if child.is_alive():
+                os.kill(child.pid, signal.SIGINT)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    for child in children:
+        child.join()
+
+
+def _serve_one(settings: Settings, migrate: bool, reuse_port: bool) -> None:
     from aiohttp import web
 
     from vitrine.app import create_app
 
-    overrides = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
-    settings = Settings(**overrides)
-    app = create_app(settings, migrate=True)
-    click.echo(f"Vitrine on {settings.base_url} (API {settings.api_url}, docs {settings.docs_url})")
-    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None)
+    app = create_app(settings, migrate=migrate)
+    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None, reuse_port=reuse_port)
 
 
 @main.command()

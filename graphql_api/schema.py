@@ -7,6 +7,7 @@ from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
+from graphql_api.aviso import schema as aviso
 from graphql_api.chamada import schema as chamada
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
@@ -16,11 +17,11 @@ from graphql_api.produto import schema as produto
 
 Query = merge_types(
     "Query",
-    (conta.Query, creditos.Query, geracao.Query, chamada.Query),
+    (conta.Query, creditos.Query, geracao.Query, chamada.Query, aviso.Query),
 )
 Mutation = merge_types(
     "Mutation",
-    (conta.Mutation, produto.Mutation),
+    (conta.Mutation, produto.Mutation, aviso.Mutation),
 )
 
 schema = strawberry.Schema(

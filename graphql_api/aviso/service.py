@@ -333,7 +333,8 @@ async def _registrar_tentativa(
         )
         if status is not None and 200 <= status < 300:
             await repository.finish_entrega(entrega.id, reserva, situacao="entregue", entregue_em=agora, ultimo_status=status, proxima_tentativa_em=None)
-            await Aviso.filter(id=aviso.id, falhando_desde__isnull=False).update(falhando_desde=None, alerta_falha_em=None)
+            if aviso.falhando_desde is not None:  # read before the attempt: the common case skips a write
+                await Aviso.filter(id=aviso.id).update(falhando_desde=None, alerta_falha_em=None)
             return "entregue"
         await Aviso.filter(id=aviso.id, falhando_desde__isnull=True).update(falhando_desde=agora)
         if status == 410:
@@ -396,7 +397,8 @@ async def listar_entregas(
 
 
 async def reenviar_entrega(principal: Principal, aviso_id: str, entrega_id: str) -> tuple[Entrega, list[Tentativa]]:
-    """Send a delivery again now, same webhook-id and body. One already waiting is left as it is."""
+    """Send a delivery again now, same webhook-id and body (a retry waiting for later is
+    brought forward). One being sent at this moment is left alone."""
     aviso = await obter_aviso(principal, aviso_id)
     if aviso.situacao != "ativo":
         raise ApiError("NOTICE_ADDRESS_DISABLED")
@@ -404,7 +406,7 @@ async def reenviar_entrega(principal: Principal, aviso_id: str, entrega_id: str)
     if entrega is None:
         raise ApiError("NOT_FOUND", description=f"Entrega {entrega_id} não encontrada neste endereço.")
     agora = _agora()
-    changed = await Entrega.filter(id=entrega.id, situacao__in=("entregue", "falhou")).update(
+    changed = await Entrega.filter(id=entrega.id, situacao__in=("entregue", "falhou", "pendente")).update(
         situacao="pendente", proxima_tentativa_em=agora, enfileirada_em=agora
     )
     if changed:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -75,6 +76,16 @@ async def test_the_secret_is_stored_encrypted_only(client, integrator, receptor)
     key_b64 = aviso["segredo"].removeprefix("whsec_")
     assert key_b64 not in row.segredo_cifrado and aviso["segredo"] not in row.segredo_cifrado
     assert row.segredo_cifrado.startswith("gAAAA")  # a Fernet token
+    # and the call log keeps the response without it
+    async def logged():
+        body = await (await client.get("/v1/integracao/chamadas?endpoint=/avisos", headers=integrator.headers)).json()
+        assert body["data"]
+        return body["data"][0]["requestId"]
+
+    request_id = await eventually(logged)
+    detail = (await (await client.get(f"/v1/integracao/chamadas/{request_id}", headers=integrator.headers)).json())["data"]
+    logged_body = json.dumps(detail["corpoRecebido"])
+    assert key_b64 not in logged_body and "whsec_" in logged_body
 
 
 async def test_bad_registrations_are_422_with_field_errors(client, integrator, receptor):
@@ -330,6 +341,9 @@ async def test_manual_redelivery_sends_again_with_the_same_id(client, factory, i
     assert receptor.ids() == [entrega["id"], entrega["id"]] and all(r.valido for r in receptor.recebidos)
     missing = await client.post(f"/v1/avisos/{aviso['id']}/entregas/ent_nao_existe/reenvio", headers=integrator.headers)
     assert missing.status == 404
+    # removing the address removes its deliveries with it
+    assert (await client.delete(f"/v1/avisos/{aviso['id']}", headers=integrator.headers)).status == 204
+    assert not await Entrega.filter(aviso_id=aviso["id"]).exists()
 
 
 async def test_rotation_sends_both_signatures_during_the_grace_period(client, factory, integrator, receptor):

@@ -33,14 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
-REDIS_URL = "redis://127.0.0.1:6379/15"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from bench.api_overhead import PG_ADMIN, REDIS_URL, free_port  # noqa: E402
 
 
 def run_receptor(port: int, segredo: str, out: str, cert: str, key: str) -> None:

@@ -58,7 +58,7 @@ os.environ.setdefault("VITRINE_PUBLIC_URL", "http://vitrine.test")
 # short lease so a delivery whose worker died is taken back within seconds.
 os.environ["VITRINE_AVISO_BACKOFF_BASE_SEGUNDOS"] = "0.3"
 os.environ["VITRINE_AVISO_TIMEOUT_SEGUNDOS"] = "3"
-os.environ["VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS"] = "4"
+os.environ["VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS"] = "5"
 os.environ["VITRINE_AVISO_REENFILEIRAR_SEGUNDOS"] = "3"
 os.environ["VITRINE_AVISO_VARREDURA_SEGUNDOS"] = "0.2"
 if BACKEND == "postgres":

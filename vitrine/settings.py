@@ -6,7 +6,7 @@ import secrets
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -54,6 +54,13 @@ class Settings(BaseSettings):
 
     # Runs the in-process workers inside `serve` (the embedded default). Off when Redis workers run.
     inprocess_workers: bool | None = Field(default=None)
+
+    @model_validator(mode="after")
+    def _lease_outlasts_an_attempt(self) -> Settings:
+        # Otherwise the sweep would take back deliveries still being sent, and send them twice.
+        if self.aviso_em_voo_max_segundos <= self.aviso_timeout_segundos + 1:
+            raise ValueError("VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS must exceed VITRINE_AVISO_TIMEOUT_SEGUNDOS + 1")
+        return self
 
     @property
     def resolved_database_url(self) -> str:

@@ -98,6 +98,12 @@ async def fail_pending_of(aviso_id: str) -> int:
     )
 
 
+async def drop_expired_previous_secrets(agora: datetime) -> int:
+    return await Aviso.filter(segredo_anterior_expira_em__lte=agora).update(
+        segredo_anterior_cifrado=None, segredo_anterior_expira_em=None
+    )
+
+
 async def failing_without_alert(before: datetime) -> list[Aviso]:
     return await Aviso.filter(situacao="ativo", falhando_desde__lte=before, alerta_falha_em__isnull=True)
 

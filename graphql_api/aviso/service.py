@@ -554,6 +554,7 @@ async def varrer(runtime: Runtime) -> dict[str, int]:
         if await repository.mark_queued(entrega_id, agora, requeue_before)
     ]
     await _enfileirar(enfileirar)
+    await repository.drop_expired_previous_secrets(agora)  # keep only what signing still needs
     rodadas = await _retomar_rodadas(agora - timedelta(seconds=settings.aviso_em_voo_max_segundos))
     alertas = await _alertar_falhas(agora, runtime)
     return {"retomadas": retomadas, "enfileiradas": len(enfileirar), "rodadas": rodadas, "alertas": alertas}

@@ -361,6 +361,13 @@ async def test_rotation_sends_both_signatures_during_the_grace_period(client, fa
     # both the old and the new secret verify it, each on its own
     assert Receptor(old).verificar(recebido.corpo, recebido.cabecalhos)
     assert Receptor(rotated["segredo"]).verificar(recebido.corpo, recebido.cabecalhos)
+    # once the grace period is over the previous secret is not kept
+    await Aviso.filter(id=aviso["id"]).update(segredo_anterior_expira_em=datetime.now(timezone.utc) - timedelta(seconds=1))
+
+    async def dropped():
+        assert (await Aviso.get(id=aviso["id"])).segredo_anterior_cifrado is None
+
+    await eventually(dropped)
     # a rotation without grace drops the old secret at once
     response = await client.post(f"/v1/avisos/{aviso['id']}/segredo/rotacao", json={"carenciaHoras": 0}, headers=integrator.headers)
     newest = (await response.json())["data"]

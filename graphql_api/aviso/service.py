@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
+from tortoise.exceptions import IntegrityError
 
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
@@ -135,24 +136,34 @@ async def registrar_aviso(principal: Principal, dados: Any, *, runtime: Runtime)
     except OutboundError as exc:
         code = "endereco_proibido" if exc.code == "endereco_proibido" else "formato_invalido"
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("url", code, exc.detail)]) from None
-    async with transaction():
-        aviso = await repository.by_url(principal, novo.url)
-        if aviso is not None:
-            aviso.eventos = novo.eventos
-            if aviso.situacao != "ativo":
-                aviso.situacao = "ativo"
-                aviso.desativado_em = aviso.motivo_desativacao = None
-                aviso.falhando_desde = aviso.alerta_falha_em = None
-            await aviso.save()
-            return Registro(aviso, criado=False, segredo=None)
-        if await repository.count(principal) >= MAX_AVISOS:
-            raise ApiError("NOTICE_ADDRESS_LIMIT_REACHED")
-        segredo, chave = assinatura.novo_segredo()
-        aviso = await Aviso.create(
-            id=new_id("avs_"), integrador_id=principal.integrador_id, ambiente=principal.ambiente.value,
-            url=novo.url, eventos=novo.eventos,
-            segredo_cifrado=assinatura.cifrar(chave, _chave_mestra(runtime.settings)),
-        )
+    for attempt in range(2):
+        try:
+            async with transaction():
+                return await _store_aviso(principal, novo, runtime)
+        except IntegrityError:
+            if attempt:  # a concurrent first registration of this url won; retry as an update
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _store_aviso(principal: Principal, novo: NovoAviso, runtime: Runtime) -> Registro:
+    aviso = await repository.by_url(principal, novo.url)
+    if aviso is not None:
+        aviso.eventos = novo.eventos
+        if aviso.situacao != "ativo":
+            aviso.situacao = "ativo"
+            aviso.desativado_em = aviso.motivo_desativacao = None
+            aviso.falhando_desde = aviso.alerta_falha_em = None
+        await aviso.save()
+        return Registro(aviso, criado=False, segredo=None)
+    if await repository.count(principal) >= MAX_AVISOS:
+        raise ApiError("NOTICE_ADDRESS_LIMIT_REACHED")
+    segredo, chave = assinatura.novo_segredo()
+    aviso = await Aviso.create(
+        id=new_id("avs_"), integrador_id=principal.integrador_id, ambiente=principal.ambiente.value,
+        url=novo.url, eventos=novo.eventos,
+        segredo_cifrado=assinatura.cifrar(chave, _chave_mestra(runtime.settings)),
+    )
     return Registro(aviso, criado=True, segredo=segredo)
 
 

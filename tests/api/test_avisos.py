@@ -70,6 +70,13 @@ async def test_first_registration_shows_the_secret_once_and_the_same_url_updates
     assert one["data"] == updated | {"atualizadoEm": one["data"]["atualizadoEm"]}
 
 
+async def test_concurrent_first_registrations_of_one_url_create_one_address(client, integrator, receptor):
+    payload = {"url": receptor.url, "eventos": ["geracao.concluida"]}
+    responses = await asyncio.gather(*(client.put("/v1/avisos", json=payload, headers=integrator.headers) for _ in range(3)))
+    assert sorted(r.status for r in responses) == [200, 200, 201]
+    assert await Aviso.filter(integrador_id=integrator.id).count() == 1
+
+
 async def test_the_secret_is_stored_encrypted_only(client, integrator, receptor):
     aviso = await registrar(client, integrator, receptor)
     row = await Aviso.get(id=aviso["id"])

@@ -7,6 +7,7 @@ from strawberry.extensions import ParserCache, ValidationCache
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
+from graphql_api.aviso import schema as aviso
 from graphql_api.chamada import schema as chamada
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
@@ -18,11 +19,11 @@ from graphql_api.produto import schema as produto
 
 Query = merge_types(
     "Query",
-    (conta.Query, creditos.Query, geracao.Query, chamada.Query, integracao.Query, equipe.Query),
+    (conta.Query, creditos.Query, geracao.Query, chamada.Query, integracao.Query, equipe.Query, aviso.Query),
 )
 Mutation = merge_types(
     "Mutation",
-    (conta.Mutation, produto.Mutation, integracao.Mutation, equipe.Mutation, creditos.Mutation),
+    (conta.Mutation, produto.Mutation, integracao.Mutation, equipe.Mutation, creditos.Mutation, aviso.Mutation),
 )
 
 schema = strawberry.Schema(

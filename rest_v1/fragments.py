@@ -58,3 +58,26 @@ fragment IntegracaoStatusFields on IntegracaoStatus {
   alertasAbertos { id tipo mensagem abertoEm evidencia }
 }
 """
+
+AVISO = """
+fragment AvisoFields on Aviso {
+  id url eventos situacao ambiente falhandoDesde desativadoEm motivoDesativacao
+  segredoAnteriorExpiraEm criadoEm atualizadoEm
+}
+"""
+
+ENTREGA = """
+fragment EntregaFields on Entrega {
+  id eventoId tipo situacao ultimoStatus proximaTentativaEm criadoEm entregueEm
+  tentativas { numero iniciadaEm duracaoMs status resposta erro }
+}
+"""
+
+TESTE_AVISO = """
+fragment TesteAvisoFields on TesteAviso {
+  id caso situacao esperado
+  enviado { cabecalhos corpo }
+  resposta { status corpo erro duracaoMs }
+  veredito criadoEm concluidoEm
+}
+"""

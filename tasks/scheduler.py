@@ -14,12 +14,45 @@ log = logging.getLogger(__name__)
 PERIOD_SECONDS = 3600
 
 
-class PeriodicJobs:
-    def __init__(self, tasks, redis: Redis | None, period: float = PERIOD_SECONDS) -> None:
-        self.tasks = tasks
-        self.redis = redis
+class Loop:
+    """Calls `run_once` every `period` seconds in this process until stopped; failures are logged."""
+
+    name = "loop"
+
+    def __init__(self, period: float) -> None:
         self.period = period
         self._task: asyncio.Task | None = None
+
+    async def run_once(self) -> None:
+        raise NotImplementedError
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except Exception:
+                log.exception("%s failed", self.name)
+            await asyncio.sleep(self.period)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name=self.name)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+
+class PeriodicJobs(Loop):
+    name = "periodic-jobs"
+
+    def __init__(self, tasks, redis: Redis | None, period: float = PERIOD_SECONDS) -> None:
+        super().__init__(period)
+        self.tasks = tasks
+        self.redis = redis
 
     async def _claim(self, name: str, slot: int) -> bool:
         if self.redis is None:
@@ -31,22 +64,3 @@ class PeriodicJobs:
         for task in self.tasks:
             if await self._claim(task.task_name, slot):
                 await task.kiq()
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.run_once()
-            except Exception:
-                log.exception("periodic jobs could not be enqueued")
-            await asyncio.sleep(self.period)
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="periodic-jobs")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass

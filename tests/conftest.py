@@ -54,6 +54,13 @@ os.environ["VITRINE_SMTP_URL"] = f"smtp://127.0.0.1:{SMTP_PORT}"
 os.environ["VITRINE_SECRET_KEY"] = "test-secret-key"
 os.environ["VITRINE_CALL_LOG_FLUSH_SECONDS"] = "0.05"
 os.environ.setdefault("VITRINE_PUBLIC_URL", "http://vitrine.test")
+# Notices: the production schedule with seconds for minutes (0.3 s, 0.9 s, 2.7 s, ...), and a
+# short lease so a delivery whose worker died is taken back within seconds.
+os.environ["VITRINE_AVISO_BACKOFF_BASE_SEGUNDOS"] = "0.3"
+os.environ["VITRINE_AVISO_TIMEOUT_SEGUNDOS"] = "3"
+os.environ["VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS"] = "5"
+os.environ["VITRINE_AVISO_REENFILEIRAR_SEGUNDOS"] = "3"
+os.environ["VITRINE_AVISO_VARREDURA_SEGUNDOS"] = "0.2"
 if BACKEND == "postgres":
     os.environ["VITRINE_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{_pg_database}"
     os.environ["VITRINE_REDIS_URL"] = REDIS_URL
@@ -129,13 +136,18 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         _worker = _start_worker()
 
 
+def _stop_worker(worker: subprocess.Popen) -> None:
+    os.killpg(worker.pid, signal.SIGTERM)
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if _worker is not None:
-        os.killpg(_worker.pid, signal.SIGTERM)
-        try:
-            _worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(_worker.pid, signal.SIGKILL)
+        _stop_worker(_worker)
     if _smtp is not None:
         _smtp.stop()
     if BACKEND == "postgres":
@@ -146,6 +158,32 @@ def pytest_report_header(config: pytest.Config) -> str:
     if BACKEND == "postgres":
         return f"vitrine back end: PostgreSQL ({_pg_database}) + Redis ({REDIS_URL})"
     return f"vitrine back end: embedded default (SQLite in {_data_dir}, in-process broker)"
+
+
+@pytest.fixture
+def worker_process():
+    """The session's `vitrine worker` (PostgreSQL + Redis leg only), with a way to kill it with
+    SIGKILL, as a crash would, and start a new one; skips on the embedded default."""
+    if BACKEND != "postgres":
+        pytest.skip("needs a separate worker process: runs on the PostgreSQL + Redis leg")
+
+    class Control:
+        @property
+        def pid(self) -> int:
+            return _worker.pid
+
+        def kill(self) -> None:
+            os.killpg(_worker.pid, signal.SIGKILL)
+            _worker.wait()
+
+        def start(self) -> None:
+            global _worker
+            _worker = _start_worker()
+
+    control = Control()
+    yield control
+    if _worker.poll() is not None:  # a test left it dead: the rest of the session needs one
+        control.start()
 
 
 @pytest.fixture

@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from graphql_api.chave import service as chaves
+from graphql_api.conta.models import Conta
+from graphql_api.evento import service as eventos
+from graphql_api.evento.models import Evento
 from graphql_api.core.ids import new_id
 from graphql_api.core.principal import Ambiente
 from graphql_api.geracao.models import Geracao
@@ -74,6 +77,23 @@ class Factory:
         )
         assert response.status == 201, await response.text()
         return (await response.json())["data"]
+
+    async def conta_vinculada(self, integrator: Integrator, *, nome: str = "Loja Vinculada", ambiente: str = "teste") -> Conta:
+        """A seller's own account linked to the integrator (as OAuth consent leaves it)."""
+        return await Conta.create(
+            id=new_id("cta_"), integrador_id=integrator.id, ambiente=ambiente, codigo_externo=new_id("vinc_"),
+            nome=nome, origem="vinculada",
+        )
+
+    async def evento(
+        self, integrator: Integrator, tipo: str = "geracao.concluida", *, conta_id: str | None = None,
+        ambiente: str = "teste", dados: dict[str, Any] | None = None,
+    ) -> Evento:
+        """An event as a domain registers it, inside the transaction of its change."""
+        return await eventos.registrar(
+            tipo, integrador_id=integrator.id, ambiente=ambiente, conta_id=conta_id,
+            dados=dados if dados is not None else {"geracaoId": new_id("ger_")},
+        )
 
     async def geracao(self, integrator: Integrator, *, ambiente: str = "teste", conta_id: str | None = None, **fields: Any) -> Geracao:
         values = {

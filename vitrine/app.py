@@ -41,6 +41,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
         # The web process enqueues tasks; in the embedded default it also runs them and the
         # periodic jobs. With Redis, `vitrine worker` processes do both.
         from tasks import maintenance, registry
+        from tasks.avisos import Varredura
         from tasks.broker import broker
         from tasks.scheduler import PeriodicJobs
 
@@ -48,10 +49,13 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
         broker.state.runtime = runtime
         await broker.startup()
         periodic = PeriodicJobs(maintenance.PERIODIC, runtime.redis)
+        varredura = Varredura(runtime, settings.aviso_varredura_segundos)
         if settings.runs_inprocess_workers:
             periodic.start()
+            varredura.start()
         tune_gc()
         yield
+        await varredura.stop()
         await periodic.stop()
         await broker.shutdown()
 

@@ -29,6 +29,7 @@ MODEL_MODULES = [
     "graphql_api.email.models",
     "graphql_api.integracao.models",
     "graphql_api.equipe.models",
+    "graphql_api.aviso.models",
     "rest_v1.idempotency_models",
 ]
 

@@ -25,6 +25,7 @@ GUIDES = [
     ("limites", "Limites e idempotência"),
     ("chamadas", "Registro de chamadas"),
     ("creditos", "Créditos e preços"),
+    ("avisos", "Avisos (webhooks)"),
 ]
 
 

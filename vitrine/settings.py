@@ -6,7 +6,7 @@ import secrets
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -38,8 +38,29 @@ class Settings(BaseSettings):
     outbound_allow_private: bool = False
     outbound_ca_bundle: str | None = None
 
+    # Notices (avisos), docs/avisos.md. Retries: base * fator^n seconds (at most maximo) with
+    # +-20% jitter, until the nominal waits add up to the window; tests shorten them.
+    aviso_timeout_segundos: float = 10.0
+    aviso_backoff_base_segundos: float = 10.0
+    aviso_backoff_fator: float = 3.0
+    aviso_backoff_max_segundos: float = 6 * 3600.0
+    aviso_janela_horas: float = 24.0
+    aviso_desativar_apos_horas: float = 72.0  # failing without a success for this long: switched off
+    # An attempt in flight longer than this was lost with its worker (must exceed the timeout).
+    aviso_em_voo_max_segundos: float = 60.0
+    # A due delivery queued this long ago without being picked up lost its broker message.
+    aviso_reenfileirar_segundos: float = 60.0
+    aviso_varredura_segundos: float = 2.0  # how often each worker process sweeps
+
     # Runs the in-process workers inside `serve` (the embedded default). Off when Redis workers run.
     inprocess_workers: bool | None = Field(default=None)
+
+    @model_validator(mode="after")
+    def _lease_outlasts_an_attempt(self) -> Settings:
+        # Otherwise the sweep would take back deliveries still being sent, and send them twice.
+        if self.aviso_em_voo_max_segundos <= self.aviso_timeout_segundos + 1:
+            raise ValueError("VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS must exceed VITRINE_AVISO_TIMEOUT_SEGUNDOS + 1")
+        return self
 
     @property
     def resolved_database_url(self) -> str:

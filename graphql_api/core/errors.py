@@ -135,6 +135,26 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Aceite o contrato vigente no portal (página Contrato) e tente de novo.",
     ),
     ErrorKind(
+        "NOTICE_ADDRESS_REQUIRED", 409,
+        "Nenhum endereço de avisos ativo para testar.",
+        "POST /avisos/teste precisa de um endereço ativo registrado neste ambiente (ou do avisoId "
+        "de um endereço ativo no corpo).",
+        "Registre o endereço com PUT /avisos (url e eventos) e repita o teste.",
+    ),
+    ErrorKind(
+        "NOTICE_ADDRESS_DISABLED", 409,
+        "Este endereço de avisos está desativado.",
+        "O endereço foi desativado (respondeu 410 ou falhou sem parar) e não recebe entregas.",
+        "Corrija o servidor e registre a mesma url de novo com PUT /avisos: ela volta a ficar ativa, "
+        "com o mesmo segredo; depois peça o reenvio das entregas que falharam.",
+    ),
+    ErrorKind(
+        "NOTICE_ADDRESS_LIMIT_REACHED", 409,
+        "Limite de endereços de avisos atingido.",
+        "Cada integrador pode ter até 20 endereços de avisos por ambiente.",
+        "Remova um endereço que não usa (DELETE /avisos/{avisoId}) ou junte eventos num só endereço.",
+    ),
+    ErrorKind(
         "PAYLOAD_TOO_LARGE", 413,
         "O corpo da requisição passa de 1 MB.",
         "O limite de corpo de requisição é 1 MB (1.048.576 bytes).",
@@ -189,6 +209,7 @@ FIELD_CODES: dict[str, str] = {
     "url_nao_https": "A URL precisa usar https://.",
     "duplicado": "O valor repete outro que deveria ser único.",
     "desconhecido": "O campo não existe neste recurso.",
+    "endereco_proibido": "O endereço aponta para uma rede privada, local ou reservada.",
     "ja_existe": "Já existe um recurso com este valor (o id dele vem em mensagem).",
 }
 

@@ -1,5 +1,6 @@
-"""Every event type Vitrine emits, with what it means (served in the docs)."""
+"""Every event type Vitrine emits, with what it means (served in the docs, docs/avisos.md)."""
 
+# Events a notice address can subscribe to.
 EVENT_TYPES: dict[str, str] = {
     "produto.conferido": "A conferência de uma versão da ficha terminou.",
     "geracao.concluida": "Uma geração terminou com todas as saídas entregues.",
@@ -7,3 +8,6 @@ EVENT_TYPES: dict[str, str] = {
     "creditos.baixos": "Os créditos disponíveis da carteira ficaram abaixo do limite de alerta.",
     "cota.alerta": "A cota do mês atingiu 70%, 90% ou 100%.",
 }
+
+# Sent only by POST /avisos/teste, to the address under test, whatever it subscribed to.
+TEST_EVENT = "aviso.teste"

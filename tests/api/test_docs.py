@@ -39,7 +39,7 @@ async def test_error_catalog_as_json(client):
 
 
 async def test_guides_render_and_unknown_pages_are_404(client):
-    for path in ("/docs", "/docs/ficha", "/docs/limites", "/docs/autenticacao", "/docs/chamadas"):
+    for path in ("/docs", "/docs/ficha", "/docs/limites", "/docs/autenticacao", "/docs/chamadas", "/docs/avisos"):
         response = await client.get(path)
         assert response.status == 200, path
         assert "<h1>" in await response.text()
@@ -60,3 +60,15 @@ async def test_media_links_refuse_tampering_and_expiry(client, factory):
     expired, _ = storage.signed_url("testes/ok.txt", ttl=-10)
     response = await client.get(expired.split("vitrine.test", 1)[1])
     assert response.status == 403 and (await response.json())["error"]["type"] == "FORBIDDEN"
+
+
+async def test_notice_guide_documents_every_event_and_the_retry_schedule(client, settings):
+    from graphql_api.aviso.service import agenda_nominal
+    from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
+
+    html = await (await client.get("/docs/avisos")).text()
+    for tipo in [*EVENT_TYPES, TEST_EVENT]:
+        assert f"<code>{tipo}</code>" in html, tipo
+    # the table shows the default schedule: 12 attempts, the waits of agenda_nominal
+    defaults = agenda_nominal(settings.model_copy(update={"aviso_backoff_base_segundos": 10.0}))
+    assert len(defaults) == 11 and "<td>12</td>" in html and "<td>13</td>" not in html

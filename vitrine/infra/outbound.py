@@ -131,6 +131,20 @@ class OutboundClient:
             raise OutboundError("endereco_proibido", f"{parsed.hostname} é um endereço não público.")
         return url
 
+    async def check_destination(self, url: str) -> str:
+        """check_url, then the addresses the host resolves to now: for registrations, to refuse at
+        once what every fetch would refuse. A name that does not resolve (yet) passes."""
+        self.check_url(url)
+        resolver = _PublicOnlyResolver(self.allow_private)
+        try:
+            await resolver.resolve(urlparse(url).hostname or "", 443)
+        except OutboundError as exc:
+            if exc.code != "dns_falhou":
+                raise
+        finally:
+            await resolver.close()
+        return url
+
     async def request(
         self,
         method: str,

@@ -1,0 +1,136 @@
+"""Queries of the notices domain."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tortoise.expressions import F, Q
+
+from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
+from graphql_api.core.principal import Principal
+from graphql_api.core.tenancy import tenant_filter
+
+
+def visible(principal: Principal):
+    return Aviso.filter(**tenant_filter(principal))
+
+
+async def get_visible(principal: Principal, aviso_id: str) -> Aviso | None:
+    return await visible(principal).filter(id=aviso_id).first()
+
+
+async def by_url(principal: Principal, url: str) -> Aviso | None:
+    return await visible(principal).filter(url=url).first()
+
+
+async def count(principal: Principal) -> int:
+    return await visible(principal).count()
+
+
+async def newest_active(principal: Principal) -> Aviso | None:
+    return await visible(principal).filter(situacao="ativo").order_by("-atualizado_em").first()
+
+
+async def active_for(integrador_id: str, ambiente: str) -> list[Aviso]:
+    return await Aviso.filter(integrador_id=integrador_id, ambiente=ambiente, situacao="ativo")
+
+
+def entregas_of(aviso_id: str):
+    return Entrega.filter(aviso_id=aviso_id)
+
+
+async def tentativas_of(entrega_ids: list[str]) -> dict[str, list[Tentativa]]:
+    by_entrega: dict[str, list[Tentativa]] = {i: [] for i in entrega_ids}
+    for tentativa in await Tentativa.filter(entrega_id__in=entrega_ids).order_by("numero", "id"):
+        by_entrega[tentativa.entrega_id].append(tentativa)
+    return by_entrega
+
+
+async def claim_entrega(entrega_id: str, agora: datetime, reserva: str) -> bool:
+    """pendente and due -> enviando, for this claim only: one sender at a time, and never one
+    after a 2XX was recorded."""
+    updated = await Entrega.filter(id=entrega_id, situacao="pendente", proxima_tentativa_em__lte=agora).update(
+        situacao="enviando", em_voo_desde=agora, reserva=reserva, tentativas=F("tentativas") + 1
+    )
+    return updated == 1
+
+
+async def finish_entrega(entrega_id: str, reserva: str, **values: Any) -> bool:
+    """Record the outcome of the claim `reserva` (False when a sweep took the delivery back)."""
+    updated = await Entrega.filter(id=entrega_id, reserva=reserva).update(
+        reserva=None, em_voo_desde=None, enfileirada_em=None, **values
+    )
+    return updated == 1
+
+
+async def stale_in_flight(before: datetime, limit: int = 500) -> list[dict]:
+    return await Entrega.filter(situacao="enviando", em_voo_desde__lt=before).limit(limit).values(
+        "id", "reserva", "tentativas", "em_voo_desde"
+    )
+
+
+def _not_queued(requeue_before: datetime) -> Q:
+    return Q(enfileirada_em__isnull=True) | Q(enfileirada_em__lt=requeue_before)
+
+
+async def due_not_queued(agora: datetime, requeue_before: datetime, limit: int = 500) -> list[str]:
+    return await (
+        Entrega.filter(situacao="pendente", proxima_tentativa_em__lte=agora)
+        .filter(_not_queued(requeue_before))
+        .order_by("proxima_tentativa_em")
+        .limit(limit)
+        .values_list("id", flat=True)
+    )
+
+
+async def mark_queued(entrega_id: str, agora: datetime, requeue_before: datetime) -> bool:
+    """Claim the right to queue a due delivery, so concurrent sweeps queue it once."""
+    updated = await Entrega.filter(id=entrega_id, situacao="pendente").filter(_not_queued(requeue_before)).update(
+        enfileirada_em=agora
+    )
+    return updated == 1
+
+
+async def fail_pending_of(aviso_id: str) -> int:
+    return await Entrega.filter(aviso_id=aviso_id, situacao="pendente").update(
+        situacao="falhou", proxima_tentativa_em=None, enfileirada_em=None
+    )
+
+
+async def drop_expired_previous_secrets(agora: datetime) -> int:
+    return await Aviso.filter(segredo_anterior_expira_em__lte=agora).update(
+        segredo_anterior_cifrado=None, segredo_anterior_expira_em=None
+    )
+
+
+async def failing_without_alert(before: datetime) -> list[Aviso]:
+    return await Aviso.filter(situacao="ativo", falhando_desde__lte=before, alerta_falha_em__isnull=True)
+
+
+async def claim_alert(aviso_id: str, before: datetime, agora: datetime) -> bool:
+    updated = await Aviso.filter(
+        id=aviso_id, situacao="ativo", falhando_desde__lte=before, alerta_falha_em__isnull=True
+    ).update(alerta_falha_em=agora)
+    return updated == 1
+
+
+async def latest_rodada(integrador_id: str, ambiente: str) -> RodadaTeste | None:
+    return await RodadaTeste.filter(integrador_id=integrador_id, ambiente=ambiente).order_by("-id").first()
+
+
+async def testes_of(rodada_id: str) -> list[TesteAviso]:
+    return await TesteAviso.filter(rodada_id=rodada_id).order_by("id")
+
+
+async def claim_rodada(rodada_id: str, agora: datetime) -> bool:
+    updated = await RodadaTeste.filter(id=rodada_id, situacao="pendente").update(
+        situacao="enviando", iniciada_em=agora, execucoes=F("execucoes") + 1
+    )
+    return updated == 1
+
+
+async def stale_rodadas(before: datetime) -> list[RodadaTeste]:
+    return await RodadaTeste.filter(situacao__in=("pendente", "enviando")).filter(
+        Q(iniciada_em__lt=before) | Q(iniciada_em__isnull=True, criado_em__lt=before)
+    )

@@ -1,0 +1,65 @@
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from graphql_api.aviso import service
+from graphql_api.aviso.types import AvisoType, EntregaType, RegistroAvisoType, TesteAvisoType
+from graphql_api.core.pagination import PageRequest, Pagina, pagina
+from graphql_api.core.permissions import requires
+
+# Every notice operation is the integrator's own: OAuth tokens get 403 FORBIDDEN.
+GERENCIAR = "avisos:gerenciar"
+
+
+def _registro(registro: service.Registro) -> RegistroAvisoType:
+    return RegistroAvisoType(aviso=AvisoType.from_model(registro.aviso), criado=registro.criado, segredo=registro.segredo)
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
+    async def avisos(self, info: Info, limite: int | None = None, cursor: str | None = None) -> Pagina[AvisoType]:
+        page = PageRequest.of(limite, cursor)
+        rows, next_cursor = await service.listar_avisos(info.context.principal, page)
+        return pagina([AvisoType.from_model(a) for a in rows], page, next_cursor)
+
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
+    async def aviso(self, info: Info, id: strawberry.ID) -> AvisoType:
+        return AvisoType.from_model(await service.obter_aviso(info.context.principal, id))
+
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
+    async def entregas_aviso(
+        self, info: Info, aviso_id: str, limite: int | None = None, cursor: str | None = None, situacao: str | None = None
+    ) -> Pagina[EntregaType]:
+        page = PageRequest.of(limite, cursor)
+        rows, next_cursor, tentativas = await service.listar_entregas(info.context.principal, aviso_id, page, situacao=situacao)
+        return pagina([EntregaType.from_model(e, tentativas[e.id]) for e in rows], page, next_cursor)
+
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
+    async def teste_aviso(self, info: Info, id: strawberry.ID) -> TesteAvisoType:
+        return TesteAvisoType.from_model(await service.obter_teste(info.context.principal, id))
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def registrar_aviso(self, info: Info, dados: JSON) -> RegistroAvisoType:
+        return _registro(await service.registrar_aviso(info.context.principal, dados, runtime=info.context.runtime))
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def remover_aviso(self, info: Info, id: strawberry.ID) -> bool:
+        await service.remover_aviso(info.context.principal, id)
+        return True
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def rotacionar_segredo_aviso(self, info: Info, id: strawberry.ID, dados: JSON | None = None) -> RegistroAvisoType:
+        return _registro(await service.rotacionar_segredo(info.context.principal, id, dados, runtime=info.context.runtime))
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def reenviar_entrega_aviso(self, info: Info, aviso_id: str, entrega_id: str) -> EntregaType:
+        entrega, tentativas = await service.reenviar_entrega(info.context.principal, aviso_id, entrega_id)
+        return EntregaType.from_model(entrega, tentativas)
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def testar_aviso(self, info: Info, dados: JSON | None = None) -> list[TesteAvisoType]:
+        return [TesteAvisoType.from_model(t) for t in await service.testar(info.context.principal, dados)]

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import strawberry
+from strawberry.scalars import JSON
+
+from graphql_api.aviso.models import Aviso, Entrega, Tentativa, TesteAviso
+from graphql_api.aviso.service import ESPERADO
+from graphql_api.core.scalars import Timestamp
+
+
+@strawberry.type(name="Aviso", description="Endereço de avisos. `segredo` vem só na criação (201) e na rotação.")
+class AvisoType:
+    id: strawberry.ID
+    url: str
+    eventos: list[str]
+    situacao: str
+    ambiente: str
+    falhando_desde: Timestamp | None
+    desativado_em: Timestamp | None
+    motivo_desativacao: str | None
+    segredo_anterior_expira_em: Timestamp | None
+    criado_em: Timestamp
+    atualizado_em: Timestamp
+
+    @classmethod
+    def from_model(cls, a: Aviso) -> AvisoType:
+        return cls(
+            id=strawberry.ID(a.id), url=a.url, eventos=list(a.eventos), situacao=a.situacao, ambiente=a.ambiente,
+            falhando_desde=a.falhando_desde, desativado_em=a.desativado_em, motivo_desativacao=a.motivo_desativacao,
+            segredo_anterior_expira_em=a.segredo_anterior_expira_em if a.segredo_anterior_cifrado else None,
+            criado_em=a.criado_em, atualizado_em=a.atualizado_em,
+        )
+
+
+@strawberry.type(name="RegistroAviso")
+class RegistroAvisoType:
+    aviso: AvisoType
+    criado: bool
+    segredo: str | None
+
+
+@strawberry.type(name="TentativaEntrega")
+class TentativaType:
+    numero: int
+    iniciada_em: Timestamp
+    duracao_ms: float | None
+    status: int | None
+    resposta: str | None
+    erro: str | None
+
+    @classmethod
+    def from_model(cls, t: Tentativa) -> TentativaType:
+        return cls(numero=t.numero, iniciada_em=t.iniciada_em, duracao_ms=t.duracao_ms, status=t.status, resposta=t.resposta, erro=t.erro)
+
+
+@strawberry.type(name="Entrega", description="Um evento para um endereço. `id` é o cabeçalho webhook-id, igual em todas as tentativas.")
+class EntregaType:
+    id: strawberry.ID
+    evento_id: str
+    tipo: str
+    situacao: str
+    ultimo_status: int | None
+    proxima_tentativa_em: Timestamp | None
+    criado_em: Timestamp
+    entregue_em: Timestamp | None
+    tentativas: list[TentativaType]
+
+    @classmethod
+    def from_model(cls, e: Entrega, tentativas: list[Tentativa]) -> EntregaType:
+        return cls(
+            id=strawberry.ID(e.id), evento_id=e.evento_id, tipo=e.tipo, situacao=e.situacao, ultimo_status=e.ultimo_status,
+            proxima_tentativa_em=e.proxima_tentativa_em if e.situacao == "pendente" else None,
+            criado_em=e.criado_em, entregue_em=e.entregue_em, tentativas=[TentativaType.from_model(t) for t in tentativas],
+        )
+
+
+@strawberry.type(name="EnvioTeste")
+class EnvioTesteType:
+    cabecalhos: JSON
+    corpo: str
+
+
+@strawberry.type(name="RespostaTeste")
+class RespostaTesteType:
+    status: int | None
+    corpo: str | None
+    erro: str | None
+    duracao_ms: float | None
+
+
+@strawberry.type(name="TesteAviso", description="Uma das três entregas de POST /avisos/teste e o que o endereço respondeu.")
+class TesteAvisoType:
+    id: strawberry.ID
+    caso: str
+    situacao: str
+    esperado: str
+    enviado: EnvioTesteType | None
+    resposta: RespostaTesteType | None
+    veredito: str | None
+    criado_em: Timestamp
+    concluido_em: Timestamp | None
+
+    @classmethod
+    def from_model(cls, t: TesteAviso) -> TesteAvisoType:
+        done = t.situacao == "concluido"
+        return cls(
+            id=strawberry.ID(t.id), caso=t.caso, situacao=t.situacao, esperado=ESPERADO[t.caso],
+            enviado=EnvioTesteType(cabecalhos=t.cabecalhos_enviados or {}, corpo=t.corpo_enviado or "") if done and t.corpo_enviado else None,
+            resposta=RespostaTesteType(status=t.status, corpo=t.resposta, erro=t.erro, duracao_ms=t.duracao_ms) if done else None,
+            veredito=t.veredito, criado_em=t.criado_em, concluido_em=t.concluido_em,
+        )

@@ -1,0 +1,137 @@
+"""Notice addresses (/avisos), their deliveries and test runs. Integrator-only: the schema
+answers 403 FORBIDDEN to OAuth tokens."""
+
+from aiohttp import web
+
+from graphql_api.aviso.service import NovoAviso, PedidoTeste, Rotacao
+from graphql_api.executor import Operation
+from rest_v1 import fragments
+from rest_v1.gql import PAGE_PARAMS, body, execute, page_variables, query_params
+from rest_v1.keys import JSON_BODY
+from rest_v1.responses import ok, page
+from rest_v1.routing import Routes
+
+routes = Routes("Avisos")
+
+_REGISTRO = "{ criado segredo aviso { ...AvisoFields } }"
+REGISTRAR = Operation("mutation($dados: JSON!) { registrarAviso(dados: $dados) " + _REGISTRO + " }" + fragments.AVISO)
+ROTACIONAR = Operation(
+    "mutation($id: ID!, $dados: JSON) { rotacionarSegredoAviso(id: $id, dados: $dados) " + _REGISTRO + " }" + fragments.AVISO
+)
+LISTAR = Operation(
+    "query($limite: Int, $cursor: String) { avisos(limite: $limite, cursor: $cursor) { itens { ...AvisoFields } "
+    + fragments.PAGINACAO + " } }" + fragments.AVISO
+)
+OBTER = Operation("query($id: ID!) { aviso(id: $id) { ...AvisoFields } }" + fragments.AVISO)
+REMOVER = Operation("mutation($id: ID!) { removerAviso(id: $id) }")
+ENTREGAS = Operation(
+    """query($avisoId: String!, $limite: Int, $cursor: String, $situacao: String) {
+      entregasAviso(avisoId: $avisoId, limite: $limite, cursor: $cursor, situacao: $situacao) {
+        itens { ...EntregaFields } """ + fragments.PAGINACAO + """
+      }
+    }""" + fragments.ENTREGA
+)
+REENVIAR = Operation(
+    "mutation($avisoId: String!, $entregaId: String!) { reenviarEntregaAviso(avisoId: $avisoId, entregaId: $entregaId) "
+    "{ ...EntregaFields } }" + fragments.ENTREGA
+)
+TESTAR = Operation("mutation($dados: JSON) { testarAviso(dados: $dados) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO)
+OBTER_TESTE = Operation("query($id: ID!) { testeAviso(id: $id) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO)
+
+_ERRORS = ("FORBIDDEN",)
+_REGISTRAR_DOC = dict(
+    status=201, body=NovoAviso, response="Aviso", errors=_ERRORS + ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"),
+    description="201 na criação, com o segredo whsec_ (mostrado uma única vez); 200 quando a url já existia "
+    "(atualiza os eventos e reativa um endereço desativado, sem novo segredo).",
+)
+
+
+def _registro(result: dict) -> web.Response:
+    data = dict(result["aviso"])
+    if result["segredo"] is not None:
+        data["segredo"] = result["segredo"]
+    return ok(data, status=201 if result["criado"] else 200)
+
+
+@routes.put("/avisos", summary="Registra ou atualiza (pela url) um endereço de avisos", **_REGISTRAR_DOC)
+async def registrar_aviso(request: web.Request) -> web.Response:
+    return _registro((await execute(request, REGISTRAR, dados=body(request)))["registrarAviso"])
+
+
+@routes.post("/avisos", summary="Registra ou atualiza (pela url) um endereço de avisos", **_REGISTRAR_DOC)
+async def registrar_aviso_post(request: web.Request) -> web.Response:
+    return await registrar_aviso(request)
+
+
+@routes.get(
+    "/avisos", summary="Lista os endereços de avisos do ambiente", response="Aviso", list_response=True,
+    query=tuple(sorted(PAGE_PARAMS)), errors=_ERRORS + ("VALIDATION_FAILED",),
+)
+async def listar_avisos(request: web.Request) -> web.Response:
+    params = query_params(request, PAGE_PARAMS)
+    return page((await execute(request, LISTAR, **page_variables(params)))["avisos"])
+
+
+@routes.get("/avisos/{avisoId}", summary="Um endereço de avisos", response="Aviso", errors=_ERRORS + ("NOT_FOUND",))
+async def obter_aviso(request: web.Request) -> web.Response:
+    return ok((await execute(request, OBTER, id=request.match_info["avisoId"]))["aviso"])
+
+
+@routes.delete(
+    "/avisos/{avisoId}", summary="Remove um endereço de avisos e suas entregas", status=204, errors=_ERRORS + ("NOT_FOUND",)
+)
+async def remover_aviso(request: web.Request) -> web.Response:
+    await execute(request, REMOVER, id=request.match_info["avisoId"])
+    return web.Response(status=204)
+
+
+@routes.post(
+    "/avisos/{avisoId}/segredo/rotacao", summary="Gera um novo segredo; o anterior ainda assina durante a carência",
+    body=Rotacao, response="Aviso", errors=_ERRORS + ("NOT_FOUND", "VALIDATION_FAILED"),
+    description="O novo segredo vem uma única vez em `segredo`. Durante `carenciaHoras` (padrão 24, 0 a 168) cada "
+    "entrega leva as duas assinaturas em webhook-signature, separadas por espaço.",
+)
+async def rotacionar_segredo(request: web.Request) -> web.Response:
+    result = await execute(request, ROTACIONAR, id=request.match_info["avisoId"], dados=request.get(JSON_BODY))
+    return _registro(result["rotacionarSegredoAviso"])
+
+
+@routes.get(
+    "/avisos/{avisoId}/entregas", summary="Entregas de um endereço, com tentativas, status e trechos das respostas",
+    response="Entrega", list_response=True, query=tuple(sorted(PAGE_PARAMS | {"situacao"})),
+    errors=_ERRORS + ("NOT_FOUND", "VALIDATION_FAILED"),
+)
+async def listar_entregas(request: web.Request) -> web.Response:
+    params = query_params(request, PAGE_PARAMS | {"situacao"})
+    result = await execute(request, ENTREGAS, avisoId=request.match_info["avisoId"], **page_variables(params), **params)
+    return page(result["entregasAviso"])
+
+
+@routes.post(
+    "/avisos/{avisoId}/entregas/{entregaId}/reenvio", summary="Reenvia uma entrega agora (mesmo webhook-id e corpo)",
+    status=202, response="Entrega", errors=_ERRORS + ("NOT_FOUND", "NOTICE_ADDRESS_DISABLED"),
+)
+async def reenviar_entrega(request: web.Request) -> web.Response:
+    result = await execute(
+        request, REENVIAR, avisoId=request.match_info["avisoId"], entregaId=request.match_info["entregaId"]
+    )
+    return ok(result["reenviarEntregaAviso"], status=202)
+
+
+@routes.post(
+    "/avisos/teste", summary="Envia três entregas de teste: válida, assinatura errada, timestamp de 10 minutos atrás",
+    status=202, body=PedidoTeste, response="TesteAviso", list_response=True,
+    errors=_ERRORS + ("NOTICE_ADDRESS_REQUIRED", "NOTICE_ADDRESS_DISABLED", "NOT_FOUND", "VALIDATION_FAILED"),
+    description="Sem corpo, testa o endereço ativo registrado ou atualizado por último; {\"avisoId\": …} escolhe outro. "
+    "Acompanhe cada teste em GET /testes-de-avisos/{testeId}.",
+)
+async def testar_aviso(request: web.Request) -> web.Response:
+    return ok((await execute(request, TESTAR, dados=request.get(JSON_BODY)))["testarAviso"], status=202)
+
+
+@routes.get(
+    "/testes-de-avisos/{testeId}", summary="O que foi enviado num teste, o que o endereço respondeu e se era o esperado",
+    response="TesteAviso", errors=_ERRORS + ("NOT_FOUND",),
+)
+async def obter_teste(request: web.Request) -> web.Response:
+    return ok((await execute(request, OBTER_TESTE, id=request.match_info["testeId"]))["testeAviso"])

@@ -33,9 +33,9 @@ from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
-from graphql_api.email import service as emails
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
-from graphql_api.integrador.models import Integrador
+from graphql_api.integracao import alertas
+from graphql_api.integracao import service as integracao
 from vitrine.infra.outbound import OutboundError
 
 if TYPE_CHECKING:
@@ -154,6 +154,7 @@ async def _store_aviso(principal: Principal, novo: NovoAviso, runtime: Runtime) 
             aviso.situacao = "ativo"
             aviso.desativado_em = aviso.motivo_desativacao = None
             aviso.falhando_desde = aviso.alerta_falha_em = None
+            await alertas.fechar(aviso.integrador_id, aviso.ambiente, ("aviso_falhando", "aviso_desativado"), aviso.id)
         await aviso.save()
         return Registro(aviso, criado=False, segredo=None)
     if await repository.count(principal) >= MAX_AVISOS:
@@ -346,6 +347,7 @@ async def _registrar_tentativa(
             await repository.finish_entrega(entrega.id, reserva, situacao="entregue", entregue_em=agora, ultimo_status=status, proxima_tentativa_em=None)
             if aviso.falhando_desde is not None:  # read before the attempt: the common case skips a write
                 await Aviso.filter(id=aviso.id).update(falhando_desde=None, alerta_falha_em=None)
+                await alertas.fechar(aviso.integrador_id, aviso.ambiente, "aviso_falhando", aviso.id)
             return "entregue"
         await Aviso.filter(id=aviso.id, falhando_desde__isnull=True).update(falhando_desde=agora)
         if status == 410:
@@ -388,11 +390,12 @@ async def _desativar(aviso_id: str, motivo: str, runtime: Runtime) -> None:
 
 
 async def _alertar(aviso: Aviso, assunto: str, texto: str, tipo: str, runtime: Runtime) -> None:
-    # The integrator's contacts: for now its registered e-mail.
-    integrador = await Integrador.get(id=aviso.integrador_id)
-    await emails.enviar(
-        para=integrador.email, assunto=assunto, texto=texto, tipo=tipo,
-        integrador_id=aviso.integrador_id, smtp_url=runtime.settings.smtp_url,
+    # An open alert in the integration status, e-mailed to the integrator's contacts (for now its
+    # registered e-mail) at most once per kind every 6 hours; it closes when the address recovers.
+    await alertas.abrir(
+        aviso.integrador_id, aviso.ambiente, tipo, aviso.id, assunto.removeprefix("Vitrine: "),
+        evidencia={"avisoId": aviso.id, "url": aviso.url}, smtp_url=runtime.settings.smtp_url,
+        assunto_email=assunto, texto_email=texto,
     )
 
 
@@ -503,6 +506,12 @@ async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
 
         await asyncio.gather(*(enviar(t) for t in pendentes))
     await RodadaTeste.filter(id=rodada_id).update(situacao="concluida", concluida_em=_agora())
+    if rodada.ambiente == "teste":
+        situacao = await situacao_assinatura(rodada.integrador_id, rodada.ambiente)
+        await integracao.registrar_teste_de_avisos(
+            rodada.integrador_id, aprovado=situacao.situacao == "ok",
+            teste_ids=[t.id for t in situacao.testes], motivo=situacao.ultima_falha,
+        )
     return True
 
 

@@ -16,15 +16,17 @@ EMAIL_INTERVAL = timedelta(hours=6)
 TIPOS = {
     "taxa_de_erros": "Mais de 20% das chamadas dos últimos 15 minutos responderam 4xx ou 5xx (com ao menos 50 chamadas).",
     "aviso_falhando": "Um endereço de avisos falha há mais de 1 hora.",
-    "aviso_desligado": "Um endereço de avisos foi desligado depois de falhar repetidamente.",
+    "aviso_desativado": "Um endereço de avisos foi desativado (respondeu 410 ou falhou sem parar).",
 }
 
 
 async def abrir(
     integrador_id: str, ambiente: str, tipo: str, chave: str, mensagem: str, *,
     evidencia: dict | None = None, smtp_url: str | None, now: datetime | None = None,
+    assunto_email: str | None = None, texto_email: str | None = None,
 ) -> Alerta:
-    """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago."""
+    """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago.
+    Callers with more to say than `mensagem` pass the e-mail's subject and text."""
     now = now or datetime.now(timezone.utc)
     alerta = await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True).first()
     if alerta is not None:
@@ -37,8 +39,8 @@ async def abrir(
     if last is None or now - last.enviado_em >= EMAIL_INTERVAL:
         integrador = await Integrador.get(id=integrador_id)
         await emails.enviar(
-            para=integrador.email, assunto=f"Vitrine: alerta — {TIPOS.get(tipo, tipo)}"[:200],
-            texto=f"{mensagem}\n\nAmbiente: {ambiente}\nAberto em: {now.isoformat()}\n",
+            para=integrador.email, assunto=(assunto_email or f"Vitrine: alerta — {TIPOS.get(tipo, tipo)}")[:200],
+            texto=texto_email or f"{mensagem}\n\nAmbiente: {ambiente}\nAberto em: {now.isoformat()}\n",
             tipo=f"alerta_{tipo}", integrador_id=integrador_id, smtp_url=smtp_url,
         )
         if last is None:
@@ -49,9 +51,10 @@ async def abrir(
     return alerta
 
 
-async def fechar(integrador_id: str, ambiente: str, tipo: str, chave: str) -> int:
+async def fechar(integrador_id: str, ambiente: str, tipo: str | tuple[str, ...], chave: str) -> int:
+    tipos = (tipo,) if isinstance(tipo, str) else tipo
     return await Alerta.filter(
-        integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True
+        integrador_id=integrador_id, ambiente=ambiente, tipo__in=tipos, chave=chave, fechado_em__isnull=True
     ).update(fechado_em=datetime.now(timezone.utc))
 
 

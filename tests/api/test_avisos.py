@@ -301,6 +301,17 @@ async def test_an_address_failing_for_an_hour_triggers_one_alert_email(client, f
     await eventually(attempted, timeout=10)
     await asyncio.sleep(0.5)  # a few more sweeps
     assert len([m for m in smtp_inbox if "falhando" in m["Subject"]]) == 1
+    # the alert is open in the integration status, and closes when the address answers again
+    status = (await (await client.get("/v1/integracao/status", headers=integrator.headers)).json())["data"]
+    assert [(a["tipo"], a["evidencia"]["avisoId"]) for a in status["alertasAbertos"]] == [("aviso_falhando", aviso["id"])]
+    receptor.respostas = []
+    await factory.evento(integrator)
+
+    async def closed():
+        status = (await (await client.get("/v1/integracao/status", headers=integrator.headers)).json())["data"]
+        assert status["alertasAbertos"] == []
+
+    await eventually(closed, timeout=15)
 
 
 async def test_retries_end_after_the_schedule_and_the_address_is_switched_off_after_72h(client, factory, integrator, receptor, settings):
@@ -475,6 +486,9 @@ async def test_the_three_test_deliveries_against_a_correct_receiver(client, inte
     assert situacao.situacao == "ok" and situacao.ultima_falha is None and len(situacao.testes) == 3
     assert (await avisos.situacao_assinatura(integrator.id, "producao")).situacao == "pendente"
     assert aviso["situacao"] == "ativo"
+    # and the AVISOS_ASSINATURA integration step turned ok, with the tests as evidence
+    etapa = await etapa_avisos(client, integrator, "ok")
+    assert all(t["id"] in etapa["evidencia"]["eventId"] for t in testes)
 
 
 async def test_a_receiver_that_accepts_everything_fails_the_test(client, integrator, receptor):
@@ -486,6 +500,18 @@ async def test_a_receiver_that_accepts_everything_fails_the_test(client, integra
     assert results["assinatura_errada"]["veredito"] == "falhou" and results["timestamp_antigo"]["veredito"] == "falhou"
     situacao = await avisos.situacao_assinatura(integrator.id, "teste")
     assert situacao.situacao == "falhou" and "assinatura_errada" in situacao.ultima_falha
+    etapa = await etapa_avisos(client, integrator, "falhou")
+    assert "assinatura_errada" in etapa["ultimaFalha"] and "timestamp_antigo" in etapa["ultimaFalha"]
+
+
+async def etapa_avisos(client, integrator, situacao: str) -> dict:
+    async def check():
+        data = (await (await client.get("/v1/integracao/status", headers=integrator.headers)).json())["data"]
+        etapa = next(e for e in data["etapas"] if e["codigo"] == "AVISOS_ASSINATURA")
+        assert etapa["situacao"] == situacao, etapa
+        return etapa
+
+    return await eventually(check)
 
 
 async def test_testing_needs_an_active_address(client, factory, integrator):

@@ -8,19 +8,22 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
 from graphql_api.chamada import schema as chamada
+from graphql_api.chave import schema as chave
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
+from graphql_api.email import schema as email
 from graphql_api.geracao import schema as geracao
 from graphql_api.produto import schema as produto
+from graphql_api.usuario import schema as usuario
 
 Query = merge_types(
     "Query",
-    (conta.Query, creditos.Query, geracao.Query, chamada.Query),
+    (conta.Query, produto.Query, creditos.Query, geracao.Query, chamada.Query, chave.Query, email.Query, usuario.Query),
 )
 Mutation = merge_types(
     "Mutation",
-    (conta.Mutation, produto.Mutation),
+    (conta.Mutation, produto.Mutation, chave.Mutation, usuario.Mutation),
 )
 
 schema = strawberry.Schema(

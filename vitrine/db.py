@@ -27,6 +27,7 @@ MODEL_MODULES = [
     "graphql_api.chamada.models",
     "graphql_api.evento.models",
     "graphql_api.email.models",
+    "graphql_api.usuario.models",
     "rest_v1.idempotency_models",
 ]
 

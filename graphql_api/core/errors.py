@@ -76,6 +76,21 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "necessários; em produção suspensa, fale com o suporte.",
     ),
     ErrorKind(
+        "REAUTHENTICATION_REQUIRED", 403,
+        "Confirme a sua senha para continuar.",
+        "Criar chaves de produção e revelar dados sensíveis no portal exigem a senha digitada há "
+        "no máximo 5 minutos.",
+        "Digite a sua senha de novo quando o portal pedir e repita a operação.",
+    ),
+    ErrorKind(
+        "PRODUCTION_ACCESS_REQUIRED", 403,
+        "O acesso de produção ainda não foi liberado para este integrador.",
+        "Chaves sk_live_ só podem ser criadas depois da liberação do acesso de produção, que exige "
+        "as 8 etapas de integração concluídas em teste e o contrato vigente.",
+        "Conclua as etapas de integração com a sua chave sk_test_, peça o acesso de produção e "
+        "crie a chave sk_live_ depois da liberação.",
+    ),
+    ErrorKind(
         "NOT_FOUND", 404,
         "Recurso não encontrado.",
         "Não existe recurso com esse identificador visível para esta credencial e este ambiente.",

@@ -19,9 +19,9 @@ REVOGAR = Operation("mutation($id: String!) { revogarChave(identificador: $id) }
 
 async def _listing(page: Page, *, status: int = 200, **extra) -> web.StreamResponse:
     data = await page.run(LISTAR)
+    context = {"nova": None, "erros": {}, "erro": None, "nome": ""} | extra
     return page.render(
-        "portal/chaves.html", status=status, chaves=data["chaves"], bloqueio=data["bloqueioChaveProducao"],
-        nova=None, erros={}, erro=None, nome="", **extra,
+        "portal/chaves.html", status=status, chaves=data["chaves"], bloqueio=data["bloqueioChaveProducao"], **context
     )
 
 

@@ -15,9 +15,9 @@ LISTAR = Operation(
     + fragments.CONTA
 )
 CONTA = Operation(
-    """query($id: ID!, $cursor: String) {
+    """query($id: ID!, $contaId: String!, $cursor: String) {
       conta(id: $id) { ...ContaFields }
-      produtos(contaId: $id, limite: 50, cursor: $cursor) {
+      produtos(contaId: $contaId, limite: 50, cursor: $cursor) {
         itens { id codigo nome situacao versao fotos { recebidas aprovadas } atualizadoEm }
         """ + fragments.PAGINACAO + """
       }
@@ -34,7 +34,8 @@ async def contas(page: Page) -> web.StreamResponse:
 
 @routes.get("/contas/{id}")
 async def conta(page: Page) -> web.StreamResponse:
-    data = await page.run(CONTA, id=page.request.match_info["id"], cursor=page.query("cursor") or None)
+    conta_id = page.request.match_info["id"]
+    data = await page.run(CONTA, id=conta_id, contaId=conta_id, cursor=page.query("cursor") or None)
     produtos = data["produtos"]
     return page.render(
         "portal/conta.html", conta=data["conta"], produtos=produtos["itens"],

@@ -176,7 +176,7 @@ class Page:
         if self.is_htmx:  # htmx follows a 3xx inside the swap; a full navigation is meant here
             response = web.Response(status=204, headers={"HX-Redirect": location})
         else:
-            response = web.HTTPSeeOther(location)
+            response = web.Response(status=303, headers={"Location": location})
         return self._finish(response)
 
     def set_session(self, token: str | None) -> None:

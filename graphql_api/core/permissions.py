@@ -81,7 +81,8 @@ def requires(
         checks.append(PortalOnly())
     if integrator_only:
         checks.append(IntegratorOnly())
-    checks.extend(HasScope(s) for s in scopes)
+    # Behind PortalOnly every caller is a person: say "your role", not "your credential".
+    checks.extend(HasPortalScope(s) if portal_only else HasScope(s) for s in scopes)
     if portal_scope is not None:
         checks.append(HasPortalScope(portal_scope))
     return [PermissionExtension(permissions=checks, use_directives=False)]

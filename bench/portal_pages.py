@@ -19,7 +19,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_overhead import PG_ADMIN, backends, free_port  # noqa: E402
+from api_overhead import PG_ADMIN, backends, free_port, wait_for_port  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "30"))
 TARGET_MS = 150.0
@@ -139,13 +138,7 @@ def run_backend(env: dict[str, str]) -> dict[str, list[float]]:
     server = subprocess.Popen([sys.executable, "-m", "vitrine", "serve"], env=env, cwd=ROOT,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_port(port)
         return asyncio.run(measure(f"http://127.0.0.1:{port}", ids))
     finally:
         os.killpg(server.pid, signal.SIGTERM)

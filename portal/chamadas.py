@@ -6,25 +6,14 @@ from urllib.parse import urlencode
 from aiohttp import web
 
 from graphql_api.core.errors import CATALOG, ApiError
-from graphql_api.executor import Operation
 from portal.web import Page, PortalRoutes, form_errors
-from rest_v1 import fragments
 from rest_v1.app import ROUTE_MODULES
+# The same operations as GET /v1/integracao/chamadas and its detail: one document each.
+from rest_v1.handlers.integracao import LISTAR_CHAMADAS, OBTER_CHAMADA
 
 routes = PortalRoutes()
 
-LISTAR = Operation(
-    """query($filtros: JSON, $cursor: String) {
-      chamadas(filtros: $filtros, limite: 50, cursor: $cursor) {
-        itens { ...ChamadaFields } """ + fragments.PAGINACAO + """
-      }
-    }"""
-    + fragments.CHAMADA
-)
-DETALHE = Operation(
-    "query($requestId: String!) { chamada(requestId: $requestId) { ...ChamadaDetalheFields } }"
-    + fragments.CHAMADA_DETALHE
-)
+PAGE_SIZE = 50
 
 FILTROS = ("de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente")
 METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE")
@@ -42,7 +31,7 @@ async def _listing(page: Page, template: str) -> web.StreamResponse:
     cursor = page.query("cursor") or None
     erros, erro, result = {}, None, {"itens": [], "paginacao": {"proximoCursor": None}}
     try:
-        result = (await page.run(LISTAR, filtros=filtros, cursor=cursor))["chamadas"]
+        result = (await page.run(LISTAR_CHAMADAS, filtros=filtros, limite=PAGE_SIZE, cursor=cursor))["chamadas"]
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise
@@ -78,5 +67,5 @@ async def lista(page: Page) -> web.StreamResponse:
 
 @routes.get("/chamadas/{requestId}")
 async def detalhe(page: Page) -> web.StreamResponse:
-    chamada = (await page.run(DETALHE, requestId=page.request.match_info["requestId"]))["chamada"]
+    chamada = (await page.run(OBTER_CHAMADA, requestId=page.request.match_info["requestId"]))["chamada"]
     return page.render("portal/chamada.html", chamada=chamada)

@@ -4,6 +4,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from graphql_api.chave.models import ChaveApi
+from graphql_api.core.ids import new_id
 from graphql_api.email.models import Email
 from graphql_api.integrador.models import Integrador
 from graphql_api.usuario.models import LinkSenha, Sessao, Usuario
@@ -17,6 +18,19 @@ async def _link_in_outbox(para: str) -> str:
     email = await Email.filter(para=para).order_by("-id").first()
     assert email is not None, f"no e-mail to {para}"
     return _LINK.search(email.texto).group(1)
+
+
+async def _join(portal, new_portal, nome: str, papel: str):
+    """The owner on `portal` invites a person, who accepts on a browser of their own and signs in."""
+    pessoa = Pessoa(f"{new_id('p')}@integradora.test", f"senha de {nome} bem longa")
+    response = await portal.submit("/equipe", {"nome": nome, "email": pessoa.email, "papel": papel})
+    assert response.status == 303
+    link = await _link_in_outbox(pessoa.email)
+    browser = await new_portal()
+    response = await browser.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": pessoa.senha}, token_from=link)
+    assert response.status == 303
+    assert (await browser.signin(pessoa)).status == 303
+    return browser, pessoa
 
 
 async def test_sign_up_creates_the_integrator_and_its_owner_without_a_hidden_key(portal):
@@ -134,11 +148,7 @@ async def test_invited_people_choose_their_password_and_get_their_role(portal, n
 
 
 async def test_finance_sees_balance_and_accounts_but_not_keys_or_calls(portal, new_portal, owner):
-    await portal.submit("/equipe", {"nome": "Fina", "email": "fina@integradora.test", "papel": "financeiro"})
-    link = await _link_in_outbox("fina@integradora.test")
-    fina = await new_portal()
-    await fina.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": "senha da fina longa"}, token_from=link)
-    await fina.signin(Pessoa("fina@integradora.test", "senha da fina longa"))
+    fina, _ = await _join(portal, new_portal, "Fina", "financeiro")
     overview = await fina.page("/visao-geral")
     assert "Saldo" in overview and "Últimas chamadas" not in overview
     assert (await fina.get("/contas")).status == 200
@@ -160,12 +170,8 @@ async def test_the_last_owner_stays_and_nobody_removes_themselves(portal, owner)
 
 
 async def test_removing_a_person_ends_their_sessions(portal, new_portal, owner):
-    await portal.submit("/equipe", {"nome": "Temp", "email": "temp@integradora.test", "papel": "desenvolvedor"})
-    link = await _link_in_outbox("temp@integradora.test")
-    temp = await new_portal()
-    await temp.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": "senha temporaria longa"}, token_from=link)
-    await temp.signin(Pessoa("temp@integradora.test", "senha temporaria longa"))
-    usuario = await Usuario.get(email="temp@integradora.test")
+    temp, pessoa = await _join(portal, new_portal, "Temp", "desenvolvedor")
+    usuario = await Usuario.get(email=pessoa.email)
     assert "Remover Temp?" in await portal.page(f"/equipe/{usuario.id}/remover")
     response = await portal.submit(f"/equipe/{usuario.id}/remover", {}, token_from="/equipe")
     assert response.status == 303
@@ -174,11 +180,7 @@ async def test_removing_a_person_ends_their_sessions(portal, new_portal, owner):
 
 
 async def test_password_links_in_the_outbox_need_an_owner_who_typed_the_password(portal, new_portal, owner):
-    await portal.submit("/equipe", {"nome": "Outra Dev", "email": "outra@integradora.test", "papel": "desenvolvedor"})
-    link = await _link_in_outbox("outra@integradora.test")
-    dev = await new_portal()
-    await dev.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": "senha da outra dev"}, token_from=link)
-    await dev.signin(Pessoa("outra@integradora.test", "senha da outra dev"))
+    dev, _ = await _join(portal, new_portal, "Outra Dev", "desenvolvedor")
     # the owner asks for a reset: a developer must never read that link
     await portal.client.post("/senha/esqueci", data={"email": owner.email, "csrf": await portal.csrf("/visao-geral")})
     email = await Email.filter(para=owner.email, tipo="senha_redefinicao").first()

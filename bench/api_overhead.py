@@ -39,6 +39,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_for_port(port: int, timeout: float = 30) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+
+
 async def seed(env: dict[str, str]) -> tuple[str, str]:
     """An integrator without practical limits and a finished 3-image gallery to read."""
     from graphql_api.core.ids import new_id
@@ -121,13 +131,7 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1) -> dict[str,
         for _ in range(processes)
     ]
     try:
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_port(port)
         base = f"http://127.0.0.1:{port}"
         auth = {"Authorization": f"Bearer {key}"}
         # warm both paths (connections, caches) before measuring

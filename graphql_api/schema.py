@@ -9,21 +9,30 @@ from strawberry.tools import merge_types
 
 from graphql_api.aviso import schema as aviso
 from graphql_api.chamada import schema as chamada
+from graphql_api.chave import schema as chave
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
+from graphql_api.email import schema as email
 from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
 from graphql_api.integracao import schema as integracao
 from graphql_api.produto import schema as produto
+from graphql_api.usuario import schema as usuario
 
 Query = merge_types(
     "Query",
-    (conta.Query, creditos.Query, geracao.Query, chamada.Query, integracao.Query, equipe.Query, aviso.Query),
+    (
+        conta.Query, produto.Query, creditos.Query, geracao.Query, chamada.Query, chave.Query, email.Query,
+        usuario.Query, integracao.Query, equipe.Query, aviso.Query,
+    ),
 )
 Mutation = merge_types(
     "Mutation",
-    (conta.Mutation, produto.Mutation, integracao.Mutation, equipe.Mutation, creditos.Mutation, aviso.Mutation),
+    (
+        conta.Mutation, produto.Mutation, chave.Mutation, usuario.Mutation, integracao.Mutation,
+        equipe.Mutation, creditos.Mutation, aviso.Mutation,
+    ),
 )
 
 schema = strawberry.Schema(

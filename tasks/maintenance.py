@@ -1,8 +1,10 @@
-"""Retention: call-log bodies after 30 days and records after 90, idempotency keys after 7."""
+"""Retention: call-log bodies after 30 days and records after 90, idempotency keys after 7,
+expired portal sessions, sign-in failures and password links."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
+from graphql_api.usuario import service as usuarios
 from rest_v1 import idempotency_store
 from tasks.broker import broker
 
@@ -22,4 +24,10 @@ async def expurgar_idempotencia() -> dict:
     return {"chavesRemovidas": removed}
 
 
-PERIODIC = (expurgar_chamadas, expurgar_idempotencia)
+@broker.task(task_name="manutencao.expurgar_sessoes")
+async def expurgar_sessoes() -> dict:
+    sessions, failures, links = await usuarios.expurgar()
+    return {"sessoesRemovidas": sessions, "tentativasRemovidas": failures, "linksRemovidos": links}
+
+
+PERIODIC = (expurgar_chamadas, expurgar_idempotencia, expurgar_sessoes)

@@ -6,6 +6,7 @@ import logging
 
 from aiohttp import web
 
+from portal.app import add_routes as add_portal_routes
 from rest_v1.app import create_v1_app
 from rest_v1.keys import RUNTIME
 from vitrine import db, docs_site, media_routes, staff_graphql
@@ -67,4 +68,5 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     media_routes.add_routes(app)
     staff_graphql.add_routes(app)
     app.router.add_static("/static", STATIC_DIR)
+    add_portal_routes(app)
     return app

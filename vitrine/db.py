@@ -30,6 +30,7 @@ MODEL_MODULES = [
     "graphql_api.integracao.models",
     "graphql_api.equipe.models",
     "graphql_api.aviso.models",
+    "graphql_api.usuario.models",
     "rest_v1.idempotency_models",
 ]
 

@@ -73,8 +73,9 @@ def _mask_personal_number(match: re.Match) -> str:
     return digits
 
 
-# Something that could be a phone, CPF or CNPJ: ten or more digits, separators allowed between.
-_NUMBER_LIKE = re.compile(r"(?:\d[\s().\-/]?){10}")
+# Something that could be a phone, CPF or CNPJ: ten or more digits, separators allowed between
+# (up to two in a row, as in "(11) 98765-4321").
+_NUMBER_LIKE = re.compile(r"(?:\d[\s().\-/]{0,2}){10}")
 
 
 # Strings the service itself produces and that cannot hold personal data: ids, timestamps,
@@ -85,7 +86,7 @@ _SYSTEM_STRING = re.compile(
     r"|[a-z_]{1,40}$"
     r"|https?://[^\s?#]+/midia/[^\s?#]+\?exp=\d+&sig=[0-9a-f]{64}$"
 )
-_PERSONAL_HINT = re.compile(r"@|(?:\d[\s().\-/]?){10}")
+_PERSONAL_HINT = re.compile(r"@|(?:\d[\s().\-/]{0,2}){10}")
 
 
 def mask_text(text: str) -> str:

@@ -10,7 +10,7 @@ from graphql_api.core.permissions import requires
 
 @strawberry.type
 class Query:
-    @strawberry.field(extensions=requires(integrator_only=True))
+    @strawberry.field(extensions=requires(integrator_only=True, portal_scope="chamadas:ler"))
     async def chamadas(
         self, info: Info, filtros: JSON | None = None, limite: int | None = None, cursor: str | None = None
     ) -> Pagina[ChamadaType]:
@@ -20,7 +20,7 @@ class Query:
         )
         return pagina([ChamadaType.from_model(c) for c in rows], page, next_cursor)
 
-    @strawberry.field(extensions=requires(integrator_only=True))
+    @strawberry.field(extensions=requires(integrator_only=True, portal_scope="chamadas:ler"))
     async def chamada(self, info: Info, request_id: str) -> ChamadaDetalheType:
         chamada = await service.obter_chamada(info.context.principal, request_id)
         return ChamadaDetalheType.from_detail(chamada, info.context.settings.docs_url)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from graphql_api.chave import repository
 from graphql_api.chave.models import ChaveApi
-from graphql_api.core.errors import ApiError
+from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
 
@@ -181,3 +181,33 @@ async def revogar_chave(integrador_id: str, identificador: str, *, bus) -> None:
     if not changed:
         raise ApiError("NOT_FOUND", description="Chave inexistente ou já revogada.")
     await bus.publish(CACHE_TOPIC)
+
+
+async def motivo_bloqueio_producao(integrador_id: str) -> str | None:
+    """Why this integrator may not create sk_live_ keys yet (for the portal to say before the
+    attempt); None when it may. The rule itself lives in graphql_api/integracao/contrato.py."""
+    from graphql_api.integracao import contrato
+
+    bloqueio = await contrato.bloqueio_de_chave_live(integrador_id)
+    return (bloqueio.description or bloqueio.kind.message) if bloqueio else None
+
+
+async def emitir_chave(principal: Principal, *, nome: str = "") -> tuple[ChaveApi, str]:
+    """A key for the caller's environment, created by a person in the portal. A live key needs
+    the password typed again a moment ago and production access."""
+    nome = nome.strip()
+    if len(nome) > 100:
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("nome", "muito_longo", "Máximo de 100 caracteres.")])
+    if principal.ambiente is Ambiente.PRODUCAO:
+        if principal.kind is CredentialKind.PORTAL and not principal.reautenticado:
+            raise ApiError("REAUTHENTICATION_REQUIRED")
+    return await criar_chave(principal.integrador_id, principal.ambiente, nome=nome)
+
+
+async def listar_chaves(principal: Principal) -> list[ChaveApi]:
+    return await repository.list_for(principal.integrador_id, principal.ambiente.value)
+
+
+def identificador_de(value: str) -> str:
+    """The 12-character identifier from `sk_test_<id>`, `sk_live_<id>` or the bare id."""
+    return value.removeprefix("sk_test_").removeprefix("sk_live_")

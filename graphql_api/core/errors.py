@@ -76,6 +76,13 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "necessários; em produção suspensa, fale com o suporte.",
     ),
     ErrorKind(
+        "REAUTHENTICATION_REQUIRED", 403,
+        "Confirme a sua senha para continuar.",
+        "Criar chaves de produção e revelar dados sensíveis no portal exigem a senha digitada há "
+        "no máximo 5 minutos.",
+        "Digite a sua senha de novo quando o portal pedir e repita a operação.",
+    ),
+    ErrorKind(
         "NOT_FOUND", 404,
         "Recurso não encontrado.",
         "Não existe recurso com esse identificador visível para esta credencial e este ambiente.",

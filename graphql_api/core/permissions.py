@@ -8,6 +8,7 @@ from strawberry.permission import BasePermission, PermissionExtension
 from strawberry.types import Info
 
 from graphql_api.core.errors import ApiError
+from graphql_api.core.principal import CredentialKind
 
 
 class _Permission(BasePermission):
@@ -33,6 +34,26 @@ class HasScope(_Permission):
         return info.context.require_principal().has_scope(self.scope)
 
 
+class HasPortalScope(_Permission):
+    """A right of the portal roles (Principal.has_portal_scope); other credentials pass."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        self.message = f"O seu papel no integrador não permite esta operação ({scope})."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.require_principal().has_portal_scope(self.scope)
+
+
+class PortalOnly(_Permission):
+    """Operations on people and API keys: only a signed-in person of the portal."""
+
+    message = "Operação disponível apenas no portal, para pessoas com sessão aberta."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.require_principal().kind is CredentialKind.PORTAL
+
+
 class IntegratorOnly(_Permission):
     """Routes the contract reserves to the integrator: an OAuth token gets 403 FORBIDDEN."""
 
@@ -49,12 +70,21 @@ class StaffOnly(_Permission):
         return info.context.require_principal().is_staff
 
 
-def requires(*scopes: str, integrator_only: bool = False) -> list[PermissionExtension]:
-    """Field extensions for `@strawberry.field(extensions=requires(...))`."""
+def requires(
+    *scopes: str, integrator_only: bool = False, portal_scope: str | None = None, portal_only: bool = False
+) -> list[PermissionExtension]:
+    """Field extensions for `@strawberry.field(extensions=requires(...))`. `portal_only` fields
+    take their scopes from the person's role (PORTAL_SCOPES); `portal_scope` restricts people by
+    role while API keys keep the route."""
     checks: list[BasePermission] = [IsAuthenticated()]
+    if portal_only:
+        checks.append(PortalOnly())
     if integrator_only:
         checks.append(IntegratorOnly())
-    checks.extend(HasScope(s) for s in scopes)
+    # Behind PortalOnly every caller is a person: say "your role", not "your credential".
+    checks.extend(HasPortalScope(s) if portal_only else HasScope(s) for s in scopes)
+    if portal_scope is not None:
+        checks.append(HasPortalScope(portal_scope))
     return [PermissionExtension(permissions=checks, use_directives=False)]
 
 

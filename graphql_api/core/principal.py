@@ -28,6 +28,28 @@ INTEGRATOR_ONLY_SCOPES = frozenset(
 )
 ALL_SCOPES = OAUTH_SCOPES | INTEGRATOR_ONLY_SCOPES
 
+# What only people in the portal do; API keys never hold these (keys and the team are managed in
+# the portal, never through the API they protect).
+PORTAL_SCOPES = frozenset({"chaves:gerenciar", "usuarios:gerenciar", "chamadas:ler", "emails:ler"})
+
+
+class Papel(str, Enum):
+    """Roles of the people of an integrator (docs/portal.md explains each)."""
+
+    DONO = "dono"
+    DESENVOLVEDOR = "desenvolvedor"
+    FINANCEIRO = "financeiro"
+
+
+# A portal session's scopes come from the role of its person.
+ROLE_SCOPES: dict[Papel, frozenset[str]] = {
+    Papel.DONO: ALL_SCOPES | PORTAL_SCOPES,
+    Papel.DESENVOLVEDOR: (ALL_SCOPES - {"creditos:comprar"}) | {"chaves:gerenciar", "chamadas:ler", "emails:ler"},
+    Papel.FINANCEIRO: frozenset(
+        {"contas:ler", "produtos:ler", "geracoes:ler", "creditos:ler", "creditos:comprar", "emails:ler"}
+    ),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Principal:
@@ -38,6 +60,8 @@ class Principal:
     chave_id: str | None = None  # the 12-character identifier of an API key
     conta_id: str | None = None  # the one linked account of an OAuth token
     ator_id: str | None = None  # portal user or staff member, for audit
+    # Portal only: the person typed the password again a few minutes ago (docs/portal.md).
+    reautenticado: bool = False
 
     @property
     def is_integrator(self) -> bool:
@@ -50,3 +74,8 @@ class Principal:
 
     def has_scope(self, scope: str) -> bool:
         return scope in self.scopes
+
+    def has_portal_scope(self, scope: str) -> bool:
+        """Portal-only rights: a person needs the role for them; an API key keeps what the
+        contract gives the integrator's key (e.g. the call log)."""
+        return self.kind is not CredentialKind.PORTAL or scope in self.scopes

@@ -9,7 +9,10 @@ from urllib.parse import unquote, urlparse
 
 import aiosmtplib
 
+from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import new_id
+from graphql_api.core.pagination import PageRequest, paginate
+from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import after_commit
 from graphql_api.email.models import Email
 
@@ -72,3 +75,36 @@ async def entregar(email_id: str, smtp_url: str) -> bool:
     email.erro = None
     await email.save()
     return True
+
+
+# --- the outbox as the portal shows it -------------------------------------------------------
+
+# Messages that carry a password link: whoever reads one can take over that person's account.
+SENSITIVE_PREFIX = "senha_"
+
+
+def of_integrator(integrador_id: str):
+    return Email.filter(integrador_id=integrador_id)
+
+
+async def listar_emails(principal: Principal, page: PageRequest) -> tuple[list[Email], str | None]:
+    return await paginate(of_integrator(principal.integrador_id), page)
+
+
+async def obter_email(principal: Principal, email_id: str) -> Email:
+    email = await of_integrator(principal.integrador_id).filter(id=email_id).first()
+    if email is None:
+        raise ApiError("NOT_FOUND", description=f"E-mail {email_id} não encontrado.")
+    return email
+
+
+def motivo_oculto(principal: Principal, email: Email) -> str | None:
+    """Why the text of a message is hidden from this person: password links are shown only to
+    owners (who can manage the team anyway) who typed their password again a moment ago."""
+    if not email.tipo.startswith(SENSITIVE_PREFIX):
+        return None
+    if not principal.has_portal_scope("usuarios:gerenciar"):
+        return "papel"
+    if not principal.reautenticado:
+        return "reautenticar"
+    return None

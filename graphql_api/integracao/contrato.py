@@ -45,13 +45,24 @@ async def aceite_vigente(integrador_id: str) -> AceiteContrato | None:
     return await AceiteContrato.get_or_none(integrador_id=integrador_id, versao=current.versao)
 
 
-async def exigir_condicoes_de_chave_live(integrador_id: str) -> None:
-    """Production released and the current contract accepted, or a refusal naming what is missing."""
+async def bloqueio_de_chave_live(integrador_id: str) -> ApiError | None:
+    """What stops this integrator from creating sk_live_ keys (production released and the current
+    contract accepted are both needed), or None when nothing does."""
     integrador = await Integrador.get(id=integrador_id)
     if integrador.producao_situacao == "suspensa":
-        raise ApiError("FORBIDDEN", description="O acesso de produção deste integrador está suspenso.")
+        return ApiError("FORBIDDEN", description="O acesso de produção deste integrador está suspenso.")
     if integrador.producao_situacao != "liberada":
-        raise ApiError("PRODUCTION_NOT_RELEASED")
+        return ApiError(
+            "PRODUCTION_NOT_RELEASED",
+            description="O acesso de produção ainda não foi liberado: conclua as 8 etapas de integração em "
+            "teste e peça a liberação (POST /v1/integracao/pedido-producao).",
+        )
     if await aceite_vigente(integrador_id) is None:
         current = await vigente()
-        raise ApiError("CONTRACT_NOT_ACCEPTED", description=f"Aceite a versão {current.versao} do contrato de integração.")
+        return ApiError("CONTRACT_NOT_ACCEPTED", description=f"Aceite a versão {current.versao} do contrato de integração.")
+    return None
+
+
+async def exigir_condicoes_de_chave_live(integrador_id: str) -> None:
+    if (bloqueio := await bloqueio_de_chave_live(integrador_id)) is not None:
+        raise bloqueio

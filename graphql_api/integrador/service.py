@@ -18,11 +18,12 @@ from graphql_api.integrador.models import Integrador
 @dataclass(frozen=True, slots=True)
 class IntegradorCriado:
     integrador: Integrador
-    chave_teste: str  # the full sk_test_ key, shown once
+    chave_teste: str | None  # the full sk_test_ key, shown once
 
 
-async def criar_integrador(*, nome: str, email: str) -> IntegradorCriado:
-    """A new integrator with its two wallets and a first test key."""
+async def criar_integrador(*, nome: str, email: str, chave_teste: bool = True) -> IntegradorCriado:
+    """A new integrator with its two wallets and, for scripts, a first test key (the portal
+    sign-up skips it: people create their keys on the keys page, where they are shown once)."""
     nome, email = nome.strip(), email.strip()
     problems = []
     if not 1 <= len(nome) <= 200:
@@ -34,7 +35,9 @@ async def criar_integrador(*, nome: str, email: str) -> IntegradorCriado:
     async with transaction():
         integrador = await Integrador.create(id=new_id("itg_"), nome=nome, email=email)
         await creditos.abrir_carteiras(integrador.id)
-        _, token = await chaves.criar_chave(integrador.id, Ambiente.TESTE, nome="Primeira chave")
+        token = None
+        if chave_teste:
+            _, token = await chaves.criar_chave(integrador.id, Ambiente.TESTE, nome="Primeira chave")
     return IntegradorCriado(integrador, token)
 
 

@@ -2,9 +2,21 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 from graphql_api.produto import service
 from graphql_api.produto.types import ProdutoType
+
+
+@strawberry.type
+class Query:
+    @strawberry.field(extensions=requires("produtos:ler"))
+    async def produtos(
+        self, info: Info, conta_id: str, limite: int | None = None, cursor: str | None = None
+    ) -> Pagina[ProdutoType]:
+        page = PageRequest.of(limite, cursor)
+        rows, next_cursor = await service.listar_produtos(info.context.principal, conta_id, page)
+        return pagina([ProdutoType.from_model(p) for p in rows], page, next_cursor)
 
 
 @strawberry.type

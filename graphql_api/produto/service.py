@@ -12,6 +12,7 @@ from graphql_api.core.transactions import transaction
 from graphql_api.conta import service as contas
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
+from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.produto import repository
 from graphql_api.produto.ficha import parse_ficha
@@ -77,3 +78,9 @@ async def _store_version(conta, codigo: str, content: dict, digest: str) -> Prod
         await produto.save()
     await ProdutoVersao.create(produto=produto, versao=produto.versao, ficha=content, hash_ficha=digest)
     return produto
+
+
+async def listar_produtos(principal: Principal, conta_id: str, page: PageRequest) -> tuple[list[Produto], str | None]:
+    """The products of one visible account, newest first."""
+    conta = await contas.obter_conta(principal, conta_id)
+    return await paginate(repository.visible(principal).filter(conta_id=conta.id), page)

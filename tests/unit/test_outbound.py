@@ -3,7 +3,7 @@
 import pytest
 from aiohttp import web
 
-from tests.conftest import CA_PATH
+from tests.harness import CA_PATH
 from vitrine.infra.outbound import OutboundClient, OutboundError
 
 

@@ -1,0 +1,205 @@
+"""Server time of every portal page with 1,000 calls in the log and 100 products, read from the
+Server-Timing header the portal sets (handler start to response, session lookup included).
+
+    .venv/bin/python bench/portal_pages.py                      # SQLite, and PostgreSQL + Redis if reachable
+    .venv/bin/python bench/portal_pages.py --backends sqlite
+
+Target (issue 7): every page under 150 ms server time; the slowest page's p95 is compared."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from api_overhead import PG_ADMIN, backends, free_port, wait_for_port  # noqa: E402
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "30"))
+TARGET_MS = 150.0
+CALLS, PRODUCTS = 1000, 100
+EMAIL, SENHA = "bench@portal.test", "senha do bench portal"
+
+
+async def seed() -> dict:
+    """An owner, 1,000 logged calls (a fifth with errors, bodies included), 100 products in one
+    account and a few e-mails, all in the test environment."""
+    from graphql_api.chamada.models import Chamada
+    from graphql_api.core.ids import new_id
+    from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
+    from graphql_api.conta import service as contas
+    from graphql_api.email import service as emails
+    from graphql_api.produto import service as produtos
+    from graphql_api.usuario import service as usuarios
+    from vitrine import db
+    from vitrine.settings import Settings
+
+    settings = Settings()
+    await db.migrate(settings)
+    ctx = await db.connect(settings)
+    try:
+        usuario = await usuarios.cadastrar({
+            "empresa": "Bench Portal", "emailAlertas": "alertas@portal.test", "nome": "Bench", "email": EMAIL, "senha": SENHA,
+        })
+        principal = Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=usuario.integrador_id)
+        conta = await contas.criar_conta(principal, {"codigoExterno": "bench-1", "nome": "Loja Bench"})
+        for n in range(PRODUCTS):
+            await produtos.salvar_ficha(principal, conta.id, f"SKU-{n:03d}", {
+                "nome": f"Produto {n}", "descricao": "Descrição de bancada " * 5,
+                "imagens": [{"url": f"https://fotos.exemplo.com/{n}/{i}.jpg", "ordem": i} for i in (1, 2, 3)],
+            })
+        now = datetime.now(timezone.utc)
+        rng = random.Random(7)
+        body = json.dumps({"codigoExterno": "x" * 20, "nome": "Loja", "atributos": [{"nome": "a", "valor": "b" * 40}] * 10})
+        rows = []
+        for n in range(CALLS):
+            failed = n % 5 == 0
+            rows.append(Chamada(
+                id=new_id("req_"), integrador_id=usuario.integrador_id, ambiente="teste", chave_id="abcdefghijkl",
+                credencial="api_key", conta_id=conta.id, metodo="POST" if failed else "GET",
+                endpoint="/contas" if failed else "/contas/{contaId}",
+                caminho="/v1/contas" if failed else f"/v1/contas/{conta.id}", status=422 if failed else 200,
+                duracao_ms=rng.uniform(2, 40), codigo_erro="VALIDATION_FAILED" if failed else None,
+                mensagem_erro="Alguns campos são inválidos." if failed else None, replay=False,
+                cabecalhos={"Authorization": "Bearer sk_test_abcdefghijkl_****"},
+                corpo_enviado=body if failed else None, corpo_recebido=body,
+                criado_em=now - timedelta(seconds=CALLS - n),
+            ))
+        await Chamada.bulk_create(rows, batch_size=200)
+        for n in range(5):
+            await emails.enviar(para=EMAIL, assunto=f"Alerta {n}", texto="texto " * 50, tipo="alerta",
+                                integrador_id=usuario.integrador_id, smtp_url=None)
+        email = await emails.enviar(para=EMAIL, assunto="Alerta final", texto="texto", tipo="alerta",
+                                    integrador_id=usuario.integrador_id, smtp_url=None)
+        return {"conta": conta.id, "chamada": rows[0].id, "email": email.id}
+    finally:
+        await ctx.close_connections()
+
+
+async def measure(base: str, ids: dict) -> dict[str, list[float]]:
+    import aiohttp
+
+    pages = [
+        "/visao-geral", "/chaves", "/chamadas", "/chamadas/lista", "/chamadas?status=4xx&metodo=POST",
+        f"/chamadas/{ids['chamada']}", "/contas", f"/contas/{ids['conta']}", "/emails", f"/emails/{ids['email']}",
+        "/equipe", "/reautenticar",
+    ]
+    timings: dict[str, list[float]] = {}
+    # unsafe=True: keep cookies set by an IP address (127.0.0.1)
+    async with aiohttp.ClientSession(base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
+        timings["/entrar (sem sessão)"] = await _samples(session, "/entrar")
+        anonymous = await session.get("/entrar")
+        token = re.search(r'name="csrf" value="([0-9a-f]+)"', await anonymous.text()).group(1)
+        signed = await session.post("/entrar", data={"csrf": token, "email": EMAIL, "senha": SENHA}, allow_redirects=False)
+        assert signed.status == 303, await signed.text()
+        for path in pages:
+            timings[path] = await _samples(session, path)
+    return timings
+
+
+async def _samples(session, path: str) -> list[float]:
+    for _ in range(3):  # warm: templates compiled, documents validated, connections open
+        await (await session.get(path)).read()
+    samples = []
+    for _ in range(ROUNDS):
+        response = await session.get(path, allow_redirects=False)
+        await response.read()
+        assert response.status == 200, (path, response.status)
+        samples.append(_server_ms(response))
+    return samples
+
+
+def _server_ms(response) -> float:
+    return float(re.search(r"dur=([\d.]+)", response.headers["Server-Timing"]).group(1))
+
+
+def run_backend(env: dict[str, str]) -> dict[str, list[float]]:
+    env = {**os.environ, **env}
+    env.pop("VITRINE_SMTP_URL", None)
+    seeded = subprocess.run([sys.executable, __file__, "--seed"], env=env, cwd=ROOT, capture_output=True, text=True)
+    if seeded.returncode:
+        raise SystemExit(seeded.stderr)
+    ids = json.loads(seeded.stdout.strip().splitlines()[-1])
+    port = free_port()
+    env |= {"VITRINE_PORT": str(port), "VITRINE_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+    server = subprocess.Popen([sys.executable, "-m", "vitrine", "serve"], env=env, cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_for_port(port)
+        return asyncio.run(measure(f"http://127.0.0.1:{port}", ids))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+
+
+def _drop_database(env: dict[str, str]) -> None:
+    url = env.get("VITRINE_DATABASE_URL")
+    if not url:
+        return
+    import asyncpg
+
+    async def drop() -> None:
+        conn = await asyncpg.connect(PG_ADMIN)
+        await conn.execute(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+        await conn.close()
+
+    asyncio.run(drop())
+
+
+def _reachable(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", action="store_true")
+    parser.add_argument("--backends", default="sqlite,postgres")
+    args = parser.parse_args()
+    if args.seed:
+        print(json.dumps(asyncio.run(seed())))
+        return
+    selected = args.backends.split(",")
+    if "postgres" in selected and not (_reachable(5432) and _reachable(6379)):
+        print("PostgreSQL or Redis not reachable: measuring SQLite only\n")
+        selected.remove("postgres")
+    print(f"Portal pages: {CALLS} calls in the log, {PRODUCTS} products; server time (Server-Timing), {ROUNDS} requests per page\n")
+    failed = False
+    for name, env in backends(selected):
+        try:
+            timings = run_backend(env)
+        finally:
+            _drop_database(env)
+        print(name)
+        print(f"  {'page':44} {'median':>8} {'p95':>8} {'max':>8}")
+        worst = ("", 0.0)
+        for path, samples in timings.items():
+            ordered = sorted(samples)
+            p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
+            print(f"  {path:44} {statistics.median(ordered):7.1f}  {p95:7.1f}  {ordered[-1]:7.1f}  ms")
+            if p95 > worst[1]:
+                worst = (path, p95)
+        ok = worst[1] < TARGET_MS
+        failed |= not ok
+        print(f"  slowest: {worst[0]} at p95 {worst[1]:.1f} ms (target < {TARGET_MS:.0f} ms: {'ok' if ok else 'MISSED'})\n")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

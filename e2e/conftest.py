@@ -1,0 +1,90 @@
+"""End-to-end tests: the real service as a subprocess (`python -m vitrine serve`), driven by
+Debian's Chromium through Playwright. The back end is the one the test harness picked
+(tests/harness.py): SQLite in the service's own data directory, or the session's PostgreSQL
+database + Redis, whose `vitrine worker` the harness already runs."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["tests.harness"]
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts" / "e2e"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """pytest-playwright launches this once per session: Debian's Chromium, never a download."""
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True, "args": CHROMIUM_ARGS}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def service() -> str:
+    """The service on a free port; its base URL (the only origin the browser may talk to)."""
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    data_dir = Path(tempfile.mkdtemp(prefix="vitrine-e2e-"))
+    env = os.environ | {
+        "VITRINE_DATA_DIR": str(data_dir),
+        "VITRINE_PORT": str(port),
+        "VITRINE_PUBLIC_URL": base,
+    }
+    log_path = data_dir / "serve.log"
+    log = open(log_path, "w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vitrine", "serve"], cwd=ROOT, env=env,
+        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.time() + 30
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"vitrine serve exited: {log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{base}/entrar", timeout=2) as response:
+                if response.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.time() > deadline:
+            raise RuntimeError(f"vitrine serve did not answer in 30 s: {log_path.read_text()}")
+        time.sleep(0.2)
+    yield base
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import strawberry
+
+from graphql_api.chave.models import ChaveApi
+from graphql_api.chave.service import display_id
+from graphql_api.core.scalars import Timestamp
+
+
+@strawberry.type(name="Chave")
+class ChaveType:
+    """An API key as listed: its public identifier (prefix + id), never the secret."""
+
+    identificador: str
+    nome: str
+    ambiente: str
+    ativa: bool
+    criado_em: Timestamp
+    revogada_em: Timestamp | None
+
+    @classmethod
+    def from_model(cls, c: ChaveApi) -> ChaveType:
+        return cls(
+            identificador=display_id(c),
+            nome=c.nome,
+            ambiente=c.ambiente,
+            ativa=c.revogada_em is None,
+            criado_em=c.criado_em,
+            revogada_em=c.revogada_em,
+        )
+
+
+@strawberry.type(name="ChaveCriada")
+class ChaveCriadaType:
+    chave: ChaveType
+    token: str = strawberry.field(description="The whole key: shown once, never stored.")

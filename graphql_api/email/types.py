@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import strawberry
+
+from graphql_api.core.scalars import Timestamp
+from graphql_api.email.models import Email
+
+
+@strawberry.type(name="Email")
+class EmailType:
+    id: strawberry.ID
+    para: str
+    assunto: str
+    tipo: str
+    situacao: str  # na_caixa (no SMTP) | pendente | enviado | falhou
+    tentativas: int
+    erro: str | None
+    criado_em: Timestamp
+    enviado_em: Timestamp | None
+
+    @classmethod
+    def from_model(cls, e: Email) -> EmailType:
+        return cls(
+            id=strawberry.ID(e.id), para=e.para, assunto=e.assunto, tipo=e.tipo, situacao=e.situacao,
+            tentativas=e.tentativas, erro=e.erro, criado_em=e.criado_em, enviado_em=e.enviado_em,
+        )
+
+
+@strawberry.type(name="EmailDetalhe")
+class EmailDetalheType(EmailType):
+    texto: str | None = strawberry.field(description="Null when hidden: see `oculto`.")
+    oculto: str | None = strawberry.field(
+        description="Why the text is hidden: `papel` (only owners see password links) or "
+        "`reautenticar` (type the password again)."
+    )

@@ -1,0 +1,87 @@
+from datetime import datetime
+
+from graphql_api.usuario.models import LinkSenha, Sessao, TentativaEntrada, Usuario
+
+# What a request needs of its session, read in one query (every portal page pays for it).
+SESSION_FIELDS = (
+    "id",
+    "ambiente",
+    "reautenticado_em",
+    "criado_em",
+    "ultimo_uso_em",
+    "expira_em",
+    "usuario_id",
+    "usuario__nome",
+    "usuario__email",
+    "usuario__papel",
+    "usuario__integrador_id",
+    "usuario__integrador__nome",
+    "usuario__integrador__situacao",
+)
+
+
+async def by_email(email: str) -> Usuario | None:
+    return await Usuario.get_or_none(email=email)
+
+
+async def of_integrator(integrador_id: str) -> list[Usuario]:
+    return await Usuario.filter(integrador_id=integrador_id).order_by("criado_em")
+
+
+async def member(integrador_id: str, usuario_id: str) -> Usuario | None:
+    return await Usuario.get_or_none(id=usuario_id, integrador_id=integrador_id)
+
+
+async def count_owners(integrador_id: str) -> int:
+    return await Usuario.filter(integrador_id=integrador_id, papel="dono").count()
+
+
+async def touch_user(usuario_id: str, when: datetime) -> None:
+    await Usuario.filter(id=usuario_id).update(ultimo_acesso_em=when)
+
+
+async def session_row(token_hash: str) -> dict | None:
+    rows = await Sessao.filter(id=token_hash).values(*SESSION_FIELDS)
+    return rows[0] if rows else None
+
+
+async def delete_session(token_hash: str) -> int:
+    return await Sessao.filter(id=token_hash).delete()
+
+
+async def delete_sessions_of(usuario_id: str) -> int:
+    return await Sessao.filter(usuario_id=usuario_id).delete()
+
+
+async def update_session(token_hash: str, **values) -> int:
+    return await Sessao.filter(id=token_hash).update(**values)
+
+
+async def failures_since(*, email: str | None = None, ip: str | None = None, since: datetime) -> list[datetime]:
+    """When the failed sign-ins of an e-mail or an address happened, oldest first."""
+    query = TentativaEntrada.filter(criado_em__gte=since)
+    query = query.filter(email=email) if email is not None else query.filter(ip=ip)
+    return list(await query.order_by("criado_em").values_list("criado_em", flat=True))
+
+
+async def forget_failures(email: str) -> None:
+    await TentativaEntrada.filter(email=email).delete()
+
+
+async def link(token_hash: str) -> LinkSenha | None:
+    return await LinkSenha.get_or_none(id=token_hash).prefetch_related("usuario")
+
+
+async def links_since(usuario_id: str, since: datetime) -> int:
+    return await LinkSenha.filter(usuario_id=usuario_id, criado_em__gte=since).count()
+
+
+async def close_links_of(usuario_id: str, now: datetime) -> None:
+    await LinkSenha.filter(usuario_id=usuario_id, usado_em__isnull=True).update(usado_em=now)
+
+
+async def purge(now: datetime, failures_before: datetime, links_before: datetime) -> tuple[int, int, int]:
+    sessions = await Sessao.filter(expira_em__lt=now).delete()
+    failures = await TentativaEntrada.filter(criado_em__lt=failures_before).delete()
+    links = await LinkSenha.filter(expira_em__lt=links_before).delete()
+    return sessions, failures, links

@@ -1,0 +1,474 @@
+"""People of an integrator and their portal sessions: sign-up, sign-in with a failure counter,
+server-side sessions, re-authentication, password links (reset and invite) and the team.
+
+Passwords are hashed with argon2id at OWASP's parameters (19 MiB, 2 passes, 1 lane: about 35 ms
+here), in a thread so the event loop keeps serving. Session cookies, reset and invite links are
+random tokens of which only the SHA-256 is stored: a leaked table opens nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from argon2 import PasswordHasher, Type
+from argon2.exceptions import InvalidHashError, VerificationError
+from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
+from pydantic_core import PydanticCustomError
+from tortoise.exceptions import IntegrityError
+
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.ids import new_id
+from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
+from graphql_api.core.transactions import transaction
+from graphql_api.core.validation import validate
+from graphql_api.email import service as emails
+from graphql_api.integrador import service as integradores
+from graphql_api.usuario import repository
+from graphql_api.usuario.models import LinkSenha, Sessao, TentativaEntrada, Usuario
+
+SESSION_IDLE = timedelta(hours=12)  # a session unused this long ends
+SESSION_MAX = timedelta(days=7)  # and none lives longer than this
+SESSION_TOUCH = timedelta(minutes=5)  # how often a used session's expiry is pushed (one write)
+REAUTH_WINDOW = timedelta(minutes=5)
+
+FAILURE_WINDOW = timedelta(minutes=15)
+MAX_FAILURES_PER_EMAIL = 5
+MAX_FAILURES_PER_IP = 20
+
+RESET_LINK_LIFE = timedelta(hours=1)
+INVITE_LINK_LIFE = timedelta(hours=72)
+MAX_RESET_LINKS_PER_HOUR = 3
+
+MIN_PASSWORD, MAX_PASSWORD = 10, 128
+
+_hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)
+_dummy_hash: str | None = None
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+async def hash_password(senha: str) -> str:
+    return await asyncio.to_thread(_hasher.hash, senha)
+
+
+async def _password_matches(stored: str | None, senha: str) -> bool:
+    global _dummy_hash
+    if stored is None:
+        # Same work for an unknown e-mail as for a wrong password: timing tells nothing.
+        _dummy_hash = _dummy_hash or await hash_password("senha-que-nao-existe")
+        stored, senha = _dummy_hash, senha + "x"
+    try:
+        return await asyncio.to_thread(_hasher.verify, stored, senha)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+
+def normalise_email(value: str) -> str:
+    return value.strip().lower()
+
+
+def _email(value: str) -> str:
+    value = normalise_email(value)
+    if len(value) > 254 or not _EMAIL.match(value):
+        raise PydanticCustomError("formato_invalido", "Informe um e-mail válido, como nome@empresa.com.br.")
+    return value
+
+
+def _nome(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise PydanticCustomError("obrigatorio", "Campo obrigatório.")
+    if len(value) > 200:
+        raise PydanticCustomError("muito_longo", "Máximo de 200 caracteres.")
+    return value
+
+
+def _password_problem(senha: str, email: str) -> str | None:
+    if len(senha) < MIN_PASSWORD:
+        return f"Use pelo menos {MIN_PASSWORD} caracteres."
+    if len(senha) > MAX_PASSWORD:
+        return f"Use no máximo {MAX_PASSWORD} caracteres."
+    if senha.strip().lower() == email:
+        return "A senha não pode ser o seu e-mail."
+    return None
+
+
+class _Pessoa(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    nome: StrictStr
+    email: StrictStr
+
+    @field_validator("nome")
+    @classmethod
+    def check_nome(cls, value: str) -> str:
+        return _nome(value)
+
+    @field_validator("email")
+    @classmethod
+    def check_email(cls, value: str) -> str:
+        return _email(value)
+
+
+class Cadastro(_Pessoa):
+    """Sign-up form: the company, its alert contact, and the first person (the owner)."""
+
+    empresa: StrictStr
+    emailAlertas: StrictStr
+    senha: StrictStr
+
+    @field_validator("empresa")
+    @classmethod
+    def check_empresa(cls, value: str) -> str:
+        return _nome(value)
+
+    @field_validator("emailAlertas")
+    @classmethod
+    def check_alertas(cls, value: str) -> str:
+        return _email(value)
+
+
+class Convite(_Pessoa):
+    papel: StrictStr
+
+    @field_validator("papel")
+    @classmethod
+    def check_papel(cls, value: str) -> str:
+        if value not in {p.value for p in Papel}:
+            raise PydanticCustomError("valor_invalido", "Escolha dono, desenvolvedor ou financeiro.")
+        return value
+
+
+def _email_taken() -> ApiError:
+    return ApiError(
+        "VALIDATION_FAILED",
+        fields=[FieldError("email", "duplicado", "Já existe uma pessoa com este e-mail: entre ou redefina a senha.")],
+    )
+
+
+# --- sign-up and sign-in ------------------------------------------------------------------------
+
+
+async def cadastrar(dados: dict) -> Usuario:
+    """A new integrator (no API key yet) and its first person, the owner."""
+    # Every problem at once, the password's too, so the form shows them all beside their fields.
+    problems: list[FieldError] = []
+    try:
+        cadastro = validate(Cadastro, dados)
+    except ApiError as error:
+        problems = list(error.fields)
+    senha = dados.get("senha") if isinstance(dados, dict) else None
+    if isinstance(senha, str) and not any(f.campo == "senha" for f in problems):
+        problem = _password_problem(senha, normalise_email(str(dados.get("email", ""))))
+        if problem:
+            problems.append(FieldError("senha", "muito_curto", problem))
+    if problems:
+        raise ApiError("VALIDATION_FAILED", fields=problems)
+    if await repository.by_email(cadastro.email) is not None:
+        raise _email_taken()
+    hashed = await hash_password(cadastro.senha)
+    try:
+        async with transaction():
+            criado = await integradores.criar_integrador(
+                nome=cadastro.empresa, email=cadastro.emailAlertas, chave_teste=False
+            )
+            return await Usuario.create(
+                id=new_id("usr_"), integrador_id=criado.integrador.id, nome=cadastro.nome,
+                email=cadastro.email, papel=Papel.DONO.value, hash_senha=hashed,
+            )
+    except IntegrityError:  # the same e-mail signed up concurrently
+        raise _email_taken() from None
+
+
+async def _refuse_if_guessing(email: str, ip: str) -> None:
+    """Too many failed sign-ins for this e-mail or from this address in the last 15 minutes:
+    refuse even a right password until the oldest failure leaves the window."""
+    now = _now()
+    since = now - FAILURE_WINDOW
+    for failures, limit in (
+        (await repository.failures_since(email=email, since=since), MAX_FAILURES_PER_EMAIL),
+        (await repository.failures_since(ip=ip, since=since), MAX_FAILURES_PER_IP),
+    ):
+        if len(failures) >= limit:
+            wait = failures[-limit] + FAILURE_WINDOW - now
+            seconds = max(1, int(wait.total_seconds()) + 1)
+            raise ApiError(
+                "TOO_MANY_REQUESTS",
+                message="Muitas tentativas de entrada.",
+                description=f"Muitas senhas erradas em pouco tempo. Tente de novo em {max(1, round(seconds / 60))} minuto(s) "
+                "ou redefina a senha.",
+                headers={"Retry-After": str(seconds)},
+            )
+
+
+async def _count_failure(email: str, ip: str) -> None:
+    await TentativaEntrada.create(email=email, ip=ip, criado_em=_now())
+
+
+async def verificar_senha(email: str, senha: str, *, ip: str) -> Usuario:
+    """The person with this e-mail and password. Failures are counted per e-mail and address."""
+    email = normalise_email(email)[:254]
+    await _refuse_if_guessing(email, ip)
+    usuario = await repository.by_email(email)
+    if not await _password_matches(usuario.hash_senha if usuario else None, senha):
+        await _count_failure(email, ip)
+        raise ApiError("UNAUTHORIZED", message="E-mail ou senha incorretos.", description="E-mail ou senha incorretos.")
+    await repository.forget_failures(email)
+    if _hasher.check_needs_rehash(usuario.hash_senha):
+        usuario.hash_senha = await hash_password(senha)
+        await usuario.save(update_fields=["hash_senha"])
+    return usuario
+
+
+# --- sessions -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SessaoAtiva:
+    """A valid session, as each portal request sees it."""
+
+    id: str  # the SHA-256 of the cookie value
+    usuario_id: str
+    nome: str
+    email: str
+    papel: Papel
+    integrador_id: str
+    integrador_nome: str
+    integrador_pausado: bool
+    ambiente: Ambiente
+    reautenticado: bool
+
+    def principal(self) -> Principal:
+        return Principal(
+            kind=CredentialKind.PORTAL,
+            ambiente=self.ambiente,
+            scopes=ROLE_SCOPES[self.papel],
+            integrador_id=self.integrador_id,
+            ator_id=self.usuario_id,
+            reautenticado=self.reautenticado,
+        )
+
+
+async def abrir_sessao(usuario_id: str, *, ip: str, agente: str, anterior: str | None = None) -> str:
+    """A new session for a person who just proved who they are. A fresh token every time, and
+    the browser's previous session is deleted: a planted session id never becomes signed in."""
+    if anterior:
+        await repository.delete_session(token_hash(anterior))
+    token = new_token()
+    now = _now()
+    await Sessao.create(
+        id=token_hash(token), usuario_id=usuario_id, ultimo_uso_em=now, expira_em=now + SESSION_IDLE,
+        ip=ip[:64], agente=agente[:200],
+    )
+    await repository.touch_user(usuario_id, now)
+    return token
+
+
+async def sessao_ativa(token: str) -> SessaoAtiva | None:
+    row = await repository.session_row(token_hash(token))
+    if row is None:
+        return None
+    now = _now()
+    if row["expira_em"] <= now or row["criado_em"] + SESSION_MAX <= now:
+        await repository.delete_session(row["id"])
+        return None
+    if now - row["ultimo_uso_em"] > SESSION_TOUCH:
+        await repository.update_session(
+            row["id"], ultimo_uso_em=now, expira_em=min(now + SESSION_IDLE, row["criado_em"] + SESSION_MAX)
+        )
+    reauth = row["reautenticado_em"]
+    return SessaoAtiva(
+        id=row["id"],
+        usuario_id=row["usuario_id"],
+        nome=row["usuario__nome"],
+        email=row["usuario__email"],
+        papel=Papel(row["usuario__papel"]),
+        integrador_id=row["usuario__integrador_id"],
+        integrador_nome=row["usuario__integrador__nome"],
+        integrador_pausado=row["usuario__integrador__situacao"] == "pausado",
+        ambiente=Ambiente(row["ambiente"]),
+        reautenticado=reauth is not None and now - reauth <= REAUTH_WINDOW,
+    )
+
+
+async def encerrar_sessao(token: str) -> None:
+    await repository.delete_session(token_hash(token))
+
+
+async def reautenticar(sessao: SessaoAtiva, senha: str, *, ip: str) -> None:
+    """The person typed the password again: sensitive operations are open for 5 minutes."""
+    try:
+        await verificar_senha(sessao.email, senha, ip=ip)
+    except ApiError as error:
+        if error.type != "UNAUTHORIZED":
+            raise
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("senha", "valor_invalido", "Senha incorreta.")]) from None
+    await repository.update_session(sessao.id, reautenticado_em=_now())
+
+
+async def trocar_ambiente(sessao: SessaoAtiva, ambiente: str) -> None:
+    if ambiente not in {a.value for a in Ambiente}:
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("ambiente", "valor_invalido", "Use teste ou producao.")])
+    await repository.update_session(sessao.id, ambiente=ambiente)
+
+
+# --- password links (reset and invite) ----------------------------------------------------------
+
+
+async def _send_link(usuario: Usuario, motivo: str, *, base_url: str, smtp_url: str | None, convidado_por: str = "") -> None:
+    """Create a single-use link and queue the e-mail that carries it (inside a transaction)."""
+    token = new_token()
+    life = INVITE_LINK_LIFE if motivo == "convite" else RESET_LINK_LIFE
+    await LinkSenha.create(id=token_hash(token), usuario_id=usuario.id, motivo=motivo, expira_em=_now() + life)
+    url = f"{base_url}/senha/definir?token={token}"
+    if motivo == "convite":
+        assunto = "Convite para o portal da Vitrine"
+        texto = (
+            f"Olá, {usuario.nome}.\n\n{convidado_por} convidou você para o portal da Vitrine.\n"
+            f"Defina a sua senha neste link (vale 72 horas, uma única vez):\n\n{url}\n"
+        )
+    else:
+        assunto = "Redefinição de senha da Vitrine"
+        texto = (
+            f"Olá, {usuario.nome}.\n\nPara escolher uma nova senha, abra este link (vale 1 hora, uma única vez):\n\n"
+            f"{url}\n\nSe não foi você quem pediu, ignore este e-mail: a senha atual continua valendo.\n"
+        )
+    await emails.enviar(
+        para=usuario.email, assunto=assunto, texto=texto, tipo=f"senha_{motivo}",
+        integrador_id=usuario.integrador_id, smtp_url=smtp_url,
+    )
+
+
+async def pedir_redefinicao(email: str, *, base_url: str, smtp_url: str | None) -> None:
+    """Send a reset link when the e-mail belongs to someone. The answer is the same either way,
+    so the form does not reveal who has an account; at most 3 links per person per hour."""
+    usuario = await repository.by_email(normalise_email(email)[:254])
+    if usuario is None or usuario.hash_senha is None:
+        return
+    if await repository.links_since(usuario.id, _now() - timedelta(hours=1)) >= MAX_RESET_LINKS_PER_HOUR:
+        return
+    async with transaction():
+        await _send_link(usuario, "redefinicao", base_url=base_url, smtp_url=smtp_url)
+
+
+def _link_invalid() -> ApiError:
+    return ApiError(
+        "VALIDATION_FAILED",
+        fields=[FieldError("token", "valor_invalido", "Este link expirou ou já foi usado. Peça um novo em “Esqueci a senha”.")],
+    )
+
+
+async def link_valido(token: str) -> LinkSenha | None:
+    link = await repository.link(token_hash(token)) if token else None
+    if link is None or link.usado_em is not None or link.expira_em <= _now():
+        return None
+    return link
+
+
+async def definir_senha(token: str, senha: str) -> Usuario:
+    """Use a reset or invite link once: set the password, close every other link of the person
+    and end all their sessions (whoever knew the old password is out)."""
+    link = await link_valido(token)
+    if link is None:
+        raise _link_invalid()
+    usuario = link.usuario
+    problem = _password_problem(senha, usuario.email)
+    if problem:
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("senha", "muito_curto", problem)])
+    hashed = await hash_password(senha)
+    async with transaction():
+        # Mark used first, conditionally: of two concurrent uses only one changes the row.
+        used = await LinkSenha.filter(id=link.id, usado_em__isnull=True).update(usado_em=_now())
+        if not used:
+            raise _link_invalid()
+        usuario.hash_senha = hashed
+        await usuario.save(update_fields=["hash_senha"])
+        await repository.close_links_of(usuario.id, _now())
+        await repository.delete_sessions_of(usuario.id)
+        await repository.forget_failures(usuario.email)
+    return usuario
+
+
+# --- the team -----------------------------------------------------------------------------------
+
+
+async def obter(principal: Principal, usuario_id: str) -> Usuario:
+    usuario = await repository.member(principal.integrador_id, usuario_id)
+    if usuario is None:
+        raise ApiError("NOT_FOUND", description=f"Pessoa {usuario_id} não encontrada neste integrador.")
+    return usuario
+
+
+async def listar(principal: Principal) -> list[Usuario]:
+    return await repository.of_integrator(principal.integrador_id)
+
+
+async def convidar(principal: Principal, dados: dict, *, base_url: str, smtp_url: str | None) -> Usuario:
+    """Add a person with a role; they get an e-mail with a link to choose their password."""
+    convite = validate(Convite, dados)
+    if await repository.by_email(convite.email) is not None:
+        raise _email_taken()
+    autor = await obter(principal, principal.ator_id)
+    try:
+        async with transaction():
+            usuario = await Usuario.create(
+                id=new_id("usr_"), integrador_id=principal.integrador_id, nome=convite.nome,
+                email=convite.email, papel=convite.papel, hash_senha=None,
+            )
+            await _send_link(usuario, "convite", base_url=base_url, smtp_url=smtp_url, convidado_por=autor.nome)
+    except IntegrityError:
+        raise _email_taken() from None
+    return usuario
+
+
+def _last_owner(campo: str) -> ApiError:
+    return ApiError(
+        "VALIDATION_FAILED",
+        fields=[FieldError(campo, "valor_invalido", "O integrador precisa de pelo menos um dono: promova outra pessoa antes.")],
+    )
+
+
+async def alterar_papel(principal: Principal, usuario_id: str, papel: str) -> Usuario:
+    if papel not in {p.value for p in Papel}:
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("papel", "valor_invalido", "Escolha dono, desenvolvedor ou financeiro.")])
+    usuario = await obter(principal, usuario_id)
+    if usuario.papel == Papel.DONO.value and papel != Papel.DONO.value:
+        if await repository.count_owners(principal.integrador_id) <= 1:
+            raise _last_owner("papel")
+    usuario.papel = papel
+    await usuario.save(update_fields=["papel"])
+    return usuario
+
+
+async def remover(principal: Principal, usuario_id: str) -> None:
+    """Remove a person: their sessions and links go with them at once."""
+    usuario = await obter(principal, usuario_id)
+    if usuario.id == principal.ator_id:
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("usuarioId", "valor_invalido", "Você não pode remover a si mesmo.")])
+    if usuario.papel == Papel.DONO.value and await repository.count_owners(principal.integrador_id) <= 1:
+        raise _last_owner("usuarioId")
+    await usuario.delete()
+
+
+async def expurgar(now: datetime | None = None) -> tuple[int, int, int]:
+    """Expired sessions, failures outside the counting window, links expired a day ago."""
+    now = now or _now()
+    return await repository.purge(now, now - FAILURE_WINDOW, now - timedelta(days=1))

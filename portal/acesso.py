@@ -1,0 +1,139 @@
+"""Getting in and out: sign-up, sign-in, sign-out, password links, re-authentication and the
+environment switch. Sign-up and password links are GraphQL mutations; the session itself is
+authentication at the edge (graphql_api/usuario/service.py), like API keys at the facade."""
+
+from aiohttp import web
+
+from graphql_api.core.errors import ApiError
+from graphql_api.executor import Operation
+from graphql_api.usuario import service as usuarios
+from portal.web import HOME, SESSION_COOKIE, Page, PortalRoutes, form_errors, safe_next
+
+routes = PortalRoutes()
+
+CADASTRAR = Operation("mutation($dados: JSON!) { cadastrarIntegrador(dados: $dados) { id } }")
+PEDIR_REDEFINICAO = Operation("mutation($email: String!) { pedirRedefinicaoSenha(email: $email) }")
+LINK_SENHA = Operation("query($token: String!) { linkSenha(token: $token) { motivo nome email expiraEm } }")
+DEFINIR_SENHA = Operation("mutation($token: String!, $senha: String!) { definirSenha(token: $token, senha: $senha) { id } }")
+
+CADASTRO_FIELDS = {"empresa", "emailAlertas", "nome", "email", "senha"}
+
+
+@routes.get("/", signed_in=False)
+async def raiz(page: Page) -> web.StreamResponse:
+    return page.redirect(HOME if page.sessao else "/entrar")
+
+
+@routes.get("/cadastro", signed_in=False)
+async def cadastro_form(page: Page) -> web.StreamResponse:
+    if page.sessao:
+        return page.redirect(HOME)
+    return page.render("portal/cadastro.html", valores={}, erros={}, erro=None)
+
+
+@routes.post("/cadastro", signed_in=False)
+async def cadastro(page: Page) -> web.StreamResponse:
+    dados = {name: await page.field(name) for name in CADASTRO_FIELDS}
+    try:
+        criado = await page.run(CADASTRAR, dados=dados)
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        erros, erro = form_errors(error, CADASTRO_FIELDS)
+        dados.pop("senha")
+        return page.render("portal/cadastro.html", status=422, valores=dados, erros=erros, erro=erro)
+    await _sign_in(page, criado["cadastrarIntegrador"]["id"])
+    return page.redirect(HOME, aviso="bem_vindo")
+
+
+async def _sign_in(page: Page, usuario_id: str) -> None:
+    token = await usuarios.abrir_sessao(
+        usuario_id, ip=page.ip, agente=page.request.headers.get("User-Agent", ""),
+        anterior=page.request.cookies.get(SESSION_COOKIE),
+    )
+    page.set_session(token)
+
+
+@routes.get("/entrar", signed_in=False)
+async def entrar_form(page: Page) -> web.StreamResponse:
+    if page.sessao:
+        return page.redirect(safe_next(page.query("proximo")))
+    return page.render("portal/entrar.html", email="", proximo=page.query("proximo"), erro=None)
+
+
+@routes.post("/entrar", signed_in=False)
+async def entrar(page: Page) -> web.StreamResponse:
+    email, proximo = await page.field("email"), await page.field("proximo")
+    try:
+        usuario = await usuarios.verificar_senha(email, await page.field("senha"), ip=page.ip)
+    except ApiError as error:
+        response = page.render("portal/entrar.html", status=error.status, email=email, proximo=proximo,
+                               erro=error.description)
+        response.headers.update(error.headers)
+        return response
+    await _sign_in(page, usuario.id)
+    return page.redirect(safe_next(proximo))
+
+
+@routes.post("/sair")
+async def sair(page: Page) -> web.StreamResponse:
+    await usuarios.encerrar_sessao(page.token)
+    page.set_session(None)
+    return page.redirect("/entrar", aviso="saiu")
+
+
+@routes.get("/senha/esqueci", signed_in=False)
+async def esqueci_form(page: Page) -> web.StreamResponse:
+    return page.render("portal/esqueci.html")
+
+
+@routes.post("/senha/esqueci", signed_in=False)
+async def esqueci(page: Page) -> web.StreamResponse:
+    await page.run(PEDIR_REDEFINICAO, email=await page.field("email"))
+    return page.redirect("/entrar", aviso="link_enviado")
+
+
+@routes.get("/senha/definir", signed_in=False)
+async def definir_form(page: Page) -> web.StreamResponse:
+    token = page.query("token")
+    link = (await page.run(LINK_SENHA, token=token))["linkSenha"] if token else None
+    return page.render("portal/definir_senha.html", status=200 if link else 410, link=link, token=token, erros={}, erro=None)
+
+
+@routes.post("/senha/definir", signed_in=False)
+async def definir(page: Page) -> web.StreamResponse:
+    token = await page.field("token")
+    try:
+        await page.run(DEFINIR_SENHA, token=token, senha=await page.field("senha"))
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        erros, erro = form_errors(error, {"senha"})
+        link = (await page.run(LINK_SENHA, token=token))["linkSenha"]
+        return page.render("portal/definir_senha.html", status=422, link=link, token=token, erros=erros, erro=erro)
+    page.set_session(None)  # every session of that person ended with the new password
+    return page.redirect("/entrar", aviso="senha_definida")
+
+
+@routes.get("/reautenticar")
+async def reautenticar_form(page: Page) -> web.StreamResponse:
+    return page.render("portal/reautenticar.html", proximo=safe_next(page.query("proximo")), erros={}, erro=None)
+
+
+@routes.post("/reautenticar")
+async def reautenticar(page: Page) -> web.StreamResponse:
+    proximo = await page.field("proximo")
+    try:
+        await usuarios.reautenticar(page.sessao, await page.field("senha"), ip=page.ip)
+    except ApiError as error:
+        if error.type not in ("VALIDATION_FAILED", "TOO_MANY_REQUESTS"):
+            raise
+        erros, erro = form_errors(error, {"senha"})
+        return page.render("portal/reautenticar.html", status=error.status, proximo=safe_next(proximo), erros=erros, erro=erro)
+    return page.redirect(safe_next(proximo), aviso="reautenticado")
+
+
+@routes.post("/ambiente")
+async def ambiente(page: Page) -> web.StreamResponse:
+    await usuarios.trocar_ambiente(page.sessao, await page.field("ambiente"))
+    return page.redirect(safe_next(await page.field("proximo")))

@@ -1,0 +1,13 @@
+"""The portal for integrator staff, mounted at / beside /v1, /docs, /midia and /static."""
+
+from aiohttp import web
+
+from portal import acesso, chamadas, chaves, contas, emails, equipe, visao_geral
+
+ROUTE_MODULES = (acesso, visao_geral, chaves, chamadas, contas, emails, equipe)
+
+
+def add_routes(app: web.Application) -> None:
+    for module in ROUTE_MODULES:
+        for method, path, handler in module.routes.routes:
+            app.router.add_route(method, path, handler)

@@ -1,0 +1,71 @@
+"""The call log: every filter of GET /integracao/chamadas, a list that refreshes itself (htmx
+polling of the first page) and the detail of a call with masked bodies, cause and fix."""
+
+from urllib.parse import urlencode
+
+from aiohttp import web
+
+from graphql_api.core.errors import CATALOG, ApiError
+from portal.web import Page, PortalRoutes, form_errors
+from rest_v1.app import ROUTE_MODULES
+# The same operations as GET /v1/integracao/chamadas and its detail: one document each.
+from rest_v1.handlers.integracao import LISTAR_CHAMADAS, OBTER_CHAMADA
+
+routes = PortalRoutes()
+
+PAGE_SIZE = 50
+
+FILTROS = ("de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente")
+METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+ENDPOINTS = sorted({spec.path for routes_ in ROUTE_MODULES for spec in routes_.specs})
+CODIGOS_ERRO = sorted(CATALOG)
+POLL_SECONDS = 3
+
+
+def _filters(page: Page) -> dict[str, str]:
+    return {name: page.query(name).strip() for name in FILTROS if page.query(name).strip()}
+
+
+async def _listing(page: Page, template: str) -> web.StreamResponse:
+    filtros = _filters(page)
+    cursor = page.query("cursor") or None
+    erros, erro, result = {}, None, {"itens": [], "paginacao": {"proximoCursor": None}}
+    try:
+        result = (await page.run(LISTAR_CHAMADAS, filtros=filtros, limite=PAGE_SIZE, cursor=cursor))["chamadas"]
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        erros, erro = form_errors(error, set(FILTROS))
+    proximo = result["paginacao"]["proximoCursor"]
+    return page.render(
+        template,
+        status=422 if erros or erro else 200,
+        chamadas=result["itens"],
+        filtros=filtros,
+        consulta=urlencode(filtros),
+        proxima=urlencode(filtros | {"cursor": proximo}) if proximo else None,
+        ao_vivo=cursor is None and not (erros or erro),
+        poll_seconds=POLL_SECONDS,
+        erros=erros,
+        erro=erro,
+        metodos=METODOS,
+        endpoints=ENDPOINTS,
+        codigos_erro=CODIGOS_ERRO,
+    )
+
+
+@routes.get("/chamadas")
+async def chamadas(page: Page) -> web.StreamResponse:
+    return await _listing(page, "portal/chamadas.html")
+
+
+@routes.get("/chamadas/lista")
+async def lista(page: Page) -> web.StreamResponse:
+    """The list alone, for htmx polling."""
+    return await _listing(page, "portal/_chamadas_lista.html")
+
+
+@routes.get("/chamadas/{requestId}")
+async def detalhe(page: Page) -> web.StreamResponse:
+    chamada = (await page.run(OBTER_CHAMADA, requestId=page.request.match_info["requestId"]))["chamada"]
+    return page.render("portal/chamada.html", chamada=chamada)

@@ -1,0 +1,280 @@
+"""The portal's edge: session cookie, CSRF, security headers and rendering, wrapped around thin
+views. Each view receives a `Page`, runs GraphQL operations in-process with a PORTAL principal
+(`page.run`) and renders a template (`page.render`).
+
+Why a decorator and not an aiohttp middleware: middlewares of the root application also run for
+the /v1 sub-application, whose hot path must not pay for the portal's cookies."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote, urlencode
+from zoneinfo import ZoneInfo
+
+from aiohttp import web
+from multidict import MultiDictProxy
+
+from graphql_api.core.context import Context
+from graphql_api.core.errors import ApiError
+from graphql_api.core.principal import ROLE_SCOPES
+from graphql_api.core.scalars import parse_timestamp
+from graphql_api.executor import Operation, run
+from graphql_api.usuario import service as usuarios
+from rest_v1.keys import RUNTIME
+from vitrine.runtime import Runtime
+from vitrine.templating import environment
+
+SESSION_COOKIE = "vitrine_sessao"
+# Anonymous forms (sign-in, sign-up, password) are bound to this random value instead of a session.
+ANON_COOKIE = "vitrine_pre"
+CSRF_HEADER = "X-CSRF-Token"
+CSRF_FIELD = "csrf"
+HOME = "/visao-geral"
+
+# Nothing is loaded from outside the service; no inline script runs.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+# Messages a redirect may ask the next page to show (?aviso=code): fixed texts, never user input.
+NOTICES = {
+    "saiu": "Você saiu. Até logo!",
+    "senha_definida": "Senha definida. Entre com o seu e-mail e a nova senha.",
+    "link_enviado": "Se o e-mail tiver conta, enviamos um link para redefinir a senha. Ele vale 1 hora.",
+    "chave_revogada": "Chave revogada: chamadas com ela passam a receber 401 imediatamente.",
+    "reautenticado": "Senha confirmada. Por 5 minutos você pode fazer operações sensíveis.",
+    "ambiente": "Ambiente trocado.",
+    "convite_enviado": "Convite enviado por e-mail (veja também a página E-mails).",
+    "papel_alterado": "Papel alterado.",
+    "usuario_removido": "Pessoa removida; as sessões dela foram encerradas.",
+    "bem_vindo": "Conta criada. Comece criando uma chave de teste.",
+}
+
+_SAO_PAULO = ZoneInfo("America/Sao_Paulo")
+
+
+def _format_moment(value: str | None) -> str:
+    if not value:
+        return "—"
+    moment: datetime = parse_timestamp(value).astimezone(_SAO_PAULO)
+    return moment.strftime("%d/%m/%Y %H:%M:%S")
+
+
+def _format_number(value: int | float | None) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:,.1f}".replace(",", "X").replace(".", ",").replace("X", ".")
+    return f"{int(value):,}".replace(",", ".")
+
+
+def _status_class(status: int) -> str:
+    return "ok" if status < 300 else "warn" if status < 500 else "bad"
+
+
+def _pretty_json(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+templates = environment()
+templates.filters.update(momento=_format_moment, numero=_format_number, status_class=_status_class, json=_pretty_json)
+templates.globals.update(
+    PAPEIS={"dono": "Dono", "desenvolvedor": "Desenvolvimento", "financeiro": "Financeiro"},
+    AMBIENTES={"teste": "Teste", "producao": "Produção"},
+)
+
+
+def safe_next(value: str | None) -> str:
+    """A local path to go back to; anything else (another host, a scheme) becomes the home."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return HOME
+    return value
+
+
+def _csrf_for(runtime: Runtime, binding: str) -> str:
+    return hmac.new(runtime.settings.signing_key, b"csrf:" + binding.encode(), hashlib.sha256).hexdigest()
+
+
+@dataclass
+class Page:
+    """One portal request as a view sees it."""
+
+    request: web.Request
+    runtime: Runtime
+    sessao: usuarios.SessaoAtiva | None
+    token: str | None  # the session cookie value when signed in
+    anon: str | None  # the anonymous binding, when not signed in
+    started: float
+    cookies: list[tuple[str, str | None]] = field(default_factory=list)  # (name, value or None = delete)
+    _form: MultiDictProxy | None = None
+
+    @property
+    def csrf(self) -> str:
+        return _csrf_for(self.runtime, self.token or self.anon or "")
+
+    @property
+    def ip(self) -> str:
+        return self.request.remote or ""
+
+    @property
+    def is_htmx(self) -> bool:
+        return self.request.headers.get("HX-Request") == "true"
+
+    def can(self, scope: str) -> bool:
+        return self.sessao is not None and scope in ROLE_SCOPES[self.sessao.papel]
+
+    async def form(self) -> MultiDictProxy:
+        if self._form is None:
+            self._form = await self.request.post()
+        return self._form
+
+    async def field(self, name: str) -> str:
+        value = (await self.form()).get(name, "")
+        return value if isinstance(value, str) else ""
+
+    def query(self, name: str) -> str:
+        return self.request.query.get(name, "")
+
+    # -- the internal API -------------------------------------------------------------------
+
+    async def run(self, operation: Operation, **variables: Any) -> dict[str, Any]:
+        principal = self.sessao.principal() if self.sessao else None
+        context = Context(runtime=self.runtime, principal=principal, extras={"ip": self.ip})
+        return await run(operation, context, variables)
+
+    # -- responses --------------------------------------------------------------------------
+
+    def render(self, template: str, *, status: int = 200, **context: Any) -> web.Response:
+        notice = NOTICES.get(self.query("aviso"))
+        html = templates.get_template(template).render(
+            sessao=self.sessao, csrf=self.csrf, path=self.request.path_qs, current=self.request.path,
+            can=self.can, notice=notice, docs_url=self.runtime.settings.docs_url,
+            api_url=self.runtime.settings.api_url, **context,
+        )
+        return self._finish(web.Response(text=html, status=status, content_type="text/html"))
+
+    def redirect(self, location: str, **notice: str) -> web.Response:
+        if notice:
+            location += ("&" if "?" in location else "?") + urlencode(notice)
+        if self.is_htmx:  # htmx follows a 3xx inside the swap; a full navigation is meant here
+            response = web.Response(status=204, headers={"HX-Redirect": location})
+        else:
+            response = web.Response(status=303, headers={"Location": location})
+        return self._finish(response)
+
+    def set_session(self, token: str | None) -> None:
+        self.cookies.append((SESSION_COOKIE, token))
+
+    def _finish(self, response: web.StreamResponse) -> web.StreamResponse:
+        secure = self.runtime.settings.base_url.startswith("https://")
+        for name, value in self.cookies:
+            if value is None:
+                response.del_cookie(name, path="/")
+            else:
+                max_age = int(usuarios.SESSION_MAX.total_seconds()) if name == SESSION_COOKIE else None
+                response.set_cookie(name, value, path="/", httponly=True, secure=secure, samesite="Lax", max_age=max_age)
+        response.headers.update(SECURITY_HEADERS)
+        response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - self.started) * 1000:.1f}"
+        return response
+
+
+View = Callable[[Page], Awaitable[web.StreamResponse]]
+
+
+def error_page(page: Page, error: ApiError) -> web.StreamResponse:
+    """An error no form handles: sign-in again, password prompt, or a page saying what happened."""
+    back = page.request.path_qs if page.request.method == "GET" else page.request.headers.get("Referer", HOME)
+    if error.type == "UNAUTHORIZED":
+        page.set_session(None)
+        return page.redirect(f"/entrar?proximo={quote(safe_next(back))}")
+    if error.type == "REAUTHENTICATION_REQUIRED":
+        return page.redirect(f"/reautenticar?proximo={quote(safe_next(back))}")
+    return page.render(
+        "portal/erro.html", status=error.status, titulo=error.message or error.kind.message,
+        descricao=error.description or error.kind.causa, correcao=error.kind.correcao, tipo=error.type,
+    )
+
+
+class PortalRoutes:
+    """The portal's routes and the edge rules every one of them follows."""
+
+    def __init__(self) -> None:
+        self.routes: list[tuple[str, str, Callable]] = []
+
+    def route(self, method: str, path: str, *, signed_in: bool = True) -> Callable[[View], View]:
+        def register(view: View) -> View:
+            self.routes.append((method, path, _edge(view, signed_in=signed_in)))
+            return view
+
+        return register
+
+    def get(self, path: str, **options: Any) -> Callable[[View], View]:
+        return self.route("GET", path, **options)
+
+    def post(self, path: str, **options: Any) -> Callable[[View], View]:
+        return self.route("POST", path, **options)
+
+
+def _edge(view: View, *, signed_in: bool) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        runtime = request.app[RUNTIME]
+        token = request.cookies.get(SESSION_COOKIE) or None
+        sessao = await usuarios.sessao_ativa(token) if token else None
+        anon = None if sessao else request.cookies.get(ANON_COOKIE)
+        page = Page(request, runtime, sessao, token if sessao else None, anon, time.perf_counter())
+        if token and sessao is None:
+            page.set_session(None)  # stale cookie: drop it
+        if sessao is None and anon is None:
+            page.anon = secrets.token_urlsafe(24)
+            page.cookies.append((ANON_COOKIE, page.anon))
+        if request.method not in ("GET", "HEAD") and not await _csrf_ok(page):
+            return page.render("portal/erro.html", status=403, titulo="Formulário expirado ou inválido.",
+                               descricao="O token de segurança (CSRF) do formulário está ausente ou não confere "
+                               "com a sua sessão.", correcao="Volte, recarregue a página e envie de novo.",
+                               tipo="CSRF")
+        if signed_in and sessao is None:
+            back = request.path_qs if request.method == "GET" else HOME
+            return page.redirect(f"/entrar?proximo={quote(back)}")
+        try:
+            return await view(page)
+        except ApiError as error:
+            return error_page(page, error)
+
+    return handler
+
+
+async def _csrf_ok(page: Page) -> bool:
+    """Synchronizer token: an HMAC of the session (or the anonymous cookie) with the service's
+    secret, sent in a form field or, by htmx, in the X-CSRF-Token header."""
+    if page.token is None and not page.request.cookies.get(ANON_COOKIE):
+        return False  # a POST from a browser that never loaded one of our pages
+    sent = page.request.headers.get(CSRF_HEADER)
+    if sent is None and page.request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        sent = await page.field(CSRF_FIELD)
+    return bool(sent) and hmac.compare_digest(sent, page.csrf)
+
+
+def form_errors(error: ApiError, fields: set[str]) -> tuple[dict[str, str], str | None]:
+    """The errors of a form: each FieldError beside its field, the rest in one message on top."""
+    beside = {f.campo: f.mensagem for f in error.fields if f.campo in fields}
+    rest = [f.mensagem for f in error.fields if f.campo not in fields]
+    if not error.fields:
+        rest.append(error.description or error.message or error.kind.message)
+    return beside, " ".join(rest) or None

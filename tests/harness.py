@@ -1,0 +1,220 @@
+"""Fixtures for the real components the suite runs against (a pytest plugin shared by tests/
+and e2e/ through their conftest files, so both pick the same back end).
+
+Back end: the embedded default (a SQLite file, in-process broker) unless VITRINE_TEST_BACKEND is
+`postgres`, in which case a fresh PostgreSQL database and a Redis database are used (created here,
+dropped at the end). The test command (scripts/test) runs the suite once per back end."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+BACKEND = os.environ.get("VITRINE_TEST_BACKEND", "sqlite")
+PG_ADMIN_URL = os.environ.get("VITRINE_TEST_PG_ADMIN", "postgres://postgres@127.0.0.1:5432/postgres")
+REDIS_URL = os.environ.get("VITRINE_TEST_REDIS", "redis://127.0.0.1:6379/13")
+
+_session_id = secrets.token_hex(4)
+_data_dir = Path(tempfile.mkdtemp(prefix=f"vitrine-test-{_session_id}-"))
+_pg_database = f"vitrine_test_{_session_id}"
+
+from tests.tls import make_tls_files, server_context  # noqa: E402
+
+# Real HTTPS servers of the tests (photo hosts, notice receivers) are signed by this CA, which the
+# service trusts; they listen on 127.0.0.1, so private addresses are allowed in tests (the tests of
+# the address rules build their own client without that allowance).
+CA_PATH, SERVER_CERT, SERVER_KEY = make_tls_files(_data_dir / "tls")
+
+# Settings are read from the environment by every process the tests start (workers, CLI), so the
+# back end is chosen here, before the application modules are imported.
+os.environ["VITRINE_DATA_DIR"] = str(_data_dir)
+os.environ["VITRINE_OUTBOUND_CA_BUNDLE"] = str(CA_PATH)
+os.environ["VITRINE_OUTBOUND_ALLOW_PRIVATE"] = "1"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# A real SMTP server (aiosmtpd) for the whole session; what it receives lands in SMTP_INBOX.
+SMTP_PORT = _free_port()
+SMTP_INBOX: list = []
+os.environ["VITRINE_SMTP_URL"] = f"smtp://127.0.0.1:{SMTP_PORT}"
+os.environ["VITRINE_SECRET_KEY"] = "test-secret-key"
+os.environ["VITRINE_CALL_LOG_FLUSH_SECONDS"] = "0.05"
+os.environ.setdefault("VITRINE_PUBLIC_URL", "http://vitrine.test")
+# Notices: the production schedule with seconds for minutes (0.3 s, 0.9 s, 2.7 s, ...), and a
+# short lease so a delivery whose worker died is taken back within seconds.
+os.environ["VITRINE_AVISO_BACKOFF_BASE_SEGUNDOS"] = "0.3"
+os.environ["VITRINE_AVISO_TIMEOUT_SEGUNDOS"] = "3"
+os.environ["VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS"] = "5"
+os.environ["VITRINE_AVISO_REENFILEIRAR_SEGUNDOS"] = "3"
+os.environ["VITRINE_AVISO_VARREDURA_SEGUNDOS"] = "0.2"
+if BACKEND == "postgres":
+    os.environ["VITRINE_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{_pg_database}"
+    os.environ["VITRINE_REDIS_URL"] = REDIS_URL
+    os.environ["VITRINE_TASK_QUEUE"] = f"vitrine-test-{_session_id}"
+    os.environ["VITRINE_INPROCESS_WORKERS"] = "false"
+else:
+    for name in ("VITRINE_DATABASE_URL", "VITRINE_REDIS_URL"):
+        os.environ.pop(name, None)
+
+from vitrine import db  # noqa: E402
+from vitrine.settings import Settings  # noqa: E402
+
+
+async def _create_pg_database() -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_ADMIN_URL)
+    try:
+        await conn.execute(f'CREATE DATABASE "{_pg_database}"')
+    finally:
+        await conn.close()
+
+
+async def _drop_pg_database() -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_ADMIN_URL)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{_pg_database}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+class _Inbox:
+    async def handle_DATA(self, server, session, envelope):
+        from email import message_from_bytes, policy
+
+        SMTP_INBOX.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 Message accepted for delivery"
+
+
+_smtp = None
+_worker: subprocess.Popen | None = None
+
+
+def _start_worker() -> subprocess.Popen:
+    """With Redis, tasks run in a real `vitrine worker` process, as in production."""
+    log = open(_data_dir / "worker.log", "w")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "vitrine", "worker", "--workers", "1"],
+        env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if worker.poll() is not None:
+            raise RuntimeError(f"vitrine worker exited: {(_data_dir / 'worker.log').read_text()}")
+        if "Listening started" in (_data_dir / "worker.log").read_text():
+            return worker
+        time.sleep(0.2)
+    raise RuntimeError("vitrine worker did not start in 30 s")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    global _smtp, _worker
+    from aiosmtpd.controller import Controller
+
+    _smtp = Controller(_Inbox(), hostname="127.0.0.1", port=SMTP_PORT)
+    _smtp.start()
+    if BACKEND == "postgres":
+        asyncio.run(_create_pg_database())
+    asyncio.run(db.migrate(Settings()))
+    if BACKEND == "postgres":
+        _worker = _start_worker()
+
+
+def _stop_worker(worker: subprocess.Popen) -> None:
+    os.killpg(worker.pid, signal.SIGTERM)
+    try:
+        worker.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _worker is not None:
+        _stop_worker(_worker)
+    if _smtp is not None:
+        _smtp.stop()
+    if BACKEND == "postgres":
+        asyncio.run(_drop_pg_database())
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if BACKEND == "postgres":
+        return f"vitrine back end: PostgreSQL ({_pg_database}) + Redis ({REDIS_URL})"
+    return f"vitrine back end: embedded default (SQLite in {_data_dir}, in-process broker)"
+
+
+@pytest.fixture
+def worker_process():
+    """The session's `vitrine worker` (PostgreSQL + Redis leg only), with a way to kill it with
+    SIGKILL, as a crash would, and start a new one; skips on the embedded default."""
+    if BACKEND != "postgres":
+        pytest.skip("needs a separate worker process: runs on the PostgreSQL + Redis leg")
+
+    class Control:
+        @property
+        def pid(self) -> int:
+            return _worker.pid
+
+        def kill(self) -> None:
+            os.killpg(_worker.pid, signal.SIGKILL)
+            _worker.wait()
+
+        def start(self) -> None:
+            global _worker
+            _worker = _start_worker()
+
+    control = Control()
+    yield control
+    if _worker.poll() is not None:  # a test left it dead: the rest of the session needs one
+        control.start()
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings()
+
+
+@pytest.fixture
+def smtp_inbox() -> list:
+    """Messages the session's real SMTP server received (cleared for each test)."""
+    SMTP_INBOX.clear()
+    return SMTP_INBOX
+
+
+@pytest.fixture
+async def client(aiohttp_client, settings):
+    """The whole application on a real aiohttp test server, with its real database."""
+    from vitrine.app import create_app
+
+    return await aiohttp_client(create_app(settings))
+
+
+@pytest.fixture
+async def https_server(aiohttp_server):
+    """Start a real HTTPS server for an aiohttp Application; returns its base URL
+    (https://localhost:<port>), trusted by the service through the test CA."""
+
+    async def start(app):
+        server = await aiohttp_server(app, ssl=server_context(SERVER_CERT, SERVER_KEY))
+        return f"https://localhost:{server.port}"
+
+    return start
+

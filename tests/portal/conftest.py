@@ -1,0 +1,100 @@
+"""A browser-like client for the portal: real HTTP against the app, cookies kept, the CSRF token
+read from the page like a browser submits it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from graphql_api.core.ids import new_id
+from graphql_api.usuario.models import TentativaEntrada
+from portal.web import SESSION_COOKIE
+
+_CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
+SENHA = "uma senha bem longa"
+
+
+@dataclass
+class Pessoa:
+    email: str
+    senha: str
+
+
+class Browser:
+    def __init__(self, client) -> None:
+        self.client = client
+
+    async def get(self, path: str, **kwargs):
+        return await self.client.get(path, allow_redirects=False, **kwargs)
+
+    async def page(self, path: str) -> str:
+        response = await self.get(path)
+        assert response.status == 200, (path, response.status, response.headers.get("Location"))
+        return await response.text()
+
+    async def csrf(self, path: str = "/entrar") -> str:
+        response = await self.client.get(path)  # following redirects, as the browser would
+        match = _CSRF.search(await response.text())
+        assert match, f"no CSRF field on {path}"
+        return match.group(1)
+
+    async def submit(self, path: str, data: dict, *, token_from: str | None = None, **kwargs):
+        """POST a form the way a browser does: with the token of the page it came from."""
+        token = await self.csrf(token_from or path)
+        return await self.client.post(path, data={"csrf": token, **data}, allow_redirects=False, **kwargs)
+
+    async def signup(self, *, email: str | None = None, senha: str = SENHA, empresa: str = "Integradora Portal") -> Pessoa:
+        email = email or f"{new_id('p')}@integradora.test"
+        response = await self.submit("/cadastro", {
+            "empresa": empresa, "emailAlertas": "alertas@integradora.test", "nome": "Dona Ana",
+            "email": email, "senha": senha,
+        })
+        assert response.status == 303, await response.text()
+        return Pessoa(email, senha)
+
+    async def signin(self, pessoa: Pessoa, *, proximo: str = ""):
+        return await self.submit("/entrar", {"email": pessoa.email, "senha": pessoa.senha, "proximo": proximo})
+
+    async def signout(self):
+        return await self.submit("/sair", {}, token_from="/visao-geral")
+
+    async def switch(self, ambiente: str):
+        response = await self.submit("/ambiente", {"ambiente": ambiente, "proximo": "/chaves"}, token_from="/visao-geral")
+        assert response.status == 303
+        return response
+
+    @property
+    def session(self) -> str | None:
+        cookie = self.client.session.cookie_jar.filter_cookies(self.client.make_url("/")).get(SESSION_COOKIE)
+        return cookie.value if cookie else None
+
+
+@pytest.fixture
+async def portal(client) -> Browser:
+    return Browser(client)
+
+
+@pytest.fixture
+async def new_portal(aiohttp_client, client):
+    """Another browser (its own cookie jar) on the same running service."""
+
+    async def make() -> Browser:
+        return Browser(await aiohttp_client(client.server))
+
+    return make
+
+
+@pytest.fixture
+async def owner(portal) -> Pessoa:
+    """A signed-up owner, signed in on `portal`."""
+    return await portal.signup()
+
+
+@pytest.fixture(autouse=True)
+async def forget_sign_in_failures(client):
+    """Every test client signs in from 127.0.0.1: keep one test's wrong passwords from locking
+    that address for the next ones."""
+    yield
+    await TentativaEntrada.filter(ip__in=["127.0.0.1", "::1"]).delete()

@@ -1,0 +1,122 @@
+"""The pages, through real HTTP: keys, call log, accounts and products, overview."""
+
+import re
+
+from tests.factories import auth, eventually
+
+_TOKEN = re.compile(r'value="(sk_test_[A-Za-z0-9]{12}_[A-Za-z0-9]{40})"')
+
+
+async def _create_key(portal, nome: str = "servidor") -> str:
+    response = await portal.submit("/chaves", {"nome": nome})
+    assert response.status == 201
+    page = await response.text()
+    assert "Esta é a única vez que a chave inteira aparece" in page
+    assert response.headers["Cache-Control"] == "no-store"
+    return _TOKEN.search(page).group(1)
+
+
+async def test_a_key_is_shown_once_listed_by_identifier_and_revoked_after_confirmation(client, portal, owner):
+    token = await _create_key(portal, "homologação")
+    identificador = token.rsplit("_", 1)[0]
+    # the key works against the API
+    assert (await client.get("/v1/saldo", headers=auth(token))).status == 200
+    # the list shows the identifier, never the secret
+    page = await portal.page("/chaves")
+    assert identificador in page and "homologação" in page and token not in page
+    # revoking asks first, then takes effect at once
+    confirm = await portal.page(f"/chaves/{identificador}/revogar")
+    assert "Revogar a chave" in confirm and "não pode ser desfeita" in confirm
+    response = await portal.submit(f"/chaves/{identificador}/revogar", {}, token_from="/chaves")
+    assert response.status == 303 and response.headers["Location"] == "/chaves?aviso=chave_revogada"
+    assert "revogada em" in await portal.page("/chaves")
+    assert (await client.get("/v1/saldo", headers=auth(token))).status == 401
+    # a revoked key has no confirmation page any more
+    assert (await portal.get(f"/chaves/{identificador}/revogar")).status == 404
+
+
+async def test_keys_page_in_production_explains_why_no_live_key_yet(portal, owner):
+    await portal.switch("producao")
+    page = await portal.page("/chaves")
+    assert "Ainda não é possível criar chaves de produção" in page
+    assert "disabled" in page and "Nenhuma chave de produção" in page
+
+
+async def test_keys_of_one_integrator_are_invisible_to_another(portal, new_portal, owner):
+    token = await _create_key(portal)
+    identificador = token.rsplit("_", 1)[0]
+    other = await new_portal()
+    await other.signup()
+    assert identificador not in await other.page("/chaves")
+    response = await other.submit(f"/chaves/{identificador}/revogar", {}, token_from="/chaves")
+    assert response.status == 404
+    assert (await portal.client.get("/v1/saldo", headers=auth(token))).status == 200
+
+
+async def test_call_log_lists_filters_and_details_calls_with_masked_bodies(client, portal, owner):
+    token = await _create_key(portal)
+    created = await client.post(
+        "/v1/contas", headers=auth(token),
+        json={"codigoExterno": "loja-portal", "nome": "Loja da Joana joana.silva@loja.com.br (11) 98765-4321"},
+    )
+    assert created.status == 201
+    refused = await client.post("/v1/contas", headers=auth(token), json={"nome": ""})
+    assert refused.status == 422
+    request_id = refused.headers["X-Request-Id"]
+
+    async def listed():
+        page = await portal.page("/chamadas")
+        assert request_id in page and "/v1/contas" in page
+        return page
+
+    page = await eventually(listed)
+    assert 'hx-get="/chamadas/lista"' in page and 'hx-trigger="every 3s"' in page
+    # the polled fragment is the list alone, filtered the same way
+    fragment = await portal.page("/chamadas/lista?status=4xx")
+    assert fragment.startswith("<section") and request_id in fragment and "201" not in fragment
+    # every filter of the API is on the form
+    for name in ("de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente"):
+        assert f'name="{name}"' in page
+    # a bad filter is reported beside its field
+    response = await portal.get("/chamadas?status=abc")
+    assert response.status == 422
+    assert 'id="erro-status"' in await response.text()
+    # detail of the refused call: cause, fix, documentation, masked request
+    detail = await portal.page(f"/chamadas/{request_id}")
+    assert "VALIDATION_FAILED" in detail and "Como corrigir" in detail and "/docs/erros#VALIDATION_FAILED" in detail
+    assert "Bearer " in detail and token not in detail and "_****" in detail
+    # detail of the created account: personal data masked in both bodies
+    created_detail = await portal.page(f"/chamadas/{created.headers['X-Request-Id']}")
+    assert "joana.silva@" not in created_detail and "98765-4321" not in created_detail
+    assert "j***@loja.com.br" in created_detail
+
+
+async def test_accounts_and_their_products(client, portal, owner):
+    token = await _create_key(portal)
+    assert "Nenhuma conta neste ambiente" in await portal.page("/contas")
+    conta = (await (await client.post("/v1/contas", headers=auth(token), json={"codigoExterno": "c-1", "nome": "Loja Um"})).json())["data"]
+    response = await client.put(f"/v1/contas/{conta['id']}/produtos/SKU-9", headers=auth(token), json={"nome": "Cafeteira"})
+    assert response.status == 200
+    listing = await portal.page("/contas")
+    assert "Loja Um" in listing and f"/contas/{conta['id']}" in listing
+    page = await portal.page(f"/contas/{conta['id']}")
+    assert "SKU-9" in page and "Cafeteira" in page and "conferindo" in page
+    assert (await portal.get("/contas/cta_naoexiste")).status == 404
+
+
+async def test_overview_shows_balance_errors_and_latest_calls(client, portal, owner):
+    page = await portal.page("/visao-geral")
+    assert "1.000" in page and "créditos disponíveis" in page  # the free test credits
+    assert "Nenhum erro nos últimos 7 dias" in page and "Nenhuma chamada à API" in page
+    token = await _create_key(portal)
+    await client.get("/v1/contas/cta_inexistente", headers=auth(token))
+
+    async def shown():
+        page = await portal.page("/visao-geral")
+        assert "NOT_FOUND" in page and "/v1/contas/cta_inexistente" in page
+        return page
+
+    page = await eventually(shown)
+    await portal.switch("producao")
+    production = await portal.page("/visao-geral")
+    assert "Você está vendo <strong>produção</strong>" in production and "NOT_FOUND" not in production

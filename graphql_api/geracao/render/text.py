@@ -111,8 +111,9 @@ def _break_word(word: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
     return pieces
 
 
-def wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
-    """Greedy word wrap that keeps the text's own line breaks."""
+def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, break_words: bool = True) -> list[str] | None:
+    """Greedy word wrap that keeps the text's own line breaks. A word wider than `width` is cut
+    into pieces, or makes the wrap fail (None) when `break_words` is false."""
     lines: list[str] = []
     space = f.getlength(" ")
     for paragraph in text.split("\n"):
@@ -120,6 +121,8 @@ def wrap(text: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
         for word in paragraph.split():
             word_width = f.getlength(word)
             if word_width > width:
+                if not break_words:
+                    return None
                 pieces = _break_word(word, f, width)
                 if current:
                     lines.append(current)
@@ -184,15 +187,21 @@ def layout_text(
     text = text.strip()
     if not text or _inner(box, smallest).width <= 0 or _inner(box, smallest).height <= 0:
         return TextLayout(box, smallest, bold, truncated=bool(text))
-    low, high, chosen = smallest, largest, None
-    while low <= high:  # binary search on the size: wrapped height shrinks with the size
-        mid = (low + high) // 2
-        inner = _inner(box, mid)
-        lines = wrap(text, font(mid, bold), inner.width) if inner.width > 0 else []
-        if lines and _fits(lines, font(mid, bold), inner, spacing, max_lines):
-            chosen, low = (mid, lines), mid + 1
-        else:
-            high = mid - 1
+    chosen = None
+    # Binary search on the size (wrapped height shrinks with it); cutting a word is the last
+    # resort, tried only when no size fits the words whole.
+    for break_words in (False, True):
+        low, high = smallest, largest
+        while low <= high:
+            mid = (low + high) // 2
+            inner = _inner(box, mid)
+            lines = wrap(text, font(mid, bold), inner.width, break_words) if inner.width > 0 else None
+            if lines and _fits(lines, font(mid, bold), inner, spacing, max_lines):
+                chosen, low = (mid, lines), mid + 1
+            else:
+                high = mid - 1
+        if chosen is not None:
+            break
     truncated = False
     if chosen is None:
         f, inner = font(smallest, bold), _inner(box, smallest)
@@ -241,6 +250,14 @@ class Canvas:
         self.layouts: list[TextLayout] = []
         # An overlay (caption, title panel) takes the scale of the frame it is laid on.
         self.u = unit if unit is not None else style.unit(size)
+
+    @classmethod
+    def wrap(cls, image: Image.Image) -> Canvas:
+        """Draw on an existing RGB image (edits write text over a photo)."""
+        canvas = cls.__new__(cls)
+        canvas.image, canvas.draw, canvas.layouts = image, ImageDraw.Draw(image), []
+        canvas.u = style.unit(image.size)
+        return canvas
 
     @property
     def size(self) -> tuple[int, int]:

@@ -46,6 +46,7 @@ class RenderedImage:
     altura: int
     foto_ordem: int | None = None  # the photo shown, when the image shows one
     layouts: list[TextLayout] = field(default_factory=list, repr=False)
+    notes: list[str] = field(default_factory=list)  # what an edit could not do, in Portuguese
     seconds: float = 0.0
 
     def as_dict(self) -> dict:

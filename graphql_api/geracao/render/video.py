@@ -242,6 +242,17 @@ def captions_ok(cues: list[Cue], frames: list[tuple[int, int]]) -> bool:
     return all(not caption_image(frame, cue.text)[2].truncated for frame in frames for cue in cues)
 
 
+def resolve_avatar(avatar: str, cues: list[Cue], frames: list[tuple[int, int]]) -> str:
+    """`automatico` becomes the first style of AUTOMATICO_ORDER whose gates pass; the others are
+    rendered as asked."""
+    if avatar != "automatico":
+        return avatar
+    for name in AUTOMATICO_ORDER:
+        if not AVATAR_STYLES[name].burn_captions or captions_ok(cues, frames):
+            return name
+    return "narrador"
+
+
 # -- ffmpeg -----------------------------------------------------------------------------------------
 
 _MOTIONS = ("zoom_in", "pan_right", "zoom_out", "pan_left")
@@ -374,10 +385,7 @@ def render_video(
             scenes = fit_length(scenes, spec)
             total, placements = plan_timeline(scenes, spec)
             cues = [cue for at, clip in placements for cue in cues_for(clip.text, at, clip.seconds)]
-            chosen = avatar
-            if avatar == "automatico":
-                chosen = next((name for name in AUTOMATICO_ORDER
-                               if not AVATAR_STYLES[name].burn_captions or captions_ok(cues, frames)), "narrador")
+            chosen = resolve_avatar(avatar, cues, frames)
             avatar_style = AVATAR_STYLES[chosen]
             wav = work / "fala.wav"
             speech.mix(placements, total, wav)

@@ -24,6 +24,7 @@ GUIDES = [
     ("ficha", "Ficha do produto"),
     ("limites", "Limites e idempotência"),
     ("chamadas", "Registro de chamadas"),
+    ("midia", "Mídia gerada"),
 ]
 
 

@@ -39,6 +39,7 @@ class Context:
     ficha: dict
     fotos: list[FotoAprovada]
     max_side: int
+    scale: float = 1.0  # type and spacing relative to the canvas: video cards use larger type
     _cache: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -48,6 +49,9 @@ class Context:
     @property
     def principal(self) -> FotoAprovada | None:
         return self.fotos[0] if self.fotos else None
+
+    def canvas(self, size: tuple[int, int]) -> Canvas:
+        return Canvas(size, unit=style.unit(size) * self.scale)
 
     def photo(self, foto: FotoAprovada) -> photos.PreparedPhoto:
         with self._lock:
@@ -199,14 +203,14 @@ def arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[floa
 
 def compose_photo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None) -> Canvas:
     """principal / angulo: the product alone on pure white, centred, with even margins."""
-    canvas = Canvas(size)
+    canvas = ctx.canvas(size)
     margin = round(min(size) * style.PHOTO_MARGIN)
     photos.paste_contained(canvas.image, ctx.photo(foto or ctx.principal), canvas.box.inset(margin))
     return canvas
 
 
 def compose_destaques(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
-    canvas = Canvas(size)
+    canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["destaques"], ctx.ficha["nome"])
     photo_box, list_box = split_for_photo(canvas, body)
     photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box)
@@ -229,7 +233,7 @@ def compose_destaques(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
 
 
 def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
-    canvas = Canvas(size)
+    canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["medidas"], ctx.ficha["nome"])
     entries = dimension_entries(ctx.ficha)
     strip_items = [(label, entries[key]) for key, label in (("profundidade", "Profundidade"), ("peso", "Peso"))
@@ -264,7 +268,7 @@ def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | No
 
 
 def compose_conteudo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
-    canvas = Canvas(size)
+    canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["conteudo"], ctx.ficha["nome"])
     photo_box, list_box = split_for_photo(canvas, body, 0.34)
     photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box)
@@ -299,7 +303,7 @@ def shield(canvas: Canvas, box: Box) -> None:
 
 
 def compose_garantia(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
-    canvas = Canvas(size)
+    canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["garantia"], ctx.ficha["nome"])
     wide = size[0] > size[1] * 1.1
     icon_box, text_box = body.split(0.3 if wide else 0.42, canvas.px(style.GAP) * 2, vertical=not wide)
@@ -311,7 +315,7 @@ def compose_garantia(ctx: Context, size: tuple[int, int], foto: FotoAprovada | N
 
 
 def compose_avaliacoes(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
-    canvas = Canvas(size)
+    canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["avaliacoes"], ctx.ficha["nome"])
     proof = social_proof(ctx.ficha)
     reviews = best_reviews(ctx.ficha)
@@ -348,7 +352,7 @@ def compose_avaliacoes(ctx: Context, size: tuple[int, int], foto: FotoAprovada |
 
 
 def compose_perguntas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
-    canvas = Canvas(size)
+    canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["perguntas"], ctx.ficha["nome"])
     items = ctx.ficha["perguntas"]
     gap = canvas.px(18)

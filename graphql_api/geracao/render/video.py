@@ -86,6 +86,7 @@ BETWEEN = 0.25  # between two sentences of one scene
 TAIL = 0.35  # after a scene's last sentence, before the next transition
 END_HOLD = 0.8  # the closing shot stays on after the last word
 FADE = 0.5  # fade from black at the start, to black at the end
+CARD_SCALE = 1.3  # cards are read in passing on a small player: larger type than gallery images
 
 
 class VideoError(ValueError):
@@ -392,7 +393,7 @@ def render_video(
             vtt = out_dir / "legenda.vtt"
             write_webvtt(cues, vtt)
 
-            ctx = Context(ficha, fotos, max_side=round(max(max(frames)) * spec.supersample))
+            ctx = Context(ficha, fotos, max_side=round(max(max(frames)) * spec.supersample), scale=CARD_SCALE)
             list(pool.map(ctx.photo, {scene.foto for scene in scenes if scene.foto}))
             videos = []
             for formato, size in formats:

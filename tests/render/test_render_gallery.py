@@ -1,10 +1,13 @@
 """Galleries: kinds the ficha supports, real renders, sizes, watermark, no text overflow."""
 
+from dataclasses import replace
+
 import pytest
 from PIL import Image, ImageStat
 
 from graphql_api.geracao.render.gallery import available_kinds, plan_gallery, render_gallery
 from graphql_api.geracao.render.photo import prepare
+from graphql_api.geracao.render.types import RenderError
 from tests.render.helpers import assert_no_overflow, watermark_contrast
 from tests.render.samples import extreme_ficha, rich_ficha, sparse_ficha
 
@@ -91,3 +94,15 @@ def test_uniform_backdrop_is_keyed_and_busy_one_left_alone(fotos):
     lifestyle = prepare(fotos[3].path, 900)  # wooden table
     assert not lifestyle.whitened and lifestyle.mask is None
     assert lifestyle.size == (900, 900)
+
+
+def test_an_unreadable_photo_fails_its_image_only(fotos, tmp_path):
+    broken = tmp_path / "quebrada.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    with_broken_angle = [fotos[0], replace(fotos[1], path=broken)]
+    result = render_gallery(rich_ficha(), with_broken_angle, 4, "teste", tmp_path / "a")
+    assert [i.kind for i in result.imagens] == ["principal", "destaques", "medidas"]
+    assert [f.saida for f in result.falhas] == ["galeria-02-angulo"]
+    with pytest.raises(RenderError) as caught:  # the principal photo is in every image
+        render_gallery(rich_ficha(), [replace(fotos[0], path=broken)], 3, "teste", tmp_path / "b")
+    assert len(caught.value.falhas) == 3

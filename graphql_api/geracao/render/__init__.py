@@ -13,6 +13,8 @@ from graphql_api.geracao.render.edits import FORMATS, EdicaoRequest, apply_edits
 from graphql_api.geracao.render.gallery import available_kinds, plan_gallery, render_gallery
 from graphql_api.geracao.render.types import (
     Fala,
+    Falha,
+    RenderError,
     FotoAprovada,
     GalleryResult,
     RenderedImage,
@@ -28,7 +30,8 @@ from graphql_api.geracao.render.video import (
 )
 
 __all__ = [
-    "AVATARES", "CINEPREMIUM_MIN_FOTOS", "FORMATS", "TIPOS", "EdicaoRequest", "Fala", "FotoAprovada",
+    "AVATARES", "CINEPREMIUM_MIN_FOTOS", "FORMATS", "TIPOS", "EdicaoRequest", "Fala", "Falha", "FotoAprovada",
+    "RenderError",
     "GalleryResult", "RenderedImage", "VideoError", "VideoFile", "VideoResult", "apply_edits",
     "available_kinds", "parse_edicao", "plan_gallery", "render_gallery", "render_video",
 ]

@@ -14,8 +14,11 @@ from pathlib import Path
 from graphql_api.geracao.render import style
 from graphql_api.geracao.render.cards import SUPPORTS, Context, compose
 from graphql_api.geracao.render.types import (
+    OUTPUT_ERRORS,
+    Falha,
     FotoAprovada,
     GalleryResult,
+    RenderError,
     RenderedImage,
     check_ambiente,
     ordered_fotos,
@@ -79,7 +82,9 @@ def render_gallery(
     ficha: dict, fotos: list[FotoAprovada], quantidade: int, ambiente: str, out_dir: Path
 ) -> GalleryResult:
     """Render `quantidade` square JPEGs into `out_dir` (galeria-01-principal.jpg, …):
-    1200×1200 in producao; 600×600 with the AMOSTRA watermark in teste."""
+    1200×1200 in producao; 600×600 with the AMOSTRA watermark in teste. An image that cannot be
+    made (its photo is unreadable) is listed in `falhas` and the others are delivered; when none
+    can be made, RenderError."""
     check_ambiente(ambiente)
     style.check_fonts()
     plan = plan_gallery(ficha, fotos, quantidade)
@@ -87,21 +92,34 @@ def render_gallery(
     out_dir.mkdir(parents=True, exist_ok=True)
     ctx = Context(ficha, fotos, max_side=round(side * 1.5))
 
-    def render(item: PlannedImage) -> RenderedImage:
+    def render(item: PlannedImage) -> RenderedImage | Falha:
         started = time.perf_counter()
-        canvas = compose(item.kind, ctx, (side, side), item.foto)
-        image = apply_watermark(canvas.image) if ambiente == "teste" else canvas.image
-        path = out_dir / f"galeria-{item.posicao:02d}-{item.kind}.jpg"
-        image.save(path, "JPEG", **JPEG)
+        try:
+            canvas = compose(item.kind, ctx, (side, side), item.foto)
+            image = apply_watermark(canvas.image) if ambiente == "teste" else canvas.image
+            path = out_dir / f"galeria-{item.posicao:02d}-{item.kind}.jpg"
+            image.save(path, "JPEG", **JPEG)
+        except OUTPUT_ERRORS as exc:
+            return Falha(f"galeria-{item.posicao:02d}-{item.kind}", f"{type(exc).__name__}: {exc}")
         return RenderedImage(
             posicao=item.posicao, kind=item.kind, path=path, largura=side, altura=side,
             foto_ordem=item.foto.ordem if item.foto else None, layouts=canvas.layouts,
             seconds=time.perf_counter() - started,
         )
 
+    def warm(foto: FotoAprovada) -> None:
+        try:
+            ctx.photo(foto)
+        except OUTPUT_ERRORS:
+            pass  # raised again, and reported, by each image that needs this photo
+
     with ThreadPoolExecutor(WORKERS) as pool:
         # Photos first (each decoded once), so two images never key the same photo twice.
         needed = {item.foto or ctx.principal for item in plan}
-        list(pool.map(ctx.photo, sorted(needed, key=lambda f: f.ordem)))
-        imagens = list(pool.map(render, plan))
-    return GalleryResult(ambiente=ambiente, imagens=imagens)
+        list(pool.map(warm, sorted(needed, key=lambda f: f.ordem)))
+        outputs = list(pool.map(render, plan))
+    imagens = [o for o in outputs if isinstance(o, RenderedImage)]
+    falhas = [o for o in outputs if isinstance(o, Falha)]
+    if not imagens:
+        raise RenderError(falhas)
+    return GalleryResult(ambiente=ambiente, imagens=imagens, falhas=falhas)

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import imageio_ffmpeg
 
+from graphql_api.geracao.render.types import OutputError
 
-class FfmpegError(RuntimeError):
+
+class FfmpegError(OutputError):
     pass
 
 

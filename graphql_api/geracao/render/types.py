@@ -6,10 +6,37 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from PIL import Image
+
 from graphql_api.geracao.render.text import TextLayout
 
 Ambiente = Literal["teste", "producao"]
 AMBIENTES = ("teste", "producao")
+
+
+class OutputError(RuntimeError):
+    """One output (an image, a video format) could not be made."""
+
+
+class RenderError(RuntimeError):
+    """Nothing could be delivered; `falhas` says why, output by output."""
+
+    def __init__(self, falhas: list[Falha]):
+        super().__init__("; ".join(f"{f.saida}: {f.erro}" for f in falhas) or "nothing rendered")
+        self.falhas = falhas
+
+
+@dataclass(frozen=True, slots=True)
+class Falha:
+    """An output that failed while the others were delivered (a `parcial` generation)."""
+
+    saida: str  # galeria-03-destaques, video-vertical
+    erro: str
+
+
+# What fails one output without stopping the others: unreadable or truncated photos, a full
+# disk, ffmpeg refusing. Anything else is a bug and raises.
+OUTPUT_ERRORS = (OSError, OutputError, Image.DecompressionBombError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +84,8 @@ class RenderedImage:
 @dataclass(slots=True)
 class GalleryResult:
     ambiente: str
-    imagens: list[RenderedImage]
+    imagens: list[RenderedImage]  # delivered, in posicao order
+    falhas: list[Falha] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,4 +124,5 @@ class VideoResult:
     legenda: Path  # WebVTT, always shipped
     legendas_embutidas: bool  # captions also burned into the picture
     cenas: list[str] = field(default_factory=list)  # scene kinds, in order
+    falhas: list[Falha] = field(default_factory=list)  # formats that failed (the others delivered)
     seconds: float = 0.0

@@ -26,7 +26,16 @@ from graphql_api.geracao.render.cards import Context, compose
 from graphql_api.geracao.render.storyboard import Scene
 from graphql_api.geracao.render.subtitles import Cue, cues_for, write_webvtt
 from graphql_api.geracao.render.text import Box, Canvas, TextLayout, layout_text
-from graphql_api.geracao.render.types import Fala, FotoAprovada, VideoFile, VideoResult, check_ambiente
+from graphql_api.geracao.render.types import (
+    OUTPUT_ERRORS,
+    Fala,
+    Falha,
+    FotoAprovada,
+    RenderError,
+    VideoFile,
+    VideoResult,
+    check_ambiente,
+)
 from graphql_api.geracao.render.watermark import watermark_layer
 
 TIPOS = ("apresentacao", "cinepremium")
@@ -362,7 +371,8 @@ def render_video(
     ficha: dict, fotos: list[FotoAprovada], tipo: str, avatar: str, ambiente: str, out_dir: Path
 ) -> VideoResult:
     """Render the video(s) of `tipo` into `out_dir`: video-horizontal.mp4 (and video-vertical.mp4
-    for cinepremium) and legenda.vtt. Raises VideoError when the material does not allow it."""
+    for cinepremium) and legenda.vtt. Raises VideoError when the material does not allow it; a
+    format that fails is listed in `falhas` while the other is delivered (RenderError if none)."""
     started = time.perf_counter()
     spec = check_request(tipo, avatar, ambiente, fotos)
     style.check_fonts()
@@ -395,13 +405,19 @@ def render_video(
 
             ctx = Context(ficha, fotos, max_side=round(max(max(frames)) * spec.supersample), scale=CARD_SCALE)
             list(pool.map(ctx.photo, {scene.foto for scene in scenes if scene.foto}))
-            videos = []
+            videos, falhas = [], []
             for formato, size in formats:
-                slides = _draw_slides(pool, ctx, scenes, size, spec, avatar_style, cues, ambiente,
-                                      work / formato)
                 out = out_dir / f"video-{formato}.mp4"
-                media.run(build_command(scenes, slides, spec, size, total, wav, out))
+                try:
+                    slides = _draw_slides(pool, ctx, scenes, size, spec, avatar_style, cues, ambiente,
+                                          work / formato)
+                    media.run(build_command(scenes, slides, spec, size, total, wav, out))
+                except OUTPUT_ERRORS as exc:
+                    falhas.append(Falha(f"video-{formato}", f"{type(exc).__name__}: {str(exc)[-500:]}"))
+                    continue
                 videos.append(VideoFile(formato, out, size[0], size[1], round(total, 3), spec.fps))
+            if not videos:
+                raise RenderError(falhas)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     spoken = placements[-1][0] + placements[-1][1].seconds - placements[0][0] if placements else 0.0
@@ -409,7 +425,7 @@ def render_video(
                 voz=f"{speech.ENGINE}:{avatar_style.voice}", duracao_segundos=round(spoken, 2))
     return VideoResult(
         tipo=tipo, avatar=chosen, ambiente=ambiente, videos=videos, fala=fala, legenda=vtt,
-        legendas_embutidas=avatar_style.burn_captions, cenas=[s.kind for s in scenes],
+        legendas_embutidas=avatar_style.burn_captions, cenas=[s.kind for s in scenes], falhas=falhas,
         seconds=time.perf_counter() - started,
     )
 

@@ -1,7 +1,7 @@
 """The text helper: wrap, shrink-to-fit and ellipsis keep every glyph inside its box."""
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 from graphql_api.geracao.render.text import ELLIPSIS, Box, Canvas, layout_text, wrap, font
 

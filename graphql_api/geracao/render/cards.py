@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from graphql_api.geracao.render import photo as photos
 from graphql_api.geracao.render import style
 from graphql_api.geracao.render.text import Box, Canvas
-from graphql_api.geracao.render.types import FotoAprovada, ordered_fotos
+from graphql_api.geracao.render.types import OUTPUT_ERRORS, FotoAprovada, ordered_fotos
 
 TITLES = {
     "destaques": "Destaques",
@@ -53,6 +53,17 @@ class Context:
     def canvas(self, size: tuple[int, int]) -> Canvas:
         return Canvas(size, unit=style.unit(size) * self.scale)
 
+    def warm(self, pool, fotos) -> None:
+        """Prepare photos in parallel ahead of use. A photo that fails is not reported here: each
+        output that needs it fails in turn, and says so."""
+        def prepare(foto: FotoAprovada) -> None:
+            try:
+                self.photo(foto)
+            except OUTPUT_ERRORS:
+                pass
+
+        list(pool.map(prepare, sorted(set(fotos), key=lambda f: f.ordem)))
+
     def photo(self, foto: FotoAprovada) -> photos.PreparedPhoto:
         with self._lock:
             cached = self._cache.get(foto.path)
@@ -85,7 +96,8 @@ def measure(value: float, unit: str | None) -> str:
 # -- what the ficha supports ----------------------------------------------------------------------
 
 def attribute_rows(ficha: dict) -> list[tuple[str, str]]:
-    rows = [(label, ficha[key]) for key, label in (("marca", "Marca"), ("modelo", "Modelo")) if ficha.get(key)]
+    rows = [(label, ficha[key]) for key, label in (("marca", "Marca"), ("modelo", "Modelo"))
+            if ficha.get(key)]
     return rows + [(a["nome"], a["valor"]) for a in ficha.get("atributos") or []]
 
 
@@ -183,7 +195,10 @@ def stars(canvas: Canvas, x: int, y: int, height: int, score: float) -> Box:
     return Box(x, y, x + width, y + height)
 
 
-def arrow(draw: ImageDraw.ImageDraw, start: tuple[float, float], end: tuple[float, float], width: int) -> None:
+Point = tuple[float, float]
+
+
+def arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, width: int) -> None:
     """A double-headed measuring arrow with end ticks."""
     (x0, y0), (x1, y1) = start, end
     length = math.hypot(x1 - x0, y1 - y0) or 1
@@ -236,8 +251,8 @@ def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | No
     canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["medidas"], ctx.ficha["nome"])
     entries = dimension_entries(ctx.ficha)
-    strip_items = [(label, entries[key]) for key, label in (("profundidade", "Profundidade"), ("peso", "Peso"))
-                   if key in entries]
+    strip_items = [(label, entries[key])
+                   for key, label in (("profundidade", "Profundidade"), ("peso", "Peso")) if key in entries]
     if strip_items:
         body, strip = body.split(0.84, canvas.px(style.GAP), vertical=True)
         canvas.panel(strip)

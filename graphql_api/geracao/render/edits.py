@@ -98,7 +98,9 @@ class Selo(_Op):
 
     tipo: Literal["selo"]
     texto: Annotated[StrictStr, Field(min_length=1, max_length=24)]
-    posicao: Literal["superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"] = "superior_direito"
+    posicao: Literal[
+        "superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"
+    ] = "superior_direito"
     cor: Hex = "#F2A541"
     corTexto: Hex = "#16324F"
 
@@ -186,7 +188,8 @@ def _ajuste(img: Image.Image, op: Ajuste, notes: list[str], scale: float) -> Ima
 def _texto(img: Image.Image, op: Texto, canvas: Canvas) -> None:
     width, height = img.size
     band_height = max(24, round(min(width, height) * 0.14))
-    band = Box(0, 0, width, band_height) if op.posicao == "topo" else Box(0, height - band_height, width, height)
+    top = 0 if op.posicao == "topo" else height - band_height
+    band = Box(0, top, width, top + band_height)
     canvas.draw.rectangle(band.as_tuple(), fill=_hex(op.fundo))
     canvas.text(op.texto, band.inset(canvas.px(40), canvas.px(12)), fill=_hex(op.cor), size=(64, 18),
                 bold=True, max_lines=2, align="center", valign="middle")

@@ -107,16 +107,9 @@ def render_gallery(
             seconds=time.perf_counter() - started,
         )
 
-    def warm(foto: FotoAprovada) -> None:
-        try:
-            ctx.photo(foto)
-        except OUTPUT_ERRORS:
-            pass  # raised again, and reported, by each image that needs this photo
-
     with ThreadPoolExecutor(WORKERS) as pool:
         # Photos first (each decoded once), so two images never key the same photo twice.
-        needed = {item.foto or ctx.principal for item in plan}
-        list(pool.map(warm, sorted(needed, key=lambda f: f.ordem)))
+        ctx.warm(pool, [item.foto or ctx.principal for item in plan])
         outputs = list(pool.map(render, plan))
     imagens = [o for o in outputs if isinstance(o, RenderedImage)]
     falhas = [o for o in outputs if isinstance(o, Falha)]

@@ -19,7 +19,8 @@ PHOTO_SCENES = ("abertura", "foto", "encerramento")  # photo with motion; the re
 
 @dataclass
 class Scene:
-    kind: str  # abertura | foto | encerramento | destaques | medidas | conteudo | garantia | avaliacoes | perguntas
+    # abertura | foto | encerramento (photos), or a card: destaques, medidas, conteudo, garantia, …
+    kind: str
     foto: FotoAprovada | None = None
     lines: list[str] = field(default_factory=list)
     priority: int = 0  # 0 = always kept; higher numbers are dropped first

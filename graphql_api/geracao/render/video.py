@@ -120,7 +120,9 @@ def is_vertical(size: tuple[int, int]) -> bool:
 def caption_zone(size: tuple[int, int]) -> Box:
     """Where burned captions go: low in a horizontal frame; above the feed controls that cover
     the bottom fifth of a vertical one."""
-    return _frac_box(size, 0.05, 0.76, 0.95, 0.88) if is_vertical(size) else _frac_box(size, 0.06, 0.81, 0.94, 0.96)
+    if is_vertical(size):
+        return _frac_box(size, 0.05, 0.76, 0.95, 0.88)
+    return _frac_box(size, 0.06, 0.81, 0.94, 0.96)
 
 
 def product_area(size: tuple[int, int], titled: bool) -> Box:
@@ -131,7 +133,9 @@ def product_area(size: tuple[int, int], titled: bool) -> Box:
 
 
 def title_area(size: tuple[int, int]) -> Box:
-    return _frac_box(size, 0.06, 0.06, 0.94, 0.25) if is_vertical(size) else _frac_box(size, 0.05, 0.2, 0.47, 0.64)
+    if is_vertical(size):
+        return _frac_box(size, 0.06, 0.06, 0.94, 0.25)
+    return _frac_box(size, 0.05, 0.2, 0.47, 0.64)
 
 
 @lru_cache(maxsize=8)
@@ -142,7 +146,9 @@ def _backdrop(size: tuple[int, int]) -> Image.Image:
                            Image.new("RGB", size, style.BACKDROP_TOP), ramp)
 
 
-def photo_slide(ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale: float, titled: bool) -> Image.Image:
+def photo_slide(
+    ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale: float, titled: bool
+) -> Image.Image:
     """The still a photo scene moves over, `scale` times the frame size."""
     size = (_even(frame[0] * scale), _even(frame[1] * scale))
     prepared = ctx.photo(foto)
@@ -154,7 +160,9 @@ def photo_slide(ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale:
     return slide
 
 
-def title_panel(frame: tuple[int, int], title: str, subtitle: str) -> tuple[Image.Image, Box, list[TextLayout]]:
+def title_panel(
+    frame: tuple[int, int], title: str, subtitle: str
+) -> tuple[Image.Image, Box, list[TextLayout]]:
     """The name panel of the opening and closing scenes (RGBA, laid over the moving photo)."""
     area = title_area(frame)
     canvas = Canvas((area.width, area.height), background=(0, 0, 0, 0), mode="RGBA", unit=style.unit(frame))
@@ -268,7 +276,9 @@ def resolve_avatar(avatar: str, cues: list[Cue], frames: list[tuple[int, int]]) 
 _MOTIONS = ("zoom_in", "pan_right", "zoom_out", "pan_left")
 
 
-def _zoompan(motion: str, frames: int, size: tuple[int, int], spec: VideoSpec, focus: tuple[float, float]) -> str:
+def _zoompan(
+    motion: str, frames: int, size: tuple[int, int], spec: VideoSpec, focus: tuple[float, float]
+) -> str:
     ease = f"(3*pow(on/{max(frames - 1, 1)},2)-2*pow(on/{max(frames - 1, 1)},3))"  # smoothstep
     zoom = spec.zoom
     z = {"zoom_in": f"1+{zoom}*{ease}", "zoom_out": f"1+{zoom}*(1-{ease})"}.get(motion, f"{1 + zoom}")
@@ -404,7 +414,7 @@ def render_video(
             write_webvtt(cues, vtt)
 
             ctx = Context(ficha, fotos, max_side=round(max(max(frames)) * spec.supersample), scale=CARD_SCALE)
-            list(pool.map(ctx.photo, {scene.foto for scene in scenes if scene.foto}))
+            ctx.warm(pool, [scene.foto for scene in scenes if scene.foto])
             videos, falhas = [], []
             for formato, size in formats:
                 out = out_dir / f"video-{formato}.mp4"

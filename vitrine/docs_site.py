@@ -26,6 +26,7 @@ GUIDES = [
     ("chamadas", "Registro de chamadas"),
     ("creditos", "Créditos e preços"),
     ("avisos", "Avisos (webhooks)"),
+    ("midia", "Mídia gerada"),
 ]
 
 

@@ -1,0 +1,37 @@
+"""Media renderers: pure functions from a stored ficha and local photo files to media files and
+their metadata. No database, no HTTP: the generation service and its tasks call these.
+
+    available_kinds(ficha, fotos)                          -> ordered image kinds (galleries)
+    render_gallery(ficha, fotos, quantidade, ambiente, out_dir)  -> GalleryResult
+    render_video(ficha, fotos, tipo, avatar, ambiente, out_dir)  -> VideoResult
+    parse_edicao(dados) -> EdicaoRequest;  apply_edits(source, pedido, ambiente, out_path) -> RenderedImage
+
+`ambiente` is "teste" (reduced size, AMOSTRA watermark) or "producao". docs/midia.md describes
+what each renders."""
+
+from graphql_api.geracao.render.edits import FORMATS, EdicaoRequest, apply_edits, parse_edicao
+from graphql_api.geracao.render.gallery import available_kinds, plan_gallery, render_gallery
+from graphql_api.geracao.render.types import (
+    Fala,
+    Falha,
+    RenderError,
+    FotoAprovada,
+    GalleryResult,
+    RenderedImage,
+    VideoFile,
+    VideoResult,
+)
+from graphql_api.geracao.render.video import (
+    AVATARES,
+    CINEPREMIUM_MIN_FOTOS,
+    TIPOS,
+    VideoError,
+    render_video,
+)
+
+__all__ = [
+    "AVATARES", "CINEPREMIUM_MIN_FOTOS", "FORMATS", "TIPOS", "EdicaoRequest", "Fala", "Falha", "FotoAprovada",
+    "RenderError",
+    "GalleryResult", "RenderedImage", "VideoError", "VideoFile", "VideoResult", "apply_edits",
+    "available_kinds", "parse_edicao", "plan_gallery", "render_gallery", "render_video",
+]

@@ -1,0 +1,238 @@
+"""Image edits: a list of operations applied in order to one source image (a generated image or
+an approved product photo). `parse_edicao` validates the request body the API exposes;
+`apply_edits` renders it.
+
+    {"operacoes": [
+        {"tipo": "fundo_branco", "tolerancia": 24},
+        {"tipo": "enquadrar", "formato": "quadrado_1200", "modo": "produto", "margem": 6},
+        {"tipo": "ajuste", "brilho": 10, "contraste": 5},
+        {"tipo": "texto", "texto": "Frete grátis", "posicao": "rodape"},
+        {"tipo": "selo", "texto": "-20%", "posicao": "superior_direito"}
+    ]}
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Annotated, Literal
+
+from PIL import Image, ImageEnhance, ImageOps
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic_core import PydanticCustomError
+
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.validation import validate
+from graphql_api.geracao.render import photo as photos
+from graphql_api.geracao.render import style
+from graphql_api.geracao.render.text import Box, Canvas
+from graphql_api.geracao.render.types import RenderedImage, check_ambiente
+from graphql_api.geracao.render.watermark import apply_watermark
+
+MAX_OPERATIONS = 10
+MAX_SOURCE_SIDE = 2400  # larger sources are scaled down first: no marketplace takes more
+TESTE_SCALE = 0.5
+
+FORMATS: dict[str, tuple[int, int]] = {
+    "quadrado_1200": (1200, 1200),  # Mercado Livre, Magalu, Shopee listing images
+    "quadrado_1000": (1000, 1000),  # Amazon's size for zoom
+    "retrato_1080x1350": (1080, 1350),  # 4:5 feed posts
+    "vertical_1080x1920": (1080, 1920),  # stories, vertical video covers
+    "paisagem_1200x628": (1200, 628),  # link previews and ads
+}
+
+def _hex_colour(value: str) -> str:
+    if not re.fullmatch(r"#[0-9A-Fa-f]{6}", value):
+        raise PydanticCustomError("formato_invalido", "Cor em hexadecimal: #RRGGBB (por exemplo #16324F).")
+    return value
+
+
+Hex = Annotated[StrictStr, AfterValidator(_hex_colour)]
+Percent = Annotated[StrictInt, Field(ge=-100, le=100)]
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+class FundoBranco(_Op):
+    """Make a uniform background pure white (see photo.py for exactly what that does)."""
+
+    tipo: Literal["fundo_branco"]
+    tolerancia: Annotated[StrictInt, Field(ge=1, le=80)] = photos.DEFAULT_TOLERANCE
+
+
+class Enquadrar(_Op):
+    """Reframe to a marketplace size. conter: the whole image, white around it; preencher: fill
+    the frame, cropping the edges; produto: crop to the product first (uniform backgrounds),
+    then contain it with `margem` percent around."""
+
+    tipo: Literal["enquadrar"]
+    formato: Literal[tuple(FORMATS)]  # type: ignore[valid-type]
+    modo: Literal["conter", "preencher", "produto"] = "conter"
+    margem: Annotated[StrictInt, Field(ge=0, le=30)] = 5
+
+
+class Ajuste(_Op):
+    """Brightness, contrast and saturation, each from -100 (none) to 100 (double); 0 keeps it."""
+
+    tipo: Literal["ajuste"]
+    brilho: Percent = 0
+    contraste: Percent = 0
+    saturacao: Percent = 0
+
+
+class Texto(_Op):
+    """A band across the top or bottom with a short text (wrapped, shrunk to fit, two lines)."""
+
+    tipo: Literal["texto"]
+    texto: Annotated[StrictStr, Field(min_length=1, max_length=80)]
+    posicao: Literal["topo", "rodape"] = "rodape"
+    cor: Hex = "#FFFFFF"
+    fundo: Hex = "#16324F"
+
+
+class Selo(_Op):
+    """A round badge in a corner ("-20%", "Novo", "Frete grátis")."""
+
+    tipo: Literal["selo"]
+    texto: Annotated[StrictStr, Field(min_length=1, max_length=24)]
+    posicao: Literal[
+        "superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"
+    ] = "superior_direito"
+    cor: Hex = "#F2A541"
+    corTexto: Hex = "#16324F"
+
+
+Operacao = FundoBranco | Enquadrar | Ajuste | Texto | Selo
+OPERATIONS: dict[str, type[_Op]] = {
+    "fundo_branco": FundoBranco, "enquadrar": Enquadrar, "ajuste": Ajuste, "texto": Texto, "selo": Selo,
+}
+
+
+class _Envelope(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    operacoes: Annotated[list[dict], Field(min_length=1, max_length=MAX_OPERATIONS)]
+
+
+class EdicaoRequest(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    operacoes: list[Operacao]
+
+
+def parse_edicao(dados: object) -> EdicaoRequest:
+    """Validate an edit request; VALIDATION_FAILED lists every problem with its field path
+    (operacoes[2].formato, …). Each operation is checked against the model of its `tipo`, so
+    errors name the operation's own fields."""
+    envelope = validate(_Envelope, dados)
+    problems: list[FieldError] = []
+    operations: list[_Op] = []
+    for i, item in enumerate(envelope.operacoes):
+        tipo = item.get("tipo")
+        if tipo is None:
+            problems.append(FieldError(f"operacoes[{i}].tipo", "obrigatorio", "Campo obrigatório."))
+            continue
+        if tipo not in OPERATIONS:
+            problems.append(FieldError(f"operacoes[{i}].tipo", "valor_invalido",
+                                       f"Valores aceitos: {', '.join(OPERATIONS)}."))
+            continue
+        try:
+            operations.append(validate(OPERATIONS[tipo], item, prefix=f"operacoes[{i}]"))
+        except ApiError as exc:
+            problems.extend(exc.fields)
+    if problems:
+        raise ApiError("VALIDATION_FAILED", fields=problems)
+    return EdicaoRequest(operacoes=operations)
+
+
+# -- operations ---------------------------------------------------------------------------------------
+
+def _hex(value: str) -> tuple[int, int, int]:
+    return tuple(int(value[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _fundo_branco(img: Image.Image, op: FundoBranco, notes: list[str], scale: float) -> Image.Image:
+    whitened, mask = photos.whiten(img, op.tolerancia)
+    if mask is None:
+        notes.append("fundo_branco: o fundo não é uniforme; a imagem foi mantida.")
+    return whitened
+
+
+def _enquadrar(img: Image.Image, op: Enquadrar, notes: list[str], scale: float) -> Image.Image:
+    size = tuple(round(v * scale) for v in FORMATS[op.formato])
+    if op.modo == "preencher":
+        return ImageOps.fit(img, size, Image.LANCZOS)
+    if op.modo == "produto":
+        background = photos.background_mask(img)
+        bbox = ImageOps.invert(background).getbbox() if background is not None else None
+        if bbox is None:
+            notes.append("enquadrar: produto não destacado do fundo; a imagem inteira foi usada.")
+        else:
+            img = img.crop(bbox)
+    canvas = Image.new("RGB", size, style.WHITE)
+    margin = round(min(size) * op.margem / 100)
+    prepared = photos.PreparedPhoto(img, None, False)
+    photos.paste_contained(canvas, prepared, Box(0, 0, *size).inset(margin))
+    return canvas
+
+
+def _ajuste(img: Image.Image, op: Ajuste, notes: list[str], scale: float) -> Image.Image:
+    for enhancer, amount in ((ImageEnhance.Brightness, op.brilho), (ImageEnhance.Contrast, op.contraste),
+                             (ImageEnhance.Color, op.saturacao)):
+        if amount:
+            img = enhancer(img).enhance(1 + amount / 100)
+    return img
+
+
+def _texto(img: Image.Image, op: Texto, canvas: Canvas) -> None:
+    width, height = img.size
+    band_height = max(24, round(min(width, height) * 0.14))
+    top = 0 if op.posicao == "topo" else height - band_height
+    band = Box(0, top, width, top + band_height)
+    canvas.draw.rectangle(band.as_tuple(), fill=_hex(op.fundo))
+    canvas.text(op.texto, band.inset(canvas.px(40), canvas.px(12)), fill=_hex(op.cor), size=(64, 18),
+                bold=True, max_lines=2, align="center", valign="middle")
+
+
+def _selo(img: Image.Image, op: Selo, canvas: Canvas) -> None:
+    width, height = img.size
+    diameter = round(min(width, height) * 0.24)
+    margin = round(min(width, height) * 0.04)
+    x = margin if op.posicao.endswith("esquerdo") else width - margin - diameter
+    y = margin if op.posicao.startswith("superior") else height - margin - diameter
+    disc = Box(x, y, x + diameter, y + diameter)
+    canvas.draw.ellipse(disc.as_tuple(), fill=_hex(op.cor))
+    # The text box is the square inscribed in the disc, so no glyph touches its edge.
+    inner = disc.inset(diameter * (1 - 0.7071) / 2 + canvas.px(6))
+    canvas.text(op.texto, inner, fill=_hex(op.corTexto), size=(90, 14), bold=True, max_lines=3,
+                align="center", valign="middle")
+
+
+def apply_edits(source: Path, pedido: EdicaoRequest, ambiente: str, out_path: Path) -> RenderedImage:
+    """Apply the operations in order and write a JPEG. In teste the same operations run at half
+    size (source and target formats alike) and the result carries the AMOSTRA watermark."""
+    started = time.perf_counter()
+    check_ambiente(ambiente)
+    scale = TESTE_SCALE if ambiente == "teste" else 1.0
+    img = photos.load(source, MAX_SOURCE_SIDE)
+    if scale != 1.0:
+        img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
+    notes: list[str] = []
+    layouts = []
+    for op in pedido.operacoes:
+        if isinstance(op, (Texto, Selo)):
+            canvas = Canvas.wrap(img)
+            (_texto if isinstance(op, Texto) else _selo)(img, op, canvas)
+            layouts += canvas.layouts
+        else:
+            img = _PIXEL_OPS[type(op)](img, op, notes, scale)
+    if ambiente == "teste":
+        img = apply_watermark(img)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    img.save(out_path, "JPEG", quality=90, subsampling=0)
+    return RenderedImage(posicao=1, kind="edicao", path=out_path, largura=img.width, altura=img.height,
+                         layouts=layouts, notes=notes, seconds=time.perf_counter() - started)
+
+
+_PIXEL_OPS = {FundoBranco: _fundo_branco, Enquadrar: _enquadrar, Ajuste: _ajuste}

@@ -8,6 +8,7 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 
 from graphql_api.chamada import schema as chamada
+from graphql_api.conferencia import schema as conferencia
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
@@ -16,11 +17,11 @@ from graphql_api.produto import schema as produto
 
 Query = merge_types(
     "Query",
-    (conta.Query, creditos.Query, geracao.Query, chamada.Query),
+    (conta.Query, produto.Query, creditos.Query, geracao.Query, chamada.Query),
 )
 Mutation = merge_types(
     "Mutation",
-    (conta.Mutation, produto.Mutation),
+    (conta.Mutation, produto.Mutation, conferencia.Mutation),
 )
 
 schema = strawberry.Schema(

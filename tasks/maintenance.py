@@ -1,9 +1,11 @@
-"""Retention: call-log bodies after 30 days and records after 90, idempotency keys after 7."""
+"""Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
+after 7) and, every minute, the recovery sweep of quality checks."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from rest_v1 import idempotency_store
+from tasks import conferencia
 from tasks.broker import broker
 
 log = logging.getLogger(__name__)
@@ -22,4 +24,5 @@ async def expurgar_idempotencia() -> dict:
     return {"chavesRemovidas": removed}
 
 
-PERIODIC = (expurgar_chamadas, expurgar_idempotencia)
+# Jobs of tasks/scheduler.py: a task runs hourly, a (task, seconds) pair at its own period.
+PERIODIC = (expurgar_chamadas, expurgar_idempotencia, (conferencia.varrer, conferencia.SWEEP_SECONDS))

@@ -1,5 +1,6 @@
 """Periodic jobs: each is enqueued once per period across all processes (a Redis lock when
-several processes run; the single process otherwise)."""
+several processes run; the single process otherwise). A job is a task (run every `period`
+seconds) or a (task, seconds) pair; every job also runs once at start-up."""
 
 from __future__ import annotations
 
@@ -16,20 +17,25 @@ PERIOD_SECONDS = 3600
 
 class PeriodicJobs:
     def __init__(self, tasks, redis: Redis | None, period: float = PERIOD_SECONDS) -> None:
-        self.tasks = tasks
+        self.jobs = [job if isinstance(job, tuple) else (job, period) for job in tasks]
         self.redis = redis
-        self.period = period
+        self.tick = min((every for _, every in self.jobs), default=period)
+        self._last_slot: dict[str, int] = {}
         self._task: asyncio.Task | None = None
 
-    async def _claim(self, name: str, slot: int) -> bool:
+    async def _claim(self, name: str, slot: int, every: float) -> bool:
         if self.redis is None:
             return True
-        return bool(await self.redis.set(f"vitrine:agenda:{name}:{slot}", "1", nx=True, ex=int(self.period) + 60))
+        return bool(await self.redis.set(f"vitrine:agenda:{name}:{slot}", "1", nx=True, ex=int(every) + 60))
 
     async def run_once(self) -> None:
-        slot = int(time.time() // self.period)
-        for task in self.tasks:
-            if await self._claim(task.task_name, slot):
+        now = time.time()
+        for task, every in self.jobs:
+            slot = int(now // every)
+            if self._last_slot.get(task.task_name) == slot:
+                continue
+            self._last_slot[task.task_name] = slot
+            if await self._claim(task.task_name, slot, every):
                 await task.kiq()
 
     async def _loop(self) -> None:
@@ -38,7 +44,7 @@ class PeriodicJobs:
                 await self.run_once()
             except Exception:
                 log.exception("periodic jobs could not be enqueued")
-            await asyncio.sleep(self.period)
+            await asyncio.sleep(self.tick)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="periodic-jobs")

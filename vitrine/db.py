@@ -22,6 +22,7 @@ MODEL_MODULES = [
     "graphql_api.chave.models",
     "graphql_api.conta.models",
     "graphql_api.produto.models",
+    "graphql_api.conferencia.models",
     "graphql_api.geracao.models",
     "graphql_api.creditos.models",
     "graphql_api.chamada.models",

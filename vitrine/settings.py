@@ -37,6 +37,8 @@ class Settings(BaseSettings):
 
     outbound_allow_private: bool = False
     outbound_ca_bundle: str | None = None
+    # Time limit of each photo download of the quality check (docs/conferencia.md).
+    foto_timeout_seconds: float = 15.0
 
     # Runs the in-process workers inside `serve` (the embedded default). Off when Redis workers run.
     inprocess_workers: bool | None = Field(default=None)

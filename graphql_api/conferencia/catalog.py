@@ -69,19 +69,19 @@ MOTIVOS: dict[str, Codigo] = _codes(
         "FOTO_INACESSIVEL", "foto", BLOQUEIO, "Servidor inacessível",
         "O nome do servidor não foi encontrado, a conexão falhou ou o certificado TLS não é válido.",
         "Confira a URL e o certificado do servidor. Se a falha foi passageira, peça uma nova "
-        "conferência com POST /produtos/{produtoId}/conferencia.",
+        "conferência com POST /produtos/{produtoId}/conferencia?refazer=true.",
     ),
     Codigo(
         "FOTO_TEMPO_ESGOTADO", "foto", BLOQUEIO, "Servidor lento demais",
         "O servidor não entregou a foto inteira dentro do tempo limite.",
         "Sirva a foto de um servidor mais rápido (um CDN) e peça uma nova conferência com "
-        "POST /produtos/{produtoId}/conferencia.",
+        "POST /produtos/{produtoId}/conferencia?refazer=true.",
     ),
     Codigo(
         "FOTO_HTTP_ERRO", "foto", BLOQUEIO, "Resposta HTTP de erro",
         "O servidor respondeu com um status diferente de 200 (o detalhe traz o status, por exemplo 404 ou 500).",
         "Corrija a URL (404) ou o servidor (5xx). Depois de um erro 5xx ou 429 passageiro, peça uma "
-        "nova conferência com POST /produtos/{produtoId}/conferencia.",
+        "nova conferência com POST /produtos/{produtoId}/conferencia?refazer=true.",
     ),
     Codigo(
         "FOTO_GRANDE_DEMAIS", "foto", BLOQUEIO, f"Arquivo acima de {_MB} MB",

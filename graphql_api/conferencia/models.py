@@ -21,7 +21,6 @@ class Conferencia(Model):
     reservada_ate = fields.DatetimeField(null=True)  # lease of the worker running it
     resultados = fields.JSONField(null=True)  # one entry per media type, as the API shows it
     fotos = fields.JSONField(null=True)  # the screening of each photo, as fotos.itens shows it
-    refazivel = fields.BooleanField(default=False)  # a photo failed for a reason that may pass
     erro = fields.TextField(null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
     concluida_em = fields.DatetimeField(null=True)

@@ -9,6 +9,7 @@ from graphql_api.core.permissions import requires
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("produtos:ler"))
-    async def conferir_produto(self, info: Info, produto_id: str) -> ConferenciaType:
-        """The check of the product's current version; a new run when it is missing or failed."""
-        return ConferenciaType.from_model(await service.conferir(info.context.principal, produto_id))
+    async def conferir_produto(self, info: Info, produto_id: str, refazer: bool = False) -> ConferenciaType:
+        """The check of the product's current version; a new run when it is missing or failed,
+        or when `refazer` asks for one."""
+        return ConferenciaType.from_model(await service.conferir(info.context.principal, produto_id, refazer=refazer))

@@ -86,16 +86,16 @@ async def _create(produto: Produto, **fields) -> Conferencia:
     )
 
 
-async def conferir(principal: Principal, produto_id: str) -> Conferencia:
+async def conferir(principal: Principal, produto_id: str, *, refazer: bool = False) -> Conferencia:
     """POST /produtos/{produtoId}/conferencia: the check of the current version, started anew when
-    it is missing, failed, or ended with a photo failure that may pass (FOTO_HTTP_ERRO 5xx, …)."""
+    it is missing or failed, or when `refazer` asks for it (after fixing a photo host, say)."""
     async with transaction():
         produto = await produtos.visible_for_update(principal, produto_id)
         if produto is None:
             raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
         conferencia = await repository.atual(produto.id, produto.versao)
         if conferencia is not None and (
-            conferencia.situacao in (AGENDADA, EM_ANDAMENTO) or (conferencia.situacao == CONCLUIDA and not conferencia.refazivel)
+            conferencia.situacao in (AGENDADA, EM_ANDAMENTO) or (conferencia.situacao == CONCLUIDA and not refazer)
         ):
             return conferencia
         conferencia = await iniciar(produto, origem=MANUAL)
@@ -138,12 +138,10 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
     except Exception as exc:
         log.exception("check %s broke (attempt %d)", conferencia_id, conferencia.tentativas)
         return await _broken(conferencia, f"{type(exc).__name__}: {exc}")
-    fotos = [item.publico() for item in itens]
-    refazivel = any(r.falha is not None and r.falha.transitoria for r in recebidas.values())
-    return await _conclude(conferencia, fotos, resultados, refazivel)
+    return await _conclude(conferencia, [item.publico() for item in itens], resultados)
 
 
-async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: list[dict], refazivel: bool) -> str:
+async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: list[dict]) -> str:
     async with transaction():
         produto = await produtos.locked(conferencia.produto_id)
         current = await Conferencia.get(id=conferencia.id)
@@ -153,7 +151,7 @@ async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: lis
             await _set(current, situacao=CANCELADA, reservada_ate=None)
             return CANCELADA
         await _set(
-            current, situacao=CONCLUIDA, fotos=fotos, resultados=resultados, refazivel=refazivel,
+            current, situacao=CONCLUIDA, fotos=fotos, resultados=resultados,
             concluida_em=_now(), reservada_ate=None, erro=None,
         )
         if produto.versao == current.versao_produto:

@@ -29,7 +29,6 @@ class Migration(migrations.Migration):
                 ('reservada_ate', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),
                 ('resultados', fields.JSONField(null=True, encoder=functools.partial(dumps, separators=(',', ':')), decoder=loads)),
                 ('fotos', fields.JSONField(null=True, encoder=functools.partial(dumps, separators=(',', ':')), decoder=loads)),
-                ('refazivel', fields.BooleanField(default=False)),
                 ('erro', fields.TextField(null=True, unique=False)),
                 ('criado_em', fields.DatetimeField(auto_now=False, auto_now_add=True)),
                 ('concluida_em', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),

@@ -2,6 +2,7 @@
 
 import re
 
+from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import CATALOG
 from rest_v1.app import ROUTE_MODULES
 
@@ -39,7 +40,7 @@ async def test_error_catalog_as_json(client):
 
 
 async def test_guides_render_and_unknown_pages_are_404(client):
-    for path in ("/docs", "/docs/ficha", "/docs/limites", "/docs/autenticacao", "/docs/chamadas"):
+    for path in ("/docs", "/docs/ficha", "/docs/conferencia", "/docs/limites", "/docs/autenticacao", "/docs/chamadas"):
         response = await client.get(path)
         assert response.status == 200, path
         assert "<h1>" in await response.text()
@@ -60,3 +61,25 @@ async def test_media_links_refuse_tampering_and_expiry(client, factory):
     expired, _ = storage.signed_url("testes/ok.txt", ttl=-10)
     response = await client.get(expired.split("vitrine.test", 1)[1])
     assert response.status == 403 and (await response.json())["error"]["type"] == "FORBIDDEN"
+
+
+async def test_pendencias_page_has_an_anchor_per_code_and_is_linked_from_the_errors(client):
+    html = await (await client.get("/docs/pendencias")).text()
+    assert set(re.findall(r'<tr id="([A-Z_]+)"', html)) == set(CATALOGO)
+    assert 'href="/docs/pendencias"' in await (await client.get("/docs/erros")).text()
+    body = await (await client.get("/docs/pendencias.json")).json()
+    entries = body["data"]["motivosDeFoto"] + body["data"]["pendencias"]
+    assert {e["codigo"] for e in entries} == set(CATALOGO)
+    assert all(e["causa"] and e["correcao"] and e["severidade"] in ("bloqueio", "fraco") for e in entries)
+    assert {"GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "CINEPREMIUM_FOTOS_INSUFICIENTES"} <= {e["codigo"] for e in entries}
+
+
+async def test_openapi_documents_the_check_and_product_routes(client):
+    spec = await (await client.get("/v1/openapi.json")).json()
+    conferencia = spec["paths"]["/produtos/{produtoId}/conferencia"]["post"]
+    assert {"200", "202", "404", "429"} <= set(conferencia["responses"])
+    assert "CHECK_LIMIT_EXCEEDED" in conferencia["responses"]["429"]["description"]
+    assert spec["paths"]["/contas/{contaId}/produtos/{codigo}"]["delete"]["responses"]["204"]
+    assert {"get", "put", "delete"} == set(spec["paths"]["/contas/{contaId}/produtos/{codigo}"])
+    resultado = spec["components"]["schemas"]["ResultadoConferencia"]["properties"]
+    assert {"tipo", "aprovado", "quantidadeMaximaImagens", "quantidadesAprovadas", "notaVideo", "pendencias"} <= set(resultado)

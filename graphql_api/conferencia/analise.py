@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 
 from PIL import ExifTags, Image, ImageChops, ImageFilter, ImageOps, ImageStat, UnidentifiedImageError
 
-from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_PIXELS
+from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS
 
 WORKING_SIZE = 1000
 BACKGROUND_SIZE = 256
@@ -90,6 +90,13 @@ def medir(data: bytes) -> Medidas:
         try:
             if formato == "JPEG":
                 image.draft("RGB", (WORKING_SIZE, WORKING_SIZE))  # the decoder scales by 1/2..1/8
+            decoded = _decoded_bytes(image)
+            if decoded > MAX_FOTO_DECODIFICADA:
+                raise ImagemRecusada(
+                    "FOTO_DIMENSOES_EXCESSIVAS",
+                    f"{largura} × {altura} pixels em {image.mode} ocupariam {decoded // 1_000_000} MB decodificados; "
+                    f"o máximo é {MAX_FOTO_DECODIFICADA // 1_000_000} MB.",
+                )
             image.load()
             if image.getexif().get(ExifTags.Base.Orientation, 1) in _ROTATED:
                 largura, altura = altura, largura  # shown rotated
@@ -107,6 +114,19 @@ def medir(data: bytes) -> Medidas:
     )
 
 
+_TO_RGBA = ("1", "P", "PA")  # converted to RGBA before shrinking (see _working_copy)
+_SHRUNK_PREMULTIPLIED = ("RGBA", "LA", *_TO_RGBA)  # Pillow resizes alpha through a premultiplied copy
+
+
+def _decoded_bytes(image: Image.Image) -> int:
+    """Memory the decode and the working copy take, from the declared size and mode."""
+    width, height = image.size  # after draft(): the reduced size the JPEG decoder will produce
+    wide = image.mode in _TO_RGBA or image.mode.startswith("I") or image.mode == "F"
+    per_pixel = 4 if wide else len(image.getbands())
+    copies = 2 if image.mode in _SHRUNK_PREMULTIPLIED else 1
+    return width * height * per_pixel * copies
+
+
 def _sniff(data: bytes) -> str:
     head = data[:512].lstrip().lower()
     if head.startswith((b"<!doctype html", b"<html")) or b"<html" in head:
@@ -116,12 +136,12 @@ def _sniff(data: bytes) -> str:
 
 def _working_copy(image: Image.Image) -> Image.Image:
     """RGB, at most WORKING_SIZE pixels, upright, transparent areas on white."""
-    if image.mode in ("1", "P", "PA"):
+    if image.mode in _TO_RGBA:
         image = image.convert("RGBA")  # palettes resize only by nearest neighbour
     elif image.mode.startswith("I") or image.mode == "F":
         image = image.convert("I").point(lambda v: v / 256).convert("L")  # 16-bit and float greys
-    image = ImageOps.exif_transpose(image)
     image.thumbnail((WORKING_SIZE, WORKING_SIZE))
+    image = ImageOps.exif_transpose(image)  # after shrinking: it copies the image
     if image.mode in ("RGBA", "LA", "La", "RGBa"):
         rgba = image.convert("RGBA")
         background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))

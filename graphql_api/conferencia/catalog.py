@@ -13,6 +13,9 @@ FRACO = "fraco"  # still approved, quality drops
 # Photo limits (docs/conferencia.md)
 MAX_FOTO_BYTES = 15 * 1024 * 1024
 MAX_FOTO_PIXELS = 25_000_000
+# Memory one decode may take (JPEGs decode at reduced scale; PNG and WebP in full, twice with
+# transparency): keeps a worker under 300 MB whatever a 15 MB file declares (bench/conferencia.py).
+MAX_FOTO_DECODIFICADA = 60_000_000
 FORMATOS = ("JPEG", "PNG", "WEBP")
 MIN_LADO = 500
 LADO_IDEAL = 1000
@@ -47,6 +50,7 @@ def _codes(*codes: Codigo) -> dict[str, Codigo]:
 
 
 _MB = MAX_FOTO_BYTES // (1024 * 1024)
+_MP_TRANSPARENTE = f"{MAX_FOTO_DECODIFICADA / 8e6:.1f}".replace(".", ",")
 
 MOTIVOS: dict[str, Codigo] = _codes(
     Codigo(
@@ -101,8 +105,11 @@ MOTIVOS: dict[str, Codigo] = _codes(
     ),
     Codigo(
         "FOTO_DIMENSOES_EXCESSIVAS", "foto", BLOQUEIO, "Dimensões excessivas",
-        f"A imagem declara mais de {MAX_FOTO_PIXELS // 1_000_000} megapixels; ela não é "
-        "decodificada, para proteger o serviço de imagens-bomba.",
+        f"A imagem declara mais de {MAX_FOTO_PIXELS // 1_000_000} megapixels, ou ocuparia mais de "
+        f"{MAX_FOTO_DECODIFICADA // 1_000_000} MB decodificada (PNG ou WebP acima de "
+        f"{MAX_FOTO_DECODIFICADA / 3e6:.0f} megapixels, ou de {_MP_TRANSPARENTE} com transparência); "
+        "ela não é decodificada, para "
+        "proteger o serviço de imagens-bomba.",
         "Reduza a foto (por exemplo para 2000 × 2000 pixels) e envie de novo.",
     ),
     Codigo(

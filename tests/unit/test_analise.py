@@ -84,3 +84,10 @@ def test_decompression_bombs_are_refused_before_decoding():
     assert len(small_file) < 100_000
     assert refused(small_file) == "FOTO_DIMENSOES_EXCESSIVAS"
     assert refused(bomb_png(20000)) == "FOTO_DIMENSOES_EXCESSIVAS"  # beyond Pillow's own guard too
+    # 13 megapixels with transparency would take over 100 MB to decode and shrink (the budget is 60)
+    assert refused(encode(Image.new("RGBA", (3600, 3600), (255, 255, 255, 0)))) == "FOTO_DIMENSOES_EXCESSIVAS"
+
+
+def test_a_large_jpeg_is_within_the_memory_budget_thanks_to_reduced_scale_decoding():
+    m = medir(encode(Image.new("RGB", (6000, 4000), "white"), "JPEG"))  # 24 megapixels
+    assert (m.largura, m.altura) == (6000, 4000)

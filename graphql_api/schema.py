@@ -10,6 +10,7 @@ from strawberry.tools import merge_types
 from graphql_api.aviso import schema as aviso
 from graphql_api.chamada import schema as chamada
 from graphql_api.chave import schema as chave
+from graphql_api.conferencia import schema as conferencia
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
@@ -31,7 +32,7 @@ Mutation = merge_types(
     "Mutation",
     (
         conta.Mutation, produto.Mutation, chave.Mutation, usuario.Mutation, integracao.Mutation,
-        equipe.Mutation, creditos.Mutation, aviso.Mutation,
+        equipe.Mutation, creditos.Mutation, aviso.Mutation, conferencia.Mutation,
     ),
 )
 

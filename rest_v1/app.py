@@ -3,7 +3,7 @@
 from aiohttp import web
 
 from rest_v1 import openapi
-from rest_v1.handlers import avisos, contas, geracoes, integracao, produtos, saldo
+from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, saldo
 from rest_v1.keys import RUNTIME
 from rest_v1.middlewares.auth import auth_middleware
 from rest_v1.middlewares.body import body_middleware
@@ -33,6 +33,7 @@ ROUTE_MODULES: tuple[Routes, ...] = (
     saldo.routes,
     contas.routes,
     produtos.routes,
+    conferencias.routes,
     geracoes.routes,
     integracao.routes,
     avisos.routes,

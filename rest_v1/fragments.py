@@ -9,8 +9,22 @@ fragment ContaFields on Conta {
 PRODUTO = """
 fragment ProdutoFields on Produto {
   id contaId codigo nome situacao versao
-  fotos { recebidas aprovadas itens { url ordem principal situacao } }
+  fotos {
+    recebidas aprovadas
+    itens { url ordem principal situacao largura altura motivos { codigo severidade detalhe } }
+  }
   criadoEm atualizadoEm
+}
+"""
+
+CONFERENCIA = """
+fragment ConferenciaFields on Conferencia {
+  id produtoId versaoProduto situacao
+  resultados {
+    tipo aprovado quantidadeMaximaImagens quantidadesAprovadas notaVideo
+    pendencias { codigo severidade campo }
+  }
+  consultarNovamenteEm criadoEm concluidaEm
 }
 """
 

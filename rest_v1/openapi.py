@@ -174,8 +174,10 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             else:
                 body_schema = {"type": "object"}
             errors = spec.errors if spec.public else tuple(dict.fromkeys(spec.errors + _COMMON_ERRORS + (_BODY_ERRORS if spec.body is not None else ())))
+            success = {"description": "Sucesso", "content": {"application/json": {"schema": body_schema}}}
             operation["responses"] = {
-                str(spec.status): {"description": "Sucesso", "content": {"application/json": {"schema": body_schema}}},
+                str(spec.status): {"description": "Sucesso, sem corpo"} if spec.status == 204 else success,
+                **{str(status): success | {"description": meaning} for status, meaning in spec.also},
                 **_error_responses(errors),
             }
             if not spec.public:

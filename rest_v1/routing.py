@@ -27,6 +27,8 @@ class RouteSpec:
     summary: str
     tag: str
     status: int = 200
+    # Other success statuses with the same body, and what each means: ((202, "…"),)
+    also: tuple[tuple[int, str], ...] = ()
     body: Any = None  # a pydantic model (its JSON schema) or a JSON-schema dict
     response: str | None = None  # GraphQL type name of `data` (its schema comes from the schema)
     list_response: bool = False

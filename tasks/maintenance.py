@@ -1,11 +1,13 @@
-"""Retention: call-log bodies after 30 days and records after 90, idempotency keys after 7,
-expired portal sessions, sign-in failures and password links."""
+"""Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
+after 7, expired portal sessions, sign-in failures and password links) and, every minute, the
+recovery sweep of quality checks."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.usuario import service as usuarios
 from rest_v1 import idempotency_store
+from tasks import conferencia
 from tasks.broker import broker
 
 log = logging.getLogger(__name__)
@@ -30,4 +32,10 @@ async def expurgar_sessoes() -> dict:
     return {"sessoesRemovidas": sessions, "tentativasRemovidas": failures, "linksRemovidos": links}
 
 
-PERIODIC = (expurgar_chamadas, expurgar_idempotencia, expurgar_sessoes)
+# Jobs of tasks/scheduler.py: a task runs hourly, a (task, seconds) pair at its own period.
+PERIODIC = (
+    expurgar_chamadas,
+    expurgar_idempotencia,
+    expurgar_sessoes,
+    (conferencia.varrer, conferencia.SWEEP_SECONDS),
+)

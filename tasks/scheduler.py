@@ -1,5 +1,6 @@
 """Periodic jobs: each is enqueued once per period across all processes (a Redis lock when
-several processes run; the single process otherwise)."""
+several processes run; the single process otherwise). A job is a task (run every `period`
+seconds) or a (task, seconds) pair; every job also runs once at start-up."""
 
 from __future__ import annotations
 
@@ -49,18 +50,26 @@ class Loop:
 class PeriodicJobs(Loop):
     name = "periodic-jobs"
 
-    def __init__(self, tasks, redis: Redis | None, period: float = PERIOD_SECONDS) -> None:
-        super().__init__(period)
-        self.tasks = tasks
+    def __init__(self, tasks, redis: Redis | None, period: float = PERIOD_SECONDS, *, namespace: str = "vitrine") -> None:
+        self.jobs = [job if isinstance(job, tuple) else (job, period) for job in tasks]
+        super().__init__(min((every for _, every in self.jobs), default=period))
         self.redis = redis
+        # The task queue's name: installations (or test sessions) sharing one Redis keep their own slots.
+        self.namespace = namespace
+        self._last_slot: dict[str, int] = {}
 
-    async def _claim(self, name: str, slot: int) -> bool:
+    async def _claim(self, name: str, slot: int, every: float) -> bool:
         if self.redis is None:
             return True
-        return bool(await self.redis.set(f"vitrine:agenda:{name}:{slot}", "1", nx=True, ex=int(self.period) + 60))
+        key = f"vitrine:agenda:{self.namespace}:{name}:{slot}"
+        return bool(await self.redis.set(key, "1", nx=True, ex=int(every) + 60))
 
     async def run_once(self) -> None:
-        slot = int(time.time() // self.period)
-        for task in self.tasks:
-            if await self._claim(task.task_name, slot):
+        now = time.time()
+        for task, every in self.jobs:
+            slot = int(now // every)
+            if self._last_slot.get(task.task_name) == slot:
+                continue
+            self._last_slot[task.task_name] = slot
+            if await self._claim(task.task_name, slot, every):
                 await task.kiq()

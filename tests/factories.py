@@ -20,6 +20,7 @@ from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
 from graphql_api.integrador.models import Integrador
 from rest_v1.keys import RUNTIME
+from tests.photos import PhotoHost
 
 
 @dataclass
@@ -112,6 +113,28 @@ class Factory:
             id=new_id("ger_"), integrador_id=integrator.id, ambiente=ambiente, conta_id=conta_id, **values
         )
 
+    async def produto(self, integrator: Integrator, conta: dict, *, codigo: str | None = None, **ficha: Any) -> dict:
+        """PUT a ficha (at least `nome`, given or defaulted) and return the product summary."""
+        codigo = codigo or new_id("sku_")
+        response = await self.client.put(
+            f"/v1/contas/{conta['id']}/produtos/{codigo}", json={"nome": "Produto Teste"} | ficha, headers=integrator.headers
+        )
+        assert response.status == 200, await response.text()
+        return (await response.json())["data"]
+
+    async def conferido(self, integrator: Integrator, produto: dict, *, timeout: float = 20.0) -> dict:
+        """Wait for the check of the product's current version to end; returns the product."""
+        path = f"/v1/contas/{produto['contaId']}/produtos/{produto['codigo']}"
+
+        async def done() -> dict:
+            response = await self.client.get(path, headers=integrator.headers)
+            assert response.status == 200, await response.text()
+            data = (await response.json())["data"]
+            assert data["situacao"] != "conferindo", data
+            return data
+
+        return await eventually(done, timeout=timeout, interval=0.1)
+
 
 @pytest.fixture
 async def factory(client) -> Factory:
@@ -121,6 +144,22 @@ async def factory(client) -> Factory:
 @pytest.fixture
 async def integrator(factory) -> Integrator:
     return await factory.integrator()
+
+
+@dataclass
+class PhotoSite:
+    url: str  # https://localhost:<port>
+    host: PhotoHost
+
+    def __call__(self, path: str) -> str:
+        return f"{self.url}{path}"
+
+
+@pytest.fixture
+async def photo_site(https_server) -> PhotoSite:
+    """A real HTTPS photo host (tests/photos.py), trusted through the test CA."""
+    host = PhotoHost()
+    return PhotoSite(await https_server(host.app), host)
 
 
 async def eventually(check, *, timeout: float = 5.0, interval: float = 0.05):

@@ -40,6 +40,8 @@ CA_PATH, SERVER_CERT, SERVER_KEY = make_tls_files(_data_dir / "tls")
 os.environ["VITRINE_DATA_DIR"] = str(_data_dir)
 os.environ["VITRINE_OUTBOUND_CA_BUNDLE"] = str(CA_PATH)
 os.environ["VITRINE_OUTBOUND_ALLOW_PRIVATE"] = "1"
+# Photo downloads give up after 2 s in tests, so the timeout case stays quick.
+os.environ["VITRINE_FOTO_TIMEOUT_SECONDS"] = "2"
 
 
 def _free_port() -> int:

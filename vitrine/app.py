@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from aiohttp import web
@@ -18,6 +19,15 @@ from vitrine.tuning import tune_gc
 log = logging.getLogger("vitrine")
 
 MAX_REQUEST_BODY = 1024 * 1024
+
+
+async def _stop_inprocess_tasks(broker) -> None:
+    """Tasks still running inside this process stop with it rather than outlive its database
+    connection; each one's work is a database row that a recovery sweep picks up again."""
+    running = list(getattr(broker, "_running_tasks", ()))  # InMemoryBroker only
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = False) -> web.Application:
@@ -49,7 +59,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
         registry.import_all()
         broker.state.runtime = runtime
         await broker.startup()
-        periodic = PeriodicJobs(maintenance.PERIODIC, runtime.redis)
+        periodic = PeriodicJobs(maintenance.PERIODIC, runtime.redis, namespace=settings.task_queue)
         varredura = Varredura(runtime, settings.aviso_varredura_segundos)
         if settings.runs_inprocess_workers:
             periodic.start()
@@ -58,6 +68,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
         yield
         await varredura.stop()
         await periodic.stop()
+        await _stop_inprocess_tasks(broker)
         await broker.shutdown()
 
     app.cleanup_ctx.append(database)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tortoise import Tortoise
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.context import TortoiseContext
 from tortoise.migrations.api import migrate as run_migrations
 
@@ -22,6 +23,7 @@ MODEL_MODULES = [
     "graphql_api.chave.models",
     "graphql_api.conta.models",
     "graphql_api.produto.models",
+    "graphql_api.conferencia.models",
     "graphql_api.geracao.models",
     "graphql_api.creditos.models",
     "graphql_api.chamada.models",
@@ -35,12 +37,17 @@ MODEL_MODULES = [
 ]
 
 
+def _connection(url: str) -> str | dict:
+    if not url.startswith("sqlite://"):
+        return url
+    Path(url.removeprefix("sqlite://").split("?")[0]).parent.mkdir(parents=True, exist_ok=True)
+    return expand_db_url(url) | {"engine": "vitrine.infra.sqlite"}  # BEGIN IMMEDIATE transactions
+
+
 def tortoise_config(settings: Settings) -> dict:
-    url = settings.resolved_database_url
-    if url.startswith("sqlite://"):
-        Path(url.removeprefix("sqlite://").split("?")[0]).parent.mkdir(parents=True, exist_ok=True)
+    connection = _connection(settings.resolved_database_url)
     return {
-        "connections": {MAIN_CONNECTION: url, CALL_LOG_CONNECTION: url},
+        "connections": {MAIN_CONNECTION: connection, CALL_LOG_CONNECTION: connection},
         "apps": {
             APP_LABEL: {
                 "models": MODEL_MODULES,

@@ -1,5 +1,6 @@
 """The public documentation site at /docs: guides written in docs/*.md, and the pages generated
-from the catalogs (errors at /docs/erros, with an anchor per type, and as JSON)."""
+from the catalogs (errors at /docs/erros, pendencias and photo motivos at /docs/pendencias, each
+with an anchor per code, and as JSON)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import asdict
 from aiohttp import web
 from markdown_it import MarkdownIt
 
+from graphql_api.conferencia.catalog import MOTIVOS, PENDENCIAS
 from graphql_api.core.errors import CATALOG, FIELD_CODES
 from rest_v1.keys import RUNTIME
 from vitrine.templating import DOCS_DIR, environment
@@ -22,6 +24,7 @@ GUIDES = [
     ("index", "Começando"),
     ("autenticacao", "Autenticação e ambientes"),
     ("ficha", "Ficha do produto"),
+    ("conferencia", "Fotos e conferência"),
     ("limites", "Limites e idempotência"),
     ("chamadas", "Registro de chamadas"),
     ("creditos", "Créditos e preços"),
@@ -73,9 +76,34 @@ async def errors_json(request: web.Request) -> web.Response:
     })
 
 
+_SECTIONS = (
+    ("Motivos de foto", "Em fotos.itens[].motivos do produto. Uma foto com um motivo de bloqueio fica reprovada e não entra em nenhuma mídia.", "foto"),
+    ("Galeria", "Em resultados[].pendencias da galeria.", "galeria"),
+    ("Vídeo de apresentação", "Em resultados[].pendencias de video_apresentacao.", "video_apresentacao"),
+    ("Vídeo CinePremium", "Em resultados[].pendencias de video_cinepremium.", "video_cinepremium"),
+)
+
+
+async def pendencias_page(request: web.Request) -> web.Response:
+    codes = list(MOTIVOS.values()) + list(PENDENCIAS.values())
+    sections = [(title, intro, tipo, [c for c in codes if c.tipo == tipo]) for title, intro, tipo in _SECTIONS]
+    return _render(request, "docs/pendencias.html", title="Pendências", sections=sections, current="pendencias")
+
+
+async def pendencias_json(request: web.Request) -> web.Response:
+    docs_url = request.app[RUNTIME].settings.docs_url
+
+    def entries(codes):
+        return [asdict(c) | {"documentacao": f"{docs_url}/pendencias#{c.codigo}"} for c in codes.values()]
+
+    return web.json_response({"data": {"motivosDeFoto": entries(MOTIVOS), "pendencias": entries(PENDENCIAS)}})
+
+
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/docs", guide)
     app.router.add_get("/docs/erros", errors_page)
     app.router.add_get("/docs/erros.json", errors_json)
     app.router.add_get("/docs/integracao", integration_page)
+    app.router.add_get("/docs/pendencias", pendencias_page)
+    app.router.add_get("/docs/pendencias.json", pendencias_json)
     app.router.add_get("/docs/{page}", guide)

@@ -37,6 +37,8 @@ class Settings(BaseSettings):
 
     outbound_allow_private: bool = False
     outbound_ca_bundle: str | None = None
+    # Time limit of each photo download of the quality check (docs/conferencia.md).
+    foto_timeout_seconds: float = 15.0
 
     # Notices (avisos), docs/avisos.md. Retries: base * fator^n seconds (at most maximo) with
     # +-20% jitter, until the nominal waits add up to the window; tests shorten them.

@@ -189,6 +189,15 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "ao repetir um POST que gasta créditos, reutilize a mesma Idempotency-Key.",
     ),
     ErrorKind(
+        "CHECK_LIMIT_EXCEEDED", 429,
+        "Este produto já teve 10 conferências nas últimas 24 horas.",
+        "Cada produto tem no máximo 10 conferências em 24 horas, contando as que começam sozinhas "
+        "a cada nova versão da ficha; uma nova conferência foi pedida além disso. Só este produto é "
+        "afetado, não a chave.",
+        "Espere os segundos de Retry-After e peça de novo. Versões novas da ficha enviadas nesse "
+        "meio tempo não se perdem: a conferência delas fica agendada e começa sozinha.",
+    ),
+    ErrorKind(
         "INTERNAL_ERROR", 500,
         "Erro interno inesperado.",
         "Uma falha inesperada do serviço interrompeu a requisição; nada foi cobrado.",

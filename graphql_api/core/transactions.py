@@ -24,23 +24,13 @@ async def transaction() -> AsyncIterator[None]:
         return
     token = _after_commit.set([])
     try:
-        async with in_transaction(MAIN_CONNECTION) as connection:
-            await _take_write_lock(connection)
+        async with in_transaction(MAIN_CONNECTION):
             yield
         callbacks = _after_commit.get() or []
     finally:
         _after_commit.reset(token)
     for callback in callbacks:
         await callback()
-
-
-async def _take_write_lock(connection) -> None:
-    # SQLite (WAL) with a second connection (the call log): a deferred transaction that read first
-    # and then writes fails at once with "database is locked" if the other connection committed in
-    # between. Taking the write lock up front makes it wait (busy_timeout) instead. A no-op UPDATE
-    # is enough to take it.
-    if connection.capabilities.dialect == "sqlite":
-        await connection.execute_query("UPDATE integradores SET id = id WHERE 0")
 
 
 async def after_commit(callback: Callable[[], Awaitable[None]]) -> None:

@@ -162,7 +162,9 @@ async def _judge_429s(tests: list) -> None:
                 await _succeed(r.integrador_id, "LIMITE_429", {"requestId": r.id}, r.criado_em)
             await Espera429.filter(id=espera.id).delete()
             del waiting[r.chave_id]
-        if r.status == 429 and r.retry_after is not None:
+        # Only the per-minute limit counts: a product's daily check limit (CHECK_LIMIT_EXCEEDED)
+        # answers 429 too, but its Retry-After is about that product, not about the key.
+        if r.status == 429 and r.codigo_erro == "TOO_MANY_REQUESTS" and r.retry_after is not None:
             answered = r.criado_em + timedelta(milliseconds=r.duracao_ms)
             until = answered + timedelta(seconds=r.retry_after)
             await Espera429.filter(chave_id=r.chave_id).delete()
@@ -207,15 +209,14 @@ async def registrar_evento(evento) -> None:
     when = evento.criado_em or _now()
     proof = {"eventId": evento.id}
     if evento.tipo == "produto.conferido":
-        resultados = (evento.dados or {}).get("resultados", [])
-        approved = [r["tipo"] for r in resultados if r.get("aprovado")]
-        if approved:
+        conferencia = (evento.dados or {}).get("conferencia") or {}
+        if any(r.get("aprovado") for r in conferencia.get("resultados") or []):
             await _succeed(evento.integrador_id, "PRODUTO_APROVADO", proof, when)
         else:
             await _fail(
                 evento.integrador_id, "PRODUTO_APROVADO",
-                f"A conferência do produto {(evento.dados or {}).get('produtoId')} reprovou todos os tipos de mídia; "
-                "veja as pendências em POST /v1/produtos/{produtoId}/conferencia.",
+                f"A conferência do produto {conferencia.get('produtoId')} reprovou todos os tipos de mídia; "
+                f"veja as pendências em POST /v1/produtos/{conferencia.get('produtoId')}/conferencia.",
                 proof, when, keep_ok=True,
             )
     elif evento.tipo in ("geracao.concluida", "geracao.falhou"):

@@ -1,6 +1,12 @@
 from tortoise import fields
 from tortoise.models import Model
 
+# Product situacao (docs/conferencia.md): conferindo until the check of the latest version ends.
+CONFERINDO = "conferindo"
+APROVADO = "aprovado"  # the check approved at least one media type
+REPROVADO = "reprovado"  # the check approved no media type
+CONFERENCIA_FALHOU = "conferencia_falhou"  # the check could not run; POST .../conferencia retries
+
 
 class Produto(Model):
     """A product record (ficha) of one account, addressed by the SKU of the integrator."""
@@ -11,10 +17,16 @@ class Produto(Model):
     ambiente = fields.CharField(max_length=10)
     codigo = fields.CharField(max_length=100)
     nome = fields.CharField(max_length=200)
-    situacao = fields.CharField(max_length=20, default="conferindo")
+    situacao = fields.CharField(max_length=20, default=CONFERINDO)
     versao = fields.IntField(default=1)
     ficha = fields.JSONField()  # the latest version's content, validated and normalised
     hash_ficha = fields.CharField(max_length=64)
+    # The screening of the latest version's photos (fotos.itens), once its check is done.
+    fotos = fields.JSONField(null=True)
+    # A deleted product keeps its rows (running generations read its versions) under a code no
+    # SKU can take, so the same SKU can be sent again as a new product.
+    excluido_em = fields.DatetimeField(null=True)
+    codigo_excluido = fields.CharField(max_length=100, null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
     atualizado_em = fields.DatetimeField(auto_now=True)
 

@@ -4,8 +4,17 @@ from graphql_api.produto.models import Produto
 
 
 def visible(principal: Principal):
-    return Produto.filter(**account_filter(principal))
+    """Products the caller may see: its tenant's (an OAuth token: its account's), not deleted."""
+    return Produto.filter(**account_filter(principal), excluido_em__isnull=True)
 
 
 async def for_update(conta_id: str, codigo: str) -> Produto | None:
-    return await Produto.select_for_update().filter(conta_id=conta_id, codigo=codigo).first()
+    return await Produto.select_for_update().filter(conta_id=conta_id, codigo=codigo, excluido_em__isnull=True).first()
+
+
+async def visible_for_update(principal: Principal, produto_id: str) -> Produto | None:
+    return await visible(principal).select_for_update().filter(id=produto_id).first()
+
+
+async def locked(produto_id: str) -> Produto | None:
+    return await Produto.select_for_update().filter(id=produto_id).first()

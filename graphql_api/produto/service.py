@@ -5,20 +5,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime, timezone
 
 from tortoise.exceptions import IntegrityError
-from graphql_api.core.transactions import transaction
 
+from graphql_api.conferencia import service as conferencias
 from graphql_api.conta import service as contas
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
+from graphql_api.core.transactions import transaction
 from graphql_api.produto import repository
 from graphql_api.produto.ficha import parse_ficha
-from graphql_api.produto.models import Produto, ProdutoVersao
+from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
 
 MAX_CODIGO = 100
+SITUACOES = (CONFERINDO, APROVADO, REPROVADO, CONFERENCIA_FALHOU)
+# Prefix of the code of a deleted product: below the characters a SKU may use (_check_codigo).
+_DELETED = "\x1f"
 
 
 def _content_hash(content: dict) -> str:
@@ -62,7 +67,7 @@ async def _store_version(conta, codigo: str, content: dict, digest: str) -> Prod
             ambiente=conta.ambiente,
             codigo=codigo,
             nome=content["nome"],
-            situacao="conferindo",
+            situacao=CONFERINDO,
             versao=1,
             ficha=content,
             hash_ficha=digest,
@@ -71,16 +76,57 @@ async def _store_version(conta, codigo: str, content: dict, digest: str) -> Prod
         return produto
     else:
         produto.versao += 1
-        produto.situacao = "conferindo"
+        produto.situacao = CONFERINDO
         produto.nome = content["nome"]
         produto.ficha = content
         produto.hash_ficha = digest
+        produto.fotos = None  # pendente until this version is screened
         await produto.save()
     await ProdutoVersao.create(produto=produto, versao=produto.versao, ficha=content, hash_ficha=digest)
+    await conferencias.iniciar(produto, origem=conferencias.AUTOMATICA)
     return produto
 
 
-async def listar_produtos(principal: Principal, conta_id: str, page: PageRequest) -> tuple[list[Produto], str | None]:
-    """The products of one visible account, newest first."""
+def _not_found(codigo: str) -> ApiError:
+    return ApiError("NOT_FOUND", description=f"Produto {codigo} não encontrado nesta conta.")
+
+
+async def obter_produto(principal: Principal, conta_id: str, codigo: str) -> Produto:
     conta = await contas.obter_conta(principal, conta_id)
-    return await paginate(repository.visible(principal).filter(conta_id=conta.id), page)
+    produto = await repository.visible(principal).filter(conta_id=conta.id, codigo=codigo).first()
+    if produto is None:
+        raise _not_found(codigo)
+    return produto
+
+
+async def listar_produtos(
+    principal: Principal, conta_id: str, page: PageRequest, *, situacao: str | None = None
+) -> tuple[list[Produto], str | None]:
+    conta = await contas.obter_conta(principal, conta_id)
+    query = repository.visible(principal).filter(conta_id=conta.id)
+    if situacao is not None:
+        if situacao not in SITUACOES:
+            raise ApiError(
+                "VALIDATION_FAILED",
+                fields=[FieldError("situacao", "valor_invalido", f"Valores aceitos: {', '.join(SITUACOES)}.")],
+            )
+        query = query.filter(situacao=situacao)
+    return await paginate(query, page)
+
+
+async def excluir_ficha(principal: Principal, conta_id: str, codigo: str) -> Produto:
+    """Delete the product: it disappears from the API at once and its pending checks are
+    cancelled; generations already ordered keep their versions and finish (docs/conferencia.md)."""
+    conta = await contas.obter_conta(principal, conta_id)
+    async with transaction():
+        produto = await repository.for_update(conta.id, codigo)
+        if produto is None:
+            raise _not_found(codigo)
+        produto.excluido_em = datetime.now(timezone.utc)
+        produto.codigo_excluido = produto.codigo
+        produto.codigo = _DELETED + produto.id
+        await produto.save(update_fields=["excluido_em", "codigo_excluido", "codigo", "atualizado_em"])
+        await conferencias.cancelar(produto.id)
+    return produto
+
+

@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
 
 from graphql_api.core.scalars import Timestamp
 from graphql_api.produto.models import Produto
+
+
+@strawberry.type(name="MotivoFoto", description="Why a photo was refused (bloqueio) or weakened (fraco); codes at /docs/pendencias.")
+class MotivoType:
+    codigo: str
+    severidade: str
+    detalhe: str | None
 
 
 @strawberry.type(name="FotoFicha")
@@ -11,7 +20,18 @@ class FotoType:
     url: str
     ordem: int
     principal: bool
-    situacao: str  # pendente until the photo is screened
+    situacao: str  # pendente until the check of the version screens it, then aprovada | reprovada
+    largura: int | None
+    altura: int | None
+    motivos: list[MotivoType]
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> FotoType:
+        return cls(
+            url=item["url"], ordem=item["ordem"], principal=item["principal"], situacao=item["situacao"],
+            largura=item["largura"], altura=item["altura"],
+            motivos=[MotivoType(codigo=m["codigo"], severidade=m["severidade"], detalhe=m.get("detalhe")) for m in item["motivos"]],
+        )
 
 
 @strawberry.type(name="Fotos")
@@ -19,6 +39,16 @@ class FotosType:
     recebidas: int
     aprovadas: int
     itens: list[FotoType]
+
+
+def _pending_items(ficha: dict[str, Any]) -> list[FotoType]:
+    imagens = ficha.get("imagens", [])
+    principal = next((i for i, im in enumerate(imagens) if im.get("principal")), 0)
+    return [
+        FotoType(url=im["url"], ordem=im["ordem"], principal=i == principal, situacao="pendente",
+                 largura=None, altura=None, motivos=[])
+        for i, im in enumerate(imagens)
+    ]
 
 
 @strawberry.type(name="Produto")
@@ -35,11 +65,8 @@ class ProdutoType:
 
     @classmethod
     def from_model(cls, p: Produto) -> ProdutoType:
-        imagens = p.ficha.get("imagens", [])
-        itens = [
-            FotoType(url=im["url"], ordem=im["ordem"], principal=bool(im.get("principal")), situacao="pendente")
-            for im in imagens
-        ]
+        # Screening results once the check of this version is done; pendente until then.
+        itens = [FotoType.from_item(item) for item in p.fotos] if p.fotos is not None else _pending_items(p.ficha)
         return cls(
             id=strawberry.ID(p.id),
             conta_id=p.conta_id,
@@ -47,7 +74,9 @@ class ProdutoType:
             nome=p.nome,
             situacao=p.situacao,
             versao=p.versao,
-            fotos=FotosType(recebidas=len(itens), aprovadas=0, itens=itens),
+            fotos=FotosType(
+                recebidas=len(itens), aprovadas=sum(1 for f in itens if f.situacao == "aprovada"), itens=itens
+            ),
             criado_em=p.criado_em,
             atualizado_em=p.atualizado_em,
         )

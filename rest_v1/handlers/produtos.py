@@ -3,8 +3,8 @@ from aiohttp import web
 from graphql_api.executor import Operation
 from graphql_api.produto.ficha import Ficha
 from rest_v1 import fragments
-from rest_v1.gql import body, execute
-from rest_v1.responses import ok
+from rest_v1.gql import PAGE_PARAMS, body, execute, page_variables, query_params
+from rest_v1.responses import ok, page
 from rest_v1.routing import Routes
 
 routes = Routes("Produtos")
@@ -15,19 +15,65 @@ SALVAR = Operation(
     }"""
     + fragments.PRODUTO
 )
+OBTER = Operation(
+    "query($contaId: String!, $codigo: String!) { produto(contaId: $contaId, codigo: $codigo) { ...ProdutoFields } }"
+    + fragments.PRODUTO
+)
+LISTAR = Operation(
+    """query($contaId: String!, $limite: Int, $cursor: String, $situacao: String) {
+      produtos(contaId: $contaId, limite: $limite, cursor: $cursor, situacao: $situacao) {
+        itens { ...ProdutoFields } """ + fragments.PAGINACAO + """
+      }
+    }"""
+    + fragments.PRODUTO
+)
+EXCLUIR = Operation(
+    "mutation($contaId: String!, $codigo: String!) { excluirFicha(contaId: $contaId, codigo: $codigo) }"
+)
+FILTROS = {"situacao"}
+
+
+def _path(request: web.Request) -> dict[str, str]:
+    return {"contaId": request.match_info["contaId"], "codigo": request.match_info["codigo"]}
 
 
 @routes.put(
     "/contas/{contaId}/produtos/{codigo}",
     summary="Envia a ficha do produto (nova versão só se o conteúdo mudou)",
     body=Ficha, response="Produto", errors=("NOT_FOUND", "VALIDATION_FAILED"),
+    description="Cada versão nova começa uma conferência sozinha (situacao conferindo).",
 )
 async def salvar_ficha(request: web.Request) -> web.Response:
-    result = await execute(
-        request,
-        SALVAR,
-        contaId=request.match_info["contaId"],
-        codigo=request.match_info["codigo"],
-        ficha=body(request),
-    )
+    result = await execute(request, SALVAR, **_path(request), ficha=body(request))
     return ok(result["salvarFicha"])
+
+
+@routes.get(
+    "/contas/{contaId}/produtos/{codigo}", summary="Um produto, com a triagem das fotos da versão atual",
+    response="Produto", errors=("NOT_FOUND",),
+)
+async def obter_produto(request: web.Request) -> web.Response:
+    return ok((await execute(request, OBTER, **_path(request)))["produto"])
+
+
+@routes.get(
+    "/contas/{contaId}/produtos", summary="Lista os produtos da conta, mais novos primeiro",
+    response="Produto", list_response=True, query=tuple(sorted(PAGE_PARAMS | FILTROS)),
+    errors=("NOT_FOUND", "VALIDATION_FAILED"),
+)
+async def listar_produtos(request: web.Request) -> web.Response:
+    params = query_params(request, PAGE_PARAMS | FILTROS)
+    result = await execute(request, LISTAR, contaId=request.match_info["contaId"], **page_variables(params), **params)
+    return page(result["produtos"])
+
+
+@routes.delete(
+    "/contas/{contaId}/produtos/{codigo}", summary="Exclui a ficha do produto", status=204,
+    errors=("NOT_FOUND", "FORBIDDEN"),
+    description="Gerações já pedidas terminam e continuam em GET /geracoes/{geracaoId}; o produto some "
+    "da API e conferências pendentes são canceladas. O mesmo código pode ser enviado de novo: vira um "
+    "produto novo.",
+)
+async def excluir_ficha(request: web.Request) -> web.Response:
+    await execute(request, EXCLUIR, **_path(request))
+    return web.Response(status=204)

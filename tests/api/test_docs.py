@@ -2,6 +2,7 @@
 
 import re
 
+from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import CATALOG
 from rest_v1.app import ROUTE_MODULES
 
@@ -39,7 +40,7 @@ async def test_error_catalog_as_json(client):
 
 
 async def test_guides_render_and_unknown_pages_are_404(client):
-    for path in ("/docs", "/docs/ficha", "/docs/limites", "/docs/autenticacao", "/docs/chamadas", "/docs/avisos"):
+    for path in ("/docs", "/docs/ficha", "/docs/conferencia", "/docs/limites", "/docs/autenticacao", "/docs/chamadas", "/docs/avisos"):
         response = await client.get(path)
         assert response.status == 200, path
         assert "<h1>" in await response.text()
@@ -72,3 +73,25 @@ async def test_notice_guide_documents_every_event_and_the_retry_schedule(client,
     # the table shows the default schedule: 12 attempts, the waits of agenda_nominal
     defaults = agenda_nominal(settings.model_copy(update={"aviso_backoff_base_segundos": 10.0}))
     assert len(defaults) == 11 and "<td>12</td>" in html and "<td>13</td>" not in html
+
+
+async def test_pendencias_page_has_an_anchor_per_code_and_is_linked_from_the_errors(client):
+    html = await (await client.get("/docs/pendencias")).text()
+    assert set(re.findall(r'<tr id="([A-Z_]+)"', html)) == set(CATALOGO)
+    assert 'href="/docs/pendencias"' in await (await client.get("/docs/erros")).text()
+    body = await (await client.get("/docs/pendencias.json")).json()
+    entries = body["data"]["motivosDeFoto"] + body["data"]["pendencias"]
+    assert {e["codigo"] for e in entries} == set(CATALOGO)
+    assert all(e["causa"] and e["correcao"] and e["severidade"] in ("bloqueio", "fraco") for e in entries)
+    assert {"GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "CINEPREMIUM_FOTOS_INSUFICIENTES"} <= {e["codigo"] for e in entries}
+
+
+async def test_openapi_documents_the_check_and_product_routes(client):
+    spec = await (await client.get("/v1/openapi.json")).json()
+    conferencia = spec["paths"]["/produtos/{produtoId}/conferencia"]["post"]
+    assert {"200", "202", "404", "429"} <= set(conferencia["responses"])
+    assert "CHECK_LIMIT_EXCEEDED" in conferencia["responses"]["429"]["description"]
+    assert spec["paths"]["/contas/{contaId}/produtos/{codigo}"]["delete"]["responses"]["204"]
+    assert {"get", "put", "delete"} == set(spec["paths"]["/contas/{contaId}/produtos/{codigo}"])
+    resultado = spec["components"]["schemas"]["ResultadoConferencia"]["properties"]
+    assert {"tipo", "aprovado", "quantidadeMaximaImagens", "quantidadesAprovadas", "notaVideo", "pendencias"} <= set(resultado)

@@ -8,10 +8,12 @@ from graphql_api.chamada.models import Chamada
 from graphql_api.core.principal import Ambiente
 from graphql_api.core.transactions import transaction
 from graphql_api.evento import service as eventos
+from graphql_api.evento.models import Evento
 from graphql_api.integracao import service as integracao
 from graphql_api.integracao.models import EtapaIntegracao, Espera429
 from tests.api.test_auth import assert_error
 from tests.factories import auth, eventually
+from tests.fichas import RICA, fotos
 
 
 async def status(client, integrator, key=None):
@@ -110,22 +112,29 @@ async def test_limit_429_step_fails_when_retry_after_is_ignored_and_passes_when_
     assert etapa["evidencia"]["requestId"] == patient.headers["X-Request-Id"]
 
 
-async def test_event_based_steps(client, integrator):
-    async with transaction():
-        await eventos.registrar("produto.conferido", integrador_id=integrator.id, ambiente="teste", conta_id=None,
-                                dados={"produtoId": "prd_1", "resultados": [{"tipo": "galeria", "aprovado": False}]})
+async def test_product_step_follows_the_real_quality_check(client, factory, integrator, photo_site):
+    conta = await factory.conta(integrator)
+    # a ficha with no photos: every media type rejected, the step says why
+    pobre = await factory.produto(integrator, conta, nome="Sem fotos")
+    await factory.conferido(integrator, pobre)
     etapa = await wait_step(client, integrator, "PRODUTO_APROVADO", "falhou")
-    assert "prd_1" in etapa["ultimaFalha"]
+    assert pobre["id"] in etapa["ultimaFalha"]
+    # a rich ficha with sharp photos: approved, with the event as evidence
+    rica = await factory.produto(integrator, conta, **RICA, imagens=fotos(photo_site, 1, 2, 3, 4, 5, 6))
+    await factory.conferido(integrator, rica)
+    etapa = await wait_step(client, integrator, "PRODUTO_APROVADO", "ok")
+    evento = await Evento.get(id=etapa["evidencia"]["eventId"])
+    assert evento.tipo == "produto.conferido" and evento.dados["produto"]["id"] == rica["id"]
+
+
+async def test_generation_steps_count_test_generations_only(client, integrator):
     async with transaction():
-        evento = await eventos.registrar("produto.conferido", integrador_id=integrator.id, ambiente="teste", conta_id=None,
-                                         dados={"produtoId": "prd_2", "resultados": [{"tipo": "galeria", "aprovado": True}]})
-        await eventos.registrar("geracao.concluida", integrador_id=integrator.id, ambiente="teste", conta_id=None,
-                                dados={"id": "ger_1", "tipo": "galeria"})
-        # a production video does not count for the test steps
         await eventos.registrar("geracao.concluida", integrador_id=integrator.id, ambiente="producao", conta_id=None,
-                                dados={"id": "ger_2", "tipo": "video_apresentacao"})
-    assert (await wait_step(client, integrator, "PRODUTO_APROVADO", "ok"))["evidencia"]["eventId"] == evento.id
-    assert (await wait_step(client, integrator, "GALERIA_TESTE", "ok"))["evidencia"]["geracaoId"] == "ger_1"
+                                dados={"id": "ger_prod", "tipo": "galeria"})
+        evento = await eventos.registrar("geracao.concluida", integrador_id=integrator.id, ambiente="teste", conta_id=None,
+                                         dados={"id": "ger_1", "tipo": "galeria"})
+    etapa = await wait_step(client, integrator, "GALERIA_TESTE", "ok")
+    assert etapa["evidencia"] == {"eventId": evento.id, "geracaoId": "ger_1"}
     assert step(await status(client, integrator), "VIDEO_TESTE")["situacao"] == "pendente"
 
 

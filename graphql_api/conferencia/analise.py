@@ -1,0 +1,205 @@
+"""Measuring one photo with Pillow alone: the format is sniffed from the bytes (never from
+headers), the declared size is checked before anything is decoded (decompression bombs), JPEGs are
+decoded at reduced scale, and the measures are taken on a working copy of at most 1000 pixels:
+
+- sharpness: variance of the Laplacian over the most detailed eighth of an 8 × 8 grid, so a
+  sharp product on a plain white background is not mistaken for a blurred photo;
+- perceptual hash: a 256-bit difference hash (dHash) of a 17 × 16 grey thumbnail;
+- border lightness: the share of light, neutral pixels in a band around the edges.
+
+CPU-bound and blocking: callers run it in a worker thread."""
+
+from __future__ import annotations
+
+import io
+import struct
+from dataclasses import asdict, dataclass
+
+from PIL import ExifTags, Image, ImageChops, ImageFilter, ImageOps, ImageStat, UnidentifiedImageError
+
+from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS
+
+WORKING_SIZE = 1000
+BACKGROUND_SIZE = 256
+_LAPLACIAN = ImageFilter.Kernel((3, 3), [0, 1, 0, 1, -4, 1, 0, 1, 0], scale=1, offset=128)
+_GRID = 8
+_TOP_TILES = _GRID * _GRID // 8
+_LIGHT = 215  # darkest channel at least this
+_NEUTRAL = 30  # channel spread at most this
+_EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp"}
+_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, struct.error)
+_ROTATED = (5, 6, 7, 8)  # EXIF orientations that swap width and height
+
+
+class ImagemRecusada(Exception):
+    """The bytes cannot be used as a photo: `codigo` is a motivo of the catalog."""
+
+    def __init__(self, codigo: str, detalhe: str) -> None:
+        super().__init__(detalhe)
+        self.codigo = codigo
+        self.detalhe = detalhe
+
+
+@dataclass(frozen=True, slots=True)
+class Medidas:
+    formato: str
+    largura: int  # as displayed (EXIF orientation applied)
+    altura: int
+    nitidez: float
+    hash: str  # 64 hex digits
+    fundo_claro: float  # 0..1
+
+    @property
+    def extensao(self) -> str:
+        return _EXTENSIONS[self.formato]
+
+    @property
+    def menor_lado(self) -> int:
+        return min(self.largura, self.altura)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Medidas:
+        return cls(**data)
+
+
+def distancia(hash_a: str, hash_b: str) -> int:
+    """Bits that differ between two perceptual hashes."""
+    return (int(hash_a, 16) ^ int(hash_b, 16)).bit_count()
+
+
+def medir(data: bytes) -> Medidas:
+    try:
+        image = Image.open(io.BytesIO(data), formats=FORMATOS)
+    except Image.DecompressionBombError:
+        raise ImagemRecusada("FOTO_DIMENSOES_EXCESSIVAS", "A imagem declara dimensões enormes.") from None
+    except UnidentifiedImageError:
+        raise ImagemRecusada("FOTO_NAO_E_IMAGEM", f"Conteúdo não é JPEG, PNG nem WebP ({_sniff(data)}).") from None
+    except _DECODE_ERRORS as exc:
+        raise ImagemRecusada("FOTO_CORROMPIDA", f"Cabeçalho da imagem ilegível: {exc}") from None
+    with image:
+        largura, altura = image.size
+        if largura * altura > MAX_FOTO_PIXELS:
+            raise ImagemRecusada(
+                "FOTO_DIMENSOES_EXCESSIVAS",
+                f"{largura} × {altura} pixels; o máximo é {MAX_FOTO_PIXELS // 1_000_000} megapixels.",
+            )
+        formato = image.format
+        try:
+            if formato == "JPEG":
+                image.draft("RGB", (WORKING_SIZE, WORKING_SIZE))  # the decoder scales by 1/2..1/8
+            decoded = _decoded_bytes(image)
+            if decoded > MAX_FOTO_DECODIFICADA:
+                raise ImagemRecusada(
+                    "FOTO_DIMENSOES_EXCESSIVAS",
+                    f"{largura} × {altura} pixels em {image.mode} ocupariam {decoded // 1_000_000} MB decodificados; "
+                    f"o máximo é {MAX_FOTO_DECODIFICADA // 1_000_000} MB.",
+                )
+            image.load()
+            if image.getexif().get(ExifTags.Base.Orientation, 1) in _ROTATED:
+                largura, altura = altura, largura  # shown rotated
+            working = _working_copy(image)
+        except _DECODE_ERRORS as exc:
+            raise ImagemRecusada("FOTO_CORROMPIDA", f"A imagem não pôde ser decodificada: {exc}") from None
+    grey = working.convert("L")
+    return Medidas(
+        formato=formato,
+        largura=largura,
+        altura=altura,
+        nitidez=round(_sharpness(grey), 1),
+        hash=_dhash(grey),
+        fundo_claro=round(_border_lightness(working), 3),
+    )
+
+
+_TO_RGBA = ("1", "P", "PA")  # converted to RGBA before shrinking (see _working_copy)
+_SHRUNK_PREMULTIPLIED = ("RGBA", "LA", *_TO_RGBA)  # Pillow resizes alpha through a premultiplied copy
+
+
+def _decoded_bytes(image: Image.Image) -> int:
+    """Memory the decode and the working copy take, from the declared size and mode."""
+    width, height = image.size  # after draft(): the reduced size the JPEG decoder will produce
+    wide = image.mode in _TO_RGBA or image.mode.startswith("I") or image.mode == "F"
+    per_pixel = 4 if wide else len(image.getbands())
+    copies = 2 if image.mode in _SHRUNK_PREMULTIPLIED else 1
+    return width * height * per_pixel * copies
+
+
+def _sniff(data: bytes) -> str:
+    head = data[:512].lstrip().lower()
+    if head.startswith((b"<!doctype html", b"<html")) or b"<html" in head:
+        return "parece HTML"
+    return "formato desconhecido" if data else "resposta vazia"
+
+
+def _working_copy(image: Image.Image) -> Image.Image:
+    """RGB, at most WORKING_SIZE pixels, upright, transparent areas on white."""
+    if image.mode in _TO_RGBA:
+        image = image.convert("RGBA")  # palettes resize only by nearest neighbour
+    elif image.mode.startswith("I") or image.mode == "F":
+        image = image.convert("I").point(lambda v: v / 256).convert("L")  # 16-bit and float greys
+    image.thumbnail((WORKING_SIZE, WORKING_SIZE))
+    image = ImageOps.exif_transpose(image)  # after shrinking: it copies the image
+    if image.mode in ("RGBA", "LA", "La", "RGBa"):
+        rgba = image.convert("RGBA")
+        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(background, rgba).convert("RGB")
+    return image.convert("RGB")
+
+
+def _sharpness(grey: Image.Image) -> float:
+    laplacian = grey.filter(_LAPLACIAN)
+    width, height = laplacian.size
+    if width < 2 * _GRID + 4 or height < 2 * _GRID + 4:
+        return ImageStat.Stat(laplacian).var[0]
+    laplacian = laplacian.crop((2, 2, width - 2, height - 2))  # the kernel leaves the edge as is
+    width, height = laplacian.size
+    variances = sorted(
+        (
+            ImageStat.Stat(laplacian.crop((
+                col * width // _GRID, row * height // _GRID, (col + 1) * width // _GRID, (row + 1) * height // _GRID,
+            ))).var[0]
+            for row in range(_GRID)
+            for col in range(_GRID)
+        ),
+        reverse=True,
+    )
+    return sum(variances[:_TOP_TILES]) / _TOP_TILES
+
+
+def _dhash(grey: Image.Image) -> str:
+    small = grey.resize((17, 16), Image.Resampling.LANCZOS)
+    pixels = small.tobytes()
+    value = 0
+    for row in range(16):
+        line = pixels[row * 17:(row + 1) * 17]
+        for col in range(16):
+            value = (value << 1) | (line[col] > line[col + 1])
+    return f"{value:064x}"
+
+
+def _border_lightness(rgb: Image.Image) -> float:
+    small = rgb.copy()
+    small.thumbnail((BACKGROUND_SIZE, BACKGROUND_SIZE))
+    red, green, blue = small.split()
+    darkest = ImageChops.darker(ImageChops.darker(red, green), blue)
+    lightest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    light = darkest.point(lambda v: 255 if v >= _LIGHT else 0)
+    neutral = ImageChops.subtract(lightest, darkest).point(lambda v: 255 if v <= _NEUTRAL else 0)
+    good = ImageChops.multiply(light, neutral)
+    width, height = good.size
+    band = max(2, round(min(width, height) * 0.05))
+    strips = (
+        (0, 0, width, band),
+        (0, height - band, width, height),
+        (0, band, band, height - band),
+        (width - band, band, width, height - band),
+    )
+    total = hits = 0
+    for box in strips:
+        histogram = good.crop(box).histogram()
+        hits += histogram[255]
+        total += sum(histogram)
+    return hits / total if total else 0.0

@@ -1,0 +1,65 @@
+from datetime import datetime
+
+from tortoise.expressions import F, Q
+
+from graphql_api.conferencia.models import Conferencia, Foto
+
+AGENDADA, EM_ANDAMENTO, CONCLUIDA, FALHOU, CANCELADA = "agendada", "em_andamento", "concluida", "falhou", "cancelada"
+PENDENTES = (AGENDADA, EM_ANDAMENTO)
+
+
+async def atual(produto_id: str, versao: int) -> Conferencia | None:
+    """The latest check of a version of the product (cancelled ones do not count)."""
+    return await (
+        Conferencia.filter(produto_id=produto_id, versao_produto=versao)
+        .exclude(situacao=CANCELADA)
+        .order_by("-id")  # ids are time-ordered
+        .first()
+    )
+
+
+async def admitidas_desde(produto_id: str, since: datetime) -> list[datetime]:
+    """When each check of the product that entered the daily count since `since` did, oldest first."""
+    rows = await Conferencia.filter(produto_id=produto_id, admitida_em__gte=since).order_by("admitida_em").values_list(
+        "admitida_em", flat=True
+    )
+    return list(rows)
+
+
+async def agendada(produto_id: str) -> Conferencia | None:
+    return await Conferencia.filter(produto_id=produto_id, situacao=AGENDADA).first()
+
+
+async def cancelar_pendentes(produto_id: str, *, situacoes: tuple[str, ...] = PENDENTES, exceto: str | None = None) -> int:
+    query = Conferencia.filter(produto_id=produto_id, situacao__in=situacoes)
+    if exceto is not None:
+        query = query.exclude(id=exceto)
+    return await query.update(situacao=CANCELADA, reservada_ate=None)
+
+
+async def reservar(conferencia_id: str, now: datetime, until: datetime) -> bool:
+    """Take the lease of a running check, unless another worker holds it or it is not running."""
+    updated = await Conferencia.filter(
+        Q(id=conferencia_id), Q(situacao=EM_ANDAMENTO), Q(reservada_ate__isnull=True) | Q(reservada_ate__lt=now)
+    ).update(reservada_ate=until, tentativas=F("tentativas") + 1)
+    return updated == 1
+
+
+async def agendadas_vencidas(now: datetime) -> list[str]:
+    return list(await Conferencia.filter(situacao=AGENDADA, executar_em__lte=now).values_list("id", flat=True))
+
+
+async def paradas(now: datetime, kicked_before: datetime) -> list[Conferencia]:
+    """Running checks nobody is working on: the lease ran out, or no worker ever took the message."""
+    return await Conferencia.filter(
+        Q(situacao=EM_ANDAMENTO),
+        Q(reservada_ate__lt=now) | Q(reservada_ate__isnull=True, admitida_em__lt=kicked_before),
+    )
+
+
+async def ultima_foto(produto_id: str, url_hash: str) -> Foto | None:
+    return await Foto.filter(produto_id=produto_id, url_hash=url_hash).order_by("-verificada_em", "-id").first()
+
+
+async def foto_por_conteudo(produto_id: str, url_hash: str, sha256: str) -> Foto | None:
+    return await Foto.filter(produto_id=produto_id, url_hash=url_hash, sha256=sha256).first()

@@ -1,0 +1,15 @@
+import strawberry
+from strawberry.types import Info
+
+from graphql_api.conferencia import service
+from graphql_api.conferencia.types import ConferenciaType
+from graphql_api.core.permissions import requires
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(extensions=requires("produtos:ler"))
+    async def conferir_produto(self, info: Info, produto_id: str, refazer: bool = False) -> ConferenciaType:
+        """The check of the product's current version; a new run when it is missing or failed,
+        or when `refazer` asks for one."""
+        return ConferenciaType.from_model(await service.conferir(info.context.principal, produto_id, refazer=refazer))

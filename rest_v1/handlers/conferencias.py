@@ -1,0 +1,45 @@
+import math
+import time
+
+from aiohttp import web
+
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.scalars import parse_timestamp
+from graphql_api.executor import Operation
+from rest_v1 import fragments
+from rest_v1.gql import execute, query_params
+from rest_v1.keys import CONTA_ID
+from rest_v1.responses import ok
+from rest_v1.routing import Routes
+
+routes = Routes("Conferência")
+
+CONFERIR = Operation(
+    """mutation($produtoId: String!, $refazer: Boolean!) {
+      conferirProduto(produtoId: $produtoId, refazer: $refazer) { contaId ...ConferenciaFields }
+    }"""
+    + fragments.CONFERENCIA
+)
+
+
+@routes.post(
+    "/produtos/{produtoId}/conferencia", summary="A conferência da versão atual do produto",
+    response="Conferencia", errors=("NOT_FOUND", "CHECK_LIMIT_EXCEEDED", "VALIDATION_FAILED", "FORBIDDEN"),
+    query=("refazer",),
+    also=((202, "Conferência em andamento ou agendada: pergunte de novo em consultarNovamenteEm "
+                "(também em Retry-After, em segundos)."),),
+    description="200 com o resultado quando concluída. Uma conferência nova começa quando não há "
+    "nenhuma para a versão atual, quando a última falhou, ou com ?refazer=true (por exemplo depois de "
+    "corrigir o servidor das fotos); até 10 por produto em 24 horas, contando as automáticas.",
+)
+async def conferir(request: web.Request) -> web.Response:
+    refazer = query_params(request, {"refazer"}).get("refazer", "false")
+    if refazer not in ("true", "false"):
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError("refazer", "valor_invalido", "Use true ou false.")])
+    result = await execute(request, CONFERIR, produtoId=request.match_info["produtoId"], refazer=refazer == "true")
+    conferencia = result["conferirProduto"]
+    request[CONTA_ID] = conferencia.pop("contaId")
+    if conferencia["situacao"] == "concluida":
+        return ok(conferencia)
+    wait = parse_timestamp(conferencia["consultarNovamenteEm"]).timestamp() - time.time()
+    return ok(conferencia, status=202, headers={"Retry-After": str(max(1, math.ceil(wait)))})

@@ -32,7 +32,7 @@ Mutation = merge_types(
     "Mutation",
     (
         conta.Mutation, produto.Mutation, chave.Mutation, usuario.Mutation, integracao.Mutation,
-        equipe.Mutation, creditos.Mutation, aviso.Mutation, conferencia.Mutation,
+        equipe.Mutation, creditos.Mutation, aviso.Mutation, conferencia.Mutation, geracao.Mutation,
     ),
 )
 

@@ -11,7 +11,7 @@ fragment ProdutoFields on Produto {
   id contaId codigo nome situacao versao
   fotos {
     recebidas aprovadas
-    itens { url ordem principal situacao largura altura motivos { codigo severidade detalhe } }
+    itens { id url ordem principal situacao largura altura motivos { codigo severidade detalhe } }
   }
   criadoEm atualizadoEm
 }
@@ -29,14 +29,19 @@ fragment ConferenciaFields on Conferencia {
 """
 
 GERACAO = """
+fragment VideoFields on VideoResultado { url expiraEm formato largura altura duracaoSegundos fps }
 fragment GeracaoFields on Geracao {
-  id tipo situacao creditosReservados ambiente contaId produtoId
+  id tipo situacao creditosReservados creditosCobrados ambiente contaId produtoId
   progresso { etapa percentual }
   resultados {
-    imagens { id posicao url expiraEm largura altura }
-    video { url expiraEm largura altura duracaoSegundos formato }
+    imagens { id posicao url expiraEm largura altura tipo observacoes }
+    video { ...VideoFields }
+    videos { ...VideoFields }
     fala { texto voz duracaoSegundos }
+    legendas { url expiraEm idioma embutidas }
+    avatar
   }
+  erro { codigo mensagem falhas { saida erro } }
   criadoEm atualizadoEm
 }
 """

@@ -1,13 +1,13 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
 after 7, expired portal sessions, sign-in failures and password links) and, every minute, the
-recovery sweep of quality checks."""
+recovery sweeps of quality checks and generations."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.usuario import service as usuarios
 from rest_v1 import idempotency_store
-from tasks import conferencia
+from tasks import conferencia, geracao
 from tasks.broker import broker
 
 log = logging.getLogger(__name__)
@@ -38,4 +38,5 @@ PERIODIC = (
     expurgar_idempotencia,
     expurgar_sessoes,
     (conferencia.varrer, conferencia.SWEEP_SECONDS),
+    (geracao.varrer, geracao.SWEEP_SECONDS),
 )

@@ -16,6 +16,8 @@ from graphql_api.evento.models import Evento
 from graphql_api.core.ids import new_id
 from graphql_api.core.principal import Ambiente
 from graphql_api.geracao.models import Geracao
+from graphql_api.core.transactions import transaction
+from graphql_api.creditos import service as creditos_service
 from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
 from graphql_api.integrador.models import Integrador
@@ -95,6 +97,30 @@ class Factory:
             tipo, integrador_id=integrator.id, ambiente=ambiente, conta_id=conta_id,
             dados=dados if dados is not None else {"geracaoId": new_id("ger_")},
         )
+
+    async def pedir(self, key: str, path: str, body: dict, *, idempotency_key: str | None = None) -> dict:
+        """A credit-spending POST (galerias, videos, edicoes) answered 201; its Geracao data."""
+        headers = auth(key, **{"Idempotency-Key": idempotency_key or new_id("idem-")})
+        response = await self.client.post(path, json=body, headers=headers)
+        assert response.status == 201, await response.text()
+        return (await response.json())["data"]
+
+    async def terminada(self, key: str, geracao_id: str, *, timeout: float = 90.0) -> dict:
+        """Poll GET /geracoes/{id}, as an integrator would, until it is no longer being made."""
+
+        async def finished() -> dict:
+            response = await self.client.get(f"/v1/geracoes/{geracao_id}", headers=auth(key))
+            assert response.status == 200, await response.text()
+            data = (await response.json())["data"]
+            assert data["situacao"] in ("concluida", "parcial", "falhou"), data["progresso"]
+            return data
+
+        return await eventually(finished, timeout=timeout, interval=0.2)
+
+    async def creditar(self, integrator: Integrator, ambiente: str, creditos: int) -> None:
+        """Credits in a wallet (production has no purchase flow yet: a test-data shortcut)."""
+        async with transaction():
+            await creditos_service.creditar(integrator.id, ambiente, creditos, "Créditos da suíte de testes.")
 
     async def geracao(self, integrator: Integrator, *, ambiente: str = "teste", conta_id: str | None = None, **fields: Any) -> Geracao:
         values = {

@@ -25,6 +25,7 @@ MODEL_MODULES = [
     "graphql_api.produto.models",
     "graphql_api.conferencia.models",
     "graphql_api.geracao.models",
+    "graphql_api.imagem.models",
     "graphql_api.creditos.models",
     "graphql_api.chamada.models",
     "graphql_api.evento.models",

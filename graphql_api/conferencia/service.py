@@ -16,14 +16,16 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from graphql_api.conferencia import regras, repository
+from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.conferencia.fotos import Recebimento
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
-from graphql_api.core.errors import ApiError
+from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.evento import service as eventos
+from graphql_api.imagem import service as imagens
 from graphql_api.produto import repository as produtos
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
 
@@ -135,10 +137,26 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
         recebidas = await recebimento.receber_todas([im["url"] for im in imagens])
         itens = regras.triar(imagens, recebidas)
         resultados = regras.avaliar(ficha, itens)
+        fotos = [await _with_image_id(produto, item, recebidas) for item in itens]
     except Exception as exc:
         log.exception("check %s broke (attempt %d)", conferencia_id, conferencia.tentativas)
         return await _broken(conferencia, f"{type(exc).__name__}: {exc}")
-    return await _conclude(conferencia, [item.publico() for item in itens], resultados)
+    return await _conclude(conferencia, fotos, resultados)
+
+
+async def _with_image_id(produto: Produto, item, recebidas) -> dict:
+    """The public entry of a photo; an approved one gets an img_ id (it can be edited and used by
+    generations), stable while its content does not change."""
+    publico = item.publico()
+    foto = recebidas[item.url].foto
+    if item.aprovada and foto is not None:
+        imagem = await imagens.registrar(
+            integrador_id=produto.integrador_id, ambiente=produto.ambiente, conta_id=produto.conta_id,
+            produto_id=produto.id, geracao_id=None, origem="foto", arquivo=foto.arquivo,
+            largura=item.medidas.largura, altura=item.medidas.altura,
+        )
+        publico["id"] = imagem.id
+    return publico
 
 
 async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: list[dict]) -> str:
@@ -242,3 +260,29 @@ async def _admit_scheduled(conferencia_id: str) -> int:
 async def cancelar(produto_id: str) -> None:
     """The product was deleted: its pending checks will never matter."""
     await repository.cancelar_pendentes(produto_id)
+
+
+async def resultado_para_pedido(produto: Produto, tipo: str) -> tuple[Conferencia, dict]:
+    """The finished check of the product's current version and its result for one media type,
+    when that type may be ordered: 409 CHECK_NOT_READY or MEDIA_TYPE_NOT_APPROVED otherwise."""
+    conferencia = await repository.atual(produto.id, produto.versao)
+    if conferencia is None or conferencia.situacao != CONCLUIDA:
+        raise ApiError(
+            "CHECK_NOT_READY",
+            description=f"A conferência da versão {produto.versao} do produto {produto.id} ainda não terminou.",
+            headers={"Retry-After": "5"},
+        )
+    resultado = next((r for r in conferencia.resultados or [] if r["tipo"] == tipo), None)
+    if resultado is None or not resultado["aprovado"]:
+        bloqueios = [p for p in (resultado or {}).get("pendencias", []) if p["severidade"] == "bloqueio"]
+        raise ApiError(
+            "MEDIA_TYPE_NOT_APPROVED",
+            description=f"A conferência reprovou {tipo} para o produto {produto.id}.",
+            fields=[FieldError(p["campo"], p["codigo"], CATALOGO[p["codigo"]].correcao) for p in bloqueios],
+        )
+    return conferencia, resultado
+
+
+def fotos_aprovadas(conferencia: Conferencia) -> list[dict]:
+    """The approved photos the check saw, with their img_ ids, in ordem."""
+    return [f for f in conferencia.fotos or [] if f["situacao"] == "aprovada" and f.get("id")]

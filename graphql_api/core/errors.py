@@ -123,6 +123,21 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Use a conta existente (id em fields[0].mensagem) ou escolha outro codigoExterno.",
     ),
     ErrorKind(
+        "CHECK_NOT_READY", 409,
+        "A conferência da versão atual do produto ainda não terminou.",
+        "Mídia só pode ser pedida depois que a conferência da versão atual da ficha termina.",
+        "Consulte POST /v1/produtos/{produtoId}/conferencia (ou aguarde o aviso produto.conferido) e "
+        "repita o pedido com a mesma Idempotency-Key.",
+    ),
+    ErrorKind(
+        "MEDIA_TYPE_NOT_APPROVED", 409,
+        "A conferência reprovou este tipo de mídia para o produto.",
+        "A conferência da versão atual da ficha tem pendências que bloqueiam este tipo; cada uma está "
+        "em error.fields (campo da ficha, codigo da pendência).",
+        "Corrija a ficha conforme as pendências (veja /docs/pendencias), envie a nova versão e peça de "
+        "novo depois da conferência.",
+    ),
+    ErrorKind(
         "INTEGRATION_STEPS_PENDING", 409,
         "Ainda há etapas de integração pendentes.",
         "A produção só é liberada com as 8 etapas ok; cada etapa que falta está em error.fields "

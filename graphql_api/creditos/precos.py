@@ -17,8 +17,9 @@ PRECOS: dict[str, Preco] = {
     p.tipo: p
     for p in (
         Preco("galeria", 2, "imagem", "Cada imagem entregue de uma galeria."),
-        Preco("video_apresentacao", 20, "video", "Vídeo de apresentação com fala (formatos horizontal e vertical)."),
-        Preco("video_cinepremium", 60, "video", "Vídeo CinePremium: 1080p, mais longo, movimento mais suave."),
+        Preco("video_apresentacao", 20, "formato", "Vídeo de apresentação com fala, horizontal (um formato)."),
+        Preco("video_cinepremium", 30, "formato", "Vídeo CinePremium: 1080p, mais longo, movimento mais suave; "
+              "dois formatos (horizontal e vertical), 60 créditos os dois."),
         Preco("edicao_imagem", 1, "imagem", "Cada imagem editada."),
     )
 }

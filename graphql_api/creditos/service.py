@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import new_id
+from graphql_api.core.transactions import transaction
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.creditos.models import Carteira, Lancamento
 
@@ -74,13 +75,19 @@ async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reserv
         await _move(carteira, "liberacao", devolvidos, -devolvidos, geracao_id, f"Devolução de {devolvidos} créditos não usados.")
 
 
+async def creditar(integrador_id: str, ambiente: str, creditos: int, descricao: str) -> Carteira:
+    """Add credits to a wallet (a refill). The base of purchases, once they exist."""
+    carteira = await _locked_wallet(integrador_id, ambiente)
+    await _move(carteira, "recarga", creditos, 0, None, descricao)
+    return carteira
+
+
 async def recarregar_teste(principal: Principal, creditos: int = CREDITOS_INICIAIS_TESTE) -> Carteira:
     """Refill the free play wallet of the test environment."""
     if principal.ambiente is not Ambiente.TESTE:
         raise ApiError("FORBIDDEN", description="Só a carteira de teste é recarregada de graça.")
-    carteira = await _locked_wallet(principal.integrador_id, Ambiente.TESTE.value)
-    await _move(carteira, "recarga", creditos, 0, None, f"Recarga gratuita de {creditos} créditos de teste.")
-    return carteira
+    async with transaction():
+        return await creditar(principal.integrador_id, Ambiente.TESTE.value, creditos, f"Recarga gratuita de {creditos} créditos de teste.")
 
 
 async def extrato(principal: Principal, page):

@@ -20,8 +20,17 @@ class Geracao(Model):
     # Denormalised results, so reading a generation is one row: {"imagens": [...], "video": …}
     resultados = fields.JSONField(default=dict)
     erro = fields.JSONField(null=True)
+    # The Idempotency-Key that created it: a retry after a timeout finds it instead of a twin.
+    chave_idempotencia = fields.CharField(max_length=120, null=True)
+    tentativas = fields.SmallIntField(default=0)
+    reservada_ate = fields.DatetimeField(null=True)  # lease of the worker rendering it
+    enfileirada_em = fields.DatetimeField(null=True)  # last time its task was queued
+    iniciada_em = fields.DatetimeField(null=True)
+    concluida_em = fields.DatetimeField(null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
     atualizado_em = fields.DatetimeField(auto_now=True)
 
     class Meta:
         table = "geracoes"
+        unique_together = (("integrador", "ambiente", "chave_idempotencia"),)
+        indexes = (("situacao", "reservada_ate"),)

@@ -1,4 +1,5 @@
 import strawberry
+from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graphql_api.core.permissions import requires
@@ -11,4 +12,24 @@ class Query:
     @strawberry.field(extensions=requires("geracoes:ler"))
     async def geracao(self, info: Info, id: strawberry.ID) -> GeracaoType:
         geracao = await service.obter_geracao(info.context.principal, id)
+        return GeracaoType.from_model(geracao, info.context.runtime.storage)
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(extensions=requires("geracoes:criar"))
+    async def criar_galeria(self, info: Info, dados: JSON) -> GeracaoType:
+        geracao = await service.criar_galeria(info.context.principal, dados, idempotency_key=info.context.idempotency_key)
+        return GeracaoType.from_model(geracao, info.context.runtime.storage)
+
+    @strawberry.mutation(extensions=requires("geracoes:criar"))
+    async def criar_video(self, info: Info, dados: JSON) -> GeracaoType:
+        geracao = await service.criar_video(info.context.principal, dados, idempotency_key=info.context.idempotency_key)
+        return GeracaoType.from_model(geracao, info.context.runtime.storage)
+
+    @strawberry.mutation(extensions=requires("geracoes:criar"))
+    async def criar_edicao(self, info: Info, imagem_id: str, dados: JSON) -> GeracaoType:
+        geracao = await service.criar_edicao(
+            info.context.principal, imagem_id, dados, idempotency_key=info.context.idempotency_key
+        )
         return GeracaoType.from_model(geracao, info.context.runtime.storage)

@@ -1,11 +1,61 @@
-"""Generations: media orders and their lifecycle (na_fila -> concluida | parcial | falhou)."""
+"""Generations: media orders and their lifecycle.
+
+    na_fila --(a worker claims it)--> processando --> concluida | parcial | falhou
+
+Creating one reserves its credits in the same transaction (and is tied to its Idempotency-Key,
+so a retry after a timeout finds it instead of creating a twin). A task renders it with the
+renderers of graphql_api.geracao.render, keeping a lease alive while it works; settling captures
+the credits of what was delivered and releases the rest. A worker that dies leaves its lease to
+expire: the sweep puts the generation back in the queue (up to MAX_ATTEMPTS) or fails it, so
+nothing stays stuck."""
 
 from __future__ import annotations
 
-from graphql_api.core.errors import ApiError
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tortoise.exceptions import IntegrityError
+from tortoise.expressions import F, Q
+
+from graphql_api.conferencia import service as conferencias
+from graphql_api.conferencia.models import Conferencia
+from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.ids import new_id
 from graphql_api.core.principal import Principal
-from graphql_api.geracao import repository
+from graphql_api.core.transactions import after_commit, transaction
+from graphql_api.core.validation import validate
+from graphql_api.creditos import service as creditos
+from graphql_api.creditos.precos import custo
+from graphql_api.evento import service as eventos
+from graphql_api.geracao import render, repository
 from graphql_api.geracao.models import Geracao
+from graphql_api.geracao.pedidos import TIPO_GERACAO_VIDEO, NovaGaleria, NovoVideo
+from graphql_api.imagem import service as imagens
+from graphql_api.imagem.models import Imagem
+from graphql_api.produto import repository as produtos
+from graphql_api.produto.models import Produto, ProdutoVersao
+
+if TYPE_CHECKING:
+    from vitrine.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+NA_FILA, PROCESSANDO, CONCLUIDA, PARCIAL, FALHOU = "na_fila", "processando", "concluida", "parcial", "falhou"
+MAX_ATTEMPTS = 3
+LEASE = timedelta(seconds=60)  # renewed every HEARTBEAT while a worker renders
+HEARTBEAT = 15
+REQUEUE_AFTER = timedelta(seconds=30)  # a queued generation nobody claimed: its task was lost
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# -- creation ------------------------------------------------------------------------------------
 
 
 async def obter_geracao(principal: Principal, geracao_id: str) -> Geracao:
@@ -13,3 +63,289 @@ async def obter_geracao(principal: Principal, geracao_id: str) -> Geracao:
     if geracao is None:
         raise ApiError("NOT_FOUND", description=f"Geração {geracao_id} não encontrada.")
     return geracao
+
+
+async def _produto(principal: Principal, produto_id: str) -> Produto:
+    produto = await produtos.visible(principal).filter(id=produto_id).first()
+    if produto is None:
+        raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
+    return produto
+
+
+async def criar_galeria(principal: Principal, dados: Any, *, idempotency_key: str | None) -> Geracao:
+    pedido = validate(NovaGaleria, dados)
+    produto = await _produto(principal, pedido.produtoId)
+    conferencia, resultado = await conferencias.resultado_para_pedido(produto, "galeria")
+    aprovadas = resultado.get("quantidadesAprovadas") or []
+    if pedido.quantidadeImagens not in aprovadas:
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError(
+            "quantidadeImagens", "valor_invalido",
+            f"Esta ficha permite galerias de {', '.join(map(str, aprovadas))} imagens (conferência {conferencia.id}).",
+        )])
+    return await _criar(
+        principal, produto, tipo="galeria", unidades=pedido.quantidadeImagens, idempotency_key=idempotency_key,
+        pedido={"produtoId": produto.id, "versaoProduto": produto.versao, "conferenciaId": conferencia.id,
+                "quantidadeImagens": pedido.quantidadeImagens},
+    )
+
+
+async def criar_video(principal: Principal, dados: Any, *, idempotency_key: str | None) -> Geracao:
+    pedido = validate(NovoVideo, dados)
+    produto = await _produto(principal, pedido.produtoId)
+    tipo = TIPO_GERACAO_VIDEO[pedido.tipo]
+    conferencia, _ = await conferencias.resultado_para_pedido(produto, tipo)
+    formatos = len(render.video.SPECS[pedido.tipo].formats["producao"])
+    return await _criar(
+        principal, produto, tipo=tipo, unidades=formatos, idempotency_key=idempotency_key,
+        pedido={"produtoId": produto.id, "versaoProduto": produto.versao, "conferenciaId": conferencia.id,
+                "tipo": pedido.tipo, "avatar": pedido.avatar},
+    )
+
+
+async def criar_edicao(principal: Principal, imagem_id: str, dados: Any, *, idempotency_key: str | None) -> Geracao:
+    imagem = await imagens.obter(principal, imagem_id)
+    edicao = render.parse_edicao(dados)
+    produto = await Produto.get_or_none(id=imagem.produto_id) if imagem.produto_id else None
+    return await _criar(
+        principal, produto, tipo="edicao_imagem", unidades=1, idempotency_key=idempotency_key,
+        pedido={"imagemId": imagem.id, "operacoes": edicao.model_dump(mode="json")["operacoes"]},
+        conta_id=imagem.conta_id,
+    )
+
+
+async def _criar(
+    principal: Principal, produto: Produto | None, *, tipo: str, unidades: int, pedido: dict,
+    idempotency_key: str | None, conta_id: str | None = None,
+) -> Geracao:
+    creditos_reservados = custo(tipo, unidades)
+    scope = {"integrador_id": principal.integrador_id, "ambiente": principal.ambiente.value}
+    try:
+        async with transaction():
+            if idempotency_key and (existing := await Geracao.get_or_none(**scope, chave_idempotencia=idempotency_key)):
+                return existing
+            geracao = await Geracao.create(
+                id=new_id("ger_"), **scope, conta_id=produto.conta_id if produto else conta_id,
+                produto_id=produto.id if produto else None, tipo=tipo, situacao=NA_FILA, etapa=NA_FILA,
+                creditos_reservados=creditos_reservados, pedido=pedido, chave_idempotencia=idempotency_key,
+                enfileirada_em=_now(),
+            )
+            await creditos.reservar(
+                principal.integrador_id, principal.ambiente.value, geracao.id, creditos_reservados,
+                f"Reserva de {creditos_reservados} créditos: {tipo} ({unidades} × {custo(tipo, 1)}).",
+            )
+            await after_commit(lambda: _kick(geracao.id))
+    except IntegrityError:
+        # A concurrent request with the same Idempotency-Key created it first: one generation.
+        existing = await Geracao.get_or_none(**scope, chave_idempotencia=idempotency_key) if idempotency_key else None
+        if existing is None:
+            raise
+        return existing
+    return geracao
+
+
+async def _kick(geracao_id: str) -> None:
+    from tasks.geracao import renderizar
+
+    await renderizar.kiq(geracao_id)
+
+
+# -- rendering -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Saidas:
+    """What a render delivered, as stored in resultados, and what failed."""
+
+    resultados: dict
+    unidades: int  # delivered outputs, in the price table's unit
+    falhas: list[dict]
+
+
+async def _progress(geracao_id: str, etapa: str, percentual: int) -> None:
+    await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(etapa=etapa, percentual=percentual)
+
+
+async def _claim(geracao_id: str, now: datetime) -> bool:
+    """Take the generation for this worker: queued, or processing with an expired lease."""
+    taken = await Geracao.filter(
+        Q(situacao=NA_FILA) | Q(situacao=PROCESSANDO, reservada_ate__lt=now), id=geracao_id,
+    ).update(situacao=PROCESSANDO, reservada_ate=now + LEASE, tentativas=F("tentativas") + 1,
+             etapa="preparando_fotos", percentual=5)
+    if taken:
+        await Geracao.filter(id=geracao_id, iniciada_em__isnull=True).update(iniciada_em=now)
+    return bool(taken)
+
+
+async def _keep_lease(geracao_id: str) -> None:
+    while True:
+        await asyncio.sleep(HEARTBEAT)
+        await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(reservada_ate=_now() + LEASE)
+
+
+async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
+    """The task body. Returns the final situacao, or None when another worker holds it."""
+    if not await _claim(geracao_id, _now()):
+        return None
+    geracao = await Geracao.get(id=geracao_id)
+    heartbeat = asyncio.create_task(_keep_lease(geracao_id))
+    work_dir = runtime.storage.path(f"geracoes/{geracao.id}")
+    try:
+        saidas = await _render(geracao, runtime, work_dir)
+    except (render.RenderError, render.VideoError) as exc:
+        return await _settle_failure(geracao, _motivo(exc))
+    except Exception as exc:
+        log.exception("generation %s broke (attempt %d)", geracao.id, geracao.tentativas)
+        if geracao.tentativas >= MAX_ATTEMPTS:
+            return await _settle_failure(geracao, {"codigo": "ERRO_INTERNO", "mensagem": "Falha inesperada ao gerar a mídia."})
+        await Geracao.filter(id=geracao.id, situacao=PROCESSANDO).update(situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA)
+        raise  # the task fails; the sweep queues it again
+    finally:
+        heartbeat.cancel()
+    return await _settle(geracao, saidas)
+
+
+def _motivo(exc: Exception) -> dict:
+    if isinstance(exc, render.VideoError):
+        return {"codigo": exc.codigo, "mensagem": str(exc)}
+    return {"codigo": "NADA_ENTREGUE", "mensagem": "Nenhuma saída pôde ser gerada.",
+            "falhas": [{"saida": f.saida, "erro": f.erro} for f in getattr(exc, "falhas", [])]}
+
+
+async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[render.FotoAprovada]]:
+    """The ficha version ordered and the approved photos its check saw, as local files."""
+    pedido = geracao.pedido
+    versao = await ProdutoVersao.get(produto_id=geracao.produto_id, versao=pedido["versaoProduto"])
+    conferencia = await Conferencia.get(id=pedido["conferenciaId"])
+    aprovadas = conferencias.fotos_aprovadas(conferencia)
+    arquivos = {i.id: i for i in await Imagem.filter(id__in=[f["id"] for f in aprovadas])}
+    fotos = [
+        render.FotoAprovada(
+            path=runtime.storage.path(arquivos[f["id"]].arquivo), ordem=f["ordem"], principal=f["principal"],
+            largura=f["largura"], altura=f["altura"],
+        )
+        for f in aprovadas if f["id"] in arquivos
+    ]
+    return versao.ficha, fotos
+
+
+async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas:
+    storage = runtime.storage
+    ambiente = geracao.ambiente
+
+    def key(path: Path) -> str:
+        return str(path.relative_to(storage.root.resolve()))
+
+    async def images(rendered: list[render.RenderedImage], origem: str) -> list[dict]:
+        entries = []
+        for image in rendered:
+            registro = await imagens.registrar(
+                integrador_id=geracao.integrador_id, ambiente=ambiente, conta_id=geracao.conta_id,
+                produto_id=geracao.produto_id, geracao_id=geracao.id, origem=origem, arquivo=key(image.path),
+                largura=image.largura, altura=image.altura,
+            )
+            entries.append({"id": registro.id, "posicao": image.posicao, "tipo": image.kind, "arquivo": registro.arquivo,
+                            "largura": image.largura, "altura": image.altura, "observacoes": image.notes})
+        return entries
+
+    if geracao.tipo == "edicao_imagem":
+        await _progress(geracao.id, "editando_imagem", 30)
+        fonte = await Imagem.get(id=geracao.pedido["imagemId"])
+        pedido = render.parse_edicao({"operacoes": geracao.pedido["operacoes"]})
+        work_dir.mkdir(parents=True, exist_ok=True)
+        editada = await asyncio.to_thread(
+            render.apply_edits, storage.path(fonte.arquivo), pedido, ambiente, work_dir / "edicao-01.jpg"
+        )
+        await _progress(geracao.id, "publicando", 90)
+        return _Saidas({"imagens": await images([editada], "edicao")}, 1, [])
+
+    ficha, fotos = await _material(geracao, runtime)
+    if geracao.tipo == "galeria":
+        await _progress(geracao.id, "compondo_imagens", 20)
+        result = await asyncio.to_thread(
+            render.render_gallery, ficha, fotos, geracao.pedido["quantidadeImagens"], ambiente, work_dir
+        )
+        await _progress(geracao.id, "publicando", 90)
+        falhas = [{"saida": f.saida, "erro": f.erro} for f in result.falhas]
+        return _Saidas({"imagens": await images(result.imagens, "galeria")}, len(result.imagens), falhas)
+
+    await _progress(geracao.id, "narrando_e_montando_video", 20)
+    result = await asyncio.to_thread(
+        render.render_video, ficha, fotos, geracao.pedido["tipo"], geracao.pedido["avatar"], ambiente, work_dir
+    )
+    await _progress(geracao.id, "publicando", 90)
+    videos = [v.as_dict() | {"arquivo": key(v.path), "formato": v.formato} for v in result.videos]
+    resultados = {
+        "video": videos[0] if videos else None,
+        "videos": videos,
+        "fala": result.fala.as_dict(),
+        "legendas": {"arquivo": key(result.legenda), "idioma": "pt-BR", "embutidas": result.legendas_embutidas},
+        "avatar": result.avatar,
+    }
+    return _Saidas(resultados, len(videos), [{"saida": f.saida, "erro": f.erro} for f in result.falhas])
+
+
+# -- settling ------------------------------------------------------------------------------------
+
+
+def _event_data(geracao: Geracao) -> dict:
+    return {
+        "id": geracao.id, "tipo": geracao.tipo, "situacao": geracao.situacao, "produtoId": geracao.produto_id,
+        "creditosReservados": geracao.creditos_reservados, "creditosCobrados": geracao.creditos_cobrados,
+        "falhas": (geracao.erro or {}).get("falhas", []), "motivo": (geracao.erro or {}).get("mensagem"),
+    }
+
+
+async def _settle(geracao: Geracao, saidas: _Saidas) -> str:
+    """Deliver: concluida when every output was made, parcial when some failed. Only delivered
+    outputs are charged; the rest of the reservation goes back to the wallet."""
+    cobrados = min(custo(geracao.tipo, saidas.unidades), geracao.creditos_reservados)
+    async with transaction():
+        row = await Geracao.select_for_update().get(id=geracao.id)
+        if row.situacao != PROCESSANDO:
+            return row.situacao  # settled by someone else (a sweep that gave up on it)
+        row.situacao = PARCIAL if saidas.falhas else CONCLUIDA
+        row.resultados, row.creditos_cobrados = saidas.resultados, cobrados
+        row.erro = {"codigo": "SAIDAS_FALHARAM", "mensagem": "Algumas saídas não puderam ser geradas.", "falhas": saidas.falhas} if saidas.falhas else None
+        row.etapa, row.percentual, row.reservada_ate, row.concluida_em = "entregue", 100, None, _now()
+        await row.save()
+        await creditos.liquidar(row.integrador_id, row.ambiente, row.id, reservados=row.creditos_reservados, cobrados=cobrados)
+        await eventos.registrar("geracao.concluida", integrador_id=row.integrador_id, ambiente=row.ambiente,
+                                conta_id=row.conta_id, dados=_event_data(row))
+    return row.situacao
+
+
+async def _settle_failure(geracao: Geracao, motivo: dict) -> str:
+    async with transaction():
+        row = await Geracao.select_for_update().get(id=geracao.id)
+        if row.situacao in (CONCLUIDA, PARCIAL, FALHOU):
+            return row.situacao
+        row.situacao, row.erro, row.etapa, row.reservada_ate, row.concluida_em = FALHOU, motivo, FALHOU, None, _now()
+        await row.save()
+        await creditos.liquidar(row.integrador_id, row.ambiente, row.id, reservados=row.creditos_reservados, cobrados=0)
+        await eventos.registrar("geracao.falhou", integrador_id=row.integrador_id, ambiente=row.ambiente,
+                                conta_id=row.conta_id, dados=_event_data(row))
+    return FALHOU
+
+
+# -- recovery ------------------------------------------------------------------------------------
+
+
+async def varrer(now: datetime | None = None) -> dict[str, int]:
+    """Generations left behind: a lease that expired (its worker died) goes back to the queue, or
+    fails after MAX_ATTEMPTS; a queued one whose task was lost is queued again."""
+    now = now or _now()
+    requeued = failed = 0
+    for geracao in await Geracao.filter(situacao=PROCESSANDO, reservada_ate__lt=now):
+        if geracao.tentativas >= MAX_ATTEMPTS:
+            await _settle_failure(geracao, {"codigo": "TEMPO_ESGOTADO", "mensagem": f"A geração não terminou em {MAX_ATTEMPTS} tentativas."})
+            failed += 1
+        elif await Geracao.filter(id=geracao.id, situacao=PROCESSANDO, reservada_ate__lt=now).update(
+            situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA, enfileirada_em=now
+        ):
+            await _kick(geracao.id)
+            requeued += 1
+    for geracao in await Geracao.filter(situacao=NA_FILA, enfileirada_em__lt=now - REQUEUE_AFTER):
+        await Geracao.filter(id=geracao.id, situacao=NA_FILA).update(enfileirada_em=now)
+        await _kick(geracao.id)
+        requeued += 1
+    return {"reenfileiradas": requeued, "falharam": failed}

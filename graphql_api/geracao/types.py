@@ -23,16 +23,27 @@ class ImagemResultadoType:
     expira_em: Timestamp
     largura: int
     altura: int
+    tipo: str  # what the image shows: principal, angulo, medidas, conteudo, ... (docs/midia.md)
+    observacoes: list[str]  # what an edit could not do exactly as asked
 
 
 @strawberry.type(name="VideoResultado")
 class VideoResultadoType:
     url: str
     expira_em: Timestamp
+    formato: str  # horizontal | vertical
     largura: int
     altura: int
     duracao_segundos: float
-    formato: str
+    fps: int
+
+
+@strawberry.type(name="Legendas")
+class LegendasType:
+    url: str
+    expira_em: Timestamp
+    idioma: str
+    embutidas: bool  # also burned into the picture
 
 
 @strawberry.type(name="Fala")
@@ -45,8 +56,24 @@ class FalaType:
 @strawberry.type(name="Resultados")
 class ResultadosType:
     imagens: list[ImagemResultadoType]
-    video: VideoResultadoType | None
+    video: VideoResultadoType | None  # the main (horizontal) video
+    videos: list[VideoResultadoType]  # every format delivered
     fala: FalaType | None
+    legendas: LegendasType | None
+    avatar: str | None
+
+
+@strawberry.type(name="FalhaSaida")
+class FalhaType:
+    saida: str
+    erro: str
+
+
+@strawberry.type(name="ErroGeracao")
+class ErroType:
+    codigo: str
+    mensagem: str
+    falhas: list[FalhaType]
 
 
 @strawberry.type(name="Geracao")
@@ -55,11 +82,13 @@ class GeracaoType:
     tipo: str
     situacao: str
     creditos_reservados: int
+    creditos_cobrados: int
     ambiente: str
     conta_id: str | None
     produto_id: str | None
     progresso: ProgressoType
     resultados: ResultadosType
+    erro: ErroType | None
     criado_em: Timestamp
     atualizado_em: Timestamp
 
@@ -71,14 +100,31 @@ class GeracaoType:
             tipo=g.tipo,
             situacao=g.situacao,
             creditos_reservados=g.creditos_reservados,
+            creditos_cobrados=g.creditos_cobrados,
             ambiente=g.ambiente,
             conta_id=g.conta_id,
             produto_id=g.produto_id,
             progresso=ProgressoType(etapa=g.etapa, percentual=g.percentual),
             resultados=_resultados(g.resultados or {}, storage),
+            erro=_erro(g.erro),
             criado_em=g.criado_em,
             atualizado_em=g.atualizado_em,
         )
+
+
+def _erro(data: dict | None) -> ErroType | None:
+    if not data:
+        return None
+    return ErroType(codigo=data["codigo"], mensagem=data["mensagem"],
+                    falhas=[FalhaType(saida=f["saida"], erro=f["erro"]) for f in data.get("falhas", [])])
+
+
+def _video(v: dict[str, Any], storage: MediaStorage) -> VideoResultadoType:
+    url, expira = storage.signed_url(v["arquivo"])
+    return VideoResultadoType(
+        url=url, expira_em=expira, formato=v.get("formato", "horizontal"), largura=v["largura"], altura=v["altura"],
+        duracao_segundos=v["duracaoSegundos"], fps=v.get("fps", 30),
+    )
 
 
 def _resultados(data: dict[str, Any], storage: MediaStorage) -> ResultadosType:
@@ -88,17 +134,19 @@ def _resultados(data: dict[str, Any], storage: MediaStorage) -> ResultadosType:
         imagens.append(
             ImagemResultadoType(
                 id=strawberry.ID(im["id"]), posicao=im["posicao"], url=url, expira_em=expira,
-                largura=im["largura"], altura=im["altura"],
+                largura=im["largura"], altura=im["altura"], tipo=im.get("tipo", "imagem"),
+                observacoes=im.get("observacoes", []),
             )
         )
-    video = None
-    if (v := data.get("video")) is not None:
-        url, expira = storage.signed_url(v["arquivo"])
-        video = VideoResultadoType(
-            url=url, expira_em=expira, largura=v["largura"], altura=v["altura"],
-            duracao_segundos=v["duracaoSegundos"], formato=v.get("formato", "mp4"),
-        )
+    videos = [_video(v, storage) for v in data.get("videos", [])]
+    legendas = None
+    if (leg := data.get("legendas")) is not None:
+        url, expira = storage.signed_url(leg["arquivo"])
+        legendas = LegendasType(url=url, expira_em=expira, idioma=leg["idioma"], embutidas=leg["embutidas"])
     fala = None
     if (f := data.get("fala")) is not None:
         fala = FalaType(texto=f["texto"], voz=f["voz"], duracao_segundos=f["duracaoSegundos"])
-    return ResultadosType(imagens=imagens, video=video, fala=fala)
+    return ResultadosType(
+        imagens=imagens, video=videos[0] if videos else None, videos=videos, fala=fala, legendas=legendas,
+        avatar=data.get("avatar"),
+    )

@@ -17,6 +17,7 @@ class MotivoType:
 
 @strawberry.type(name="FotoFicha")
 class FotoType:
+    id: str | None  # img_ id of an approved photo: POST /imagens/{id}/edicoes edits it
     url: str
     ordem: int
     principal: bool
@@ -28,7 +29,7 @@ class FotoType:
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> FotoType:
         return cls(
-            url=item["url"], ordem=item["ordem"], principal=item["principal"], situacao=item["situacao"],
+            id=item.get("id"), url=item["url"], ordem=item["ordem"], principal=item["principal"], situacao=item["situacao"],
             largura=item["largura"], altura=item["altura"],
             motivos=[MotivoType(codigo=m["codigo"], severidade=m["severidade"], detalhe=m.get("detalhe")) for m in item["motivos"]],
         )
@@ -45,7 +46,7 @@ def _pending_items(ficha: dict[str, Any]) -> list[FotoType]:
     imagens = ficha.get("imagens", [])
     principal = next((i for i, im in enumerate(imagens) if im.get("principal")), 0)
     return [
-        FotoType(url=im["url"], ordem=im["ordem"], principal=i == principal, situacao="pendente",
+        FotoType(id=None, url=im["url"], ordem=im["ordem"], principal=i == principal, situacao="pendente",
                  largura=None, altura=None, motivos=[])
         for i, im in enumerate(imagens)
     ]

@@ -1,14 +1,33 @@
 from aiohttp import web
 
 from graphql_api.executor import Operation
+from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
+from graphql_api.geracao.render.edits import EdicaoRequest
 from rest_v1 import fragments
-from rest_v1.gql import execute
+from rest_v1.gql import body, execute
+from rest_v1.keys import CONTA_ID
 from rest_v1.responses import ok
 from rest_v1.routing import Routes
 
 routes = Routes("Gerações")
 
 OBTER = Operation("query($id: ID!) { geracao(id: $id) { ...GeracaoFields } }" + fragments.GERACAO)
+CRIAR_GALERIA = Operation("mutation($dados: JSON!) { criarGaleria(dados: $dados) { ...GeracaoFields } }" + fragments.GERACAO)
+CRIAR_VIDEO = Operation("mutation($dados: JSON!) { criarVideo(dados: $dados) { ...GeracaoFields } }" + fragments.GERACAO)
+CRIAR_EDICAO = Operation(
+    "mutation($imagemId: String!, $dados: JSON!) { criarEdicao(imagemId: $imagemId, dados: $dados) { ...GeracaoFields } }"
+    + fragments.GERACAO
+)
+CREATE_ERRORS = (
+    "IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS",
+    "NOT_FOUND", "VALIDATION_FAILED", "INSUFFICIENT_CREDITS",
+)
+
+
+def _created(request: web.Request, geracao: dict) -> web.Response:
+    if geracao.get("contaId"):
+        request[CONTA_ID] = geracao["contaId"]
+    return ok(geracao, status=201, headers={"Location": f"/v1/geracoes/{geracao['id']}"})
 
 
 @routes.get(
@@ -18,3 +37,31 @@ OBTER = Operation("query($id: ID!) { geracao(id: $id) { ...GeracaoFields } }" + 
 )
 async def obter_geracao(request: web.Request) -> web.Response:
     return ok((await execute(request, OBTER, id=request.match_info["geracaoId"]))["geracao"])
+
+
+@routes.post(
+    "/galerias", summary="Pede uma galeria de imagens (gasta créditos; Idempotency-Key obrigatória)",
+    status=201, body=NovaGaleria, response="Geracao",
+    errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
+)
+async def criar_galeria(request: web.Request) -> web.Response:
+    return _created(request, (await execute(request, CRIAR_GALERIA, dados=body(request)))["criarGaleria"])
+
+
+@routes.post(
+    "/videos", summary="Pede um vídeo com fala (gasta créditos; Idempotency-Key obrigatória)",
+    status=201, body=NovoVideo, response="Geracao",
+    errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
+)
+async def criar_video(request: web.Request) -> web.Response:
+    return _created(request, (await execute(request, CRIAR_VIDEO, dados=body(request)))["criarVideo"])
+
+
+@routes.post(
+    "/imagens/{imagemId}/edicoes",
+    summary="Edita uma imagem gerada ou uma foto aprovada (gasta créditos; Idempotency-Key obrigatória)",
+    status=201, body=EdicaoRequest, response="Geracao", errors=CREATE_ERRORS,
+)
+async def criar_edicao(request: web.Request) -> web.Response:
+    result = await execute(request, CRIAR_EDICAO, imagemId=request.match_info["imagemId"], dados=body(request))
+    return _created(request, result["criarEdicao"])

@@ -43,7 +43,8 @@ async def test_rich_ficha_is_screened_and_approved_for_every_type(client, factor
     assert done["situacao"] == "aprovado"
     assert done["fotos"]["recebidas"] == 6 and done["fotos"]["aprovadas"] == 6
     first = done["fotos"]["itens"][0]
-    assert first | {"url": None} == {"url": None, "ordem": 1, "principal": True, "situacao": "aprovada", "largura": 1200, "altura": 1200, "motivos": []}
+    assert first["id"].startswith("img_")  # an approved photo can be edited by id
+    assert first | {"url": None, "id": None} == {"id": None, "url": None, "ordem": 1, "principal": True, "situacao": "aprovada", "largura": 1200, "altura": 1200, "motivos": []}
     r = await resultado(client, integrator, produto["id"])
     assert r["_"]["situacao"] == "concluida" and r["_"]["versaoProduto"] == 1 and r["_"]["id"].startswith("cnf_")
     assert r["_"]["produtoId"] == produto["id"] and r["_"]["consultarNovamenteEm"] is None

@@ -29,6 +29,7 @@ GUIDES = [
     ("chamadas", "Registro de chamadas"),
     ("creditos", "Créditos e preços"),
     ("avisos", "Avisos (webhooks)"),
+    ("geracoes", "Gerações"),
     ("midia", "Mídia gerada"),
 ]
 
@@ -106,4 +107,5 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/docs/integracao", integration_page)
     app.router.add_get("/docs/pendencias", pendencias_page)
     app.router.add_get("/docs/pendencias.json", pendencias_json)
+    app.router.add_static("/docs/samples", DOCS_DIR / "samples")  # what Vitrine makes, to look at
     app.router.add_get("/docs/{page}", guide)

@@ -40,7 +40,7 @@ async def test_error_catalog_as_json(client):
 
 
 async def test_guides_render_and_unknown_pages_are_404(client):
-    for path in ("/docs", "/docs/ficha", "/docs/conferencia", "/docs/limites", "/docs/autenticacao", "/docs/chamadas", "/docs/avisos"):
+    for path in ("/docs", "/docs/ficha", "/docs/conferencia", "/docs/limites", "/docs/autenticacao", "/docs/chamadas", "/docs/avisos", "/docs/geracoes", "/docs/midia"):
         response = await client.get(path)
         assert response.status == 200, path
         assert "<h1>" in await response.text()
@@ -95,3 +95,10 @@ async def test_openapi_documents_the_check_and_product_routes(client):
     assert {"get", "put", "delete"} == set(spec["paths"]["/contas/{contaId}/produtos/{codigo}"])
     resultado = spec["components"]["schemas"]["ResultadoConferencia"]["properties"]
     assert {"tipo", "aprovado", "quantidadeMaximaImagens", "quantidadesAprovadas", "notaVideo", "pendencias"} <= set(resultado)
+
+
+async def test_generated_samples_are_served_with_the_docs(client):
+    html = await (await client.get("/docs/midia")).text()
+    assert '<img src="/docs/samples/galeria-teste-01-principal.jpg"' in html
+    response = await client.get("/docs/samples/galeria-teste-01-principal.jpg")
+    assert response.status == 200 and response.content_type == "image/jpeg"

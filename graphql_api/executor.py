@@ -4,12 +4,13 @@ Each operation document is parsed and validated once, then executed directly wit
 so a REST call pays only for resolving its fields. Expected failures come back as the ApiError
 the resolver raised; anything else propagates as the unexpected exception it is.
 
-Three shortcuts keep the facade's hot path cheap (issue 2 asks it to keep half the throughput of
+Four shortcuts keep the facade's hot path cheap (issue 2 asks it to keep half the throughput of
 a bare handler, bench/api_overhead.py):
 - every resolver is plain or `async def`, so a coroutine is the only awaitable a field can return;
 - a plain attribute with a scalar or enum type (Strawberry's "basic" field, no resolver, no
   extension) is read and serialised directly, without building a GraphQLResolveInfo. Anything
   unusual on that path (a null, an error) falls back to graphql-core's own handling;
+- a selection made only of such fields is executed in one tight loop, planned once per process;
 - the sub-selections of a cached document are collected once per process, not once per request
   (graphql-core memoises them per execution only). Documents with directives are left alone,
   since @include/@skip make the collection depend on variables."""
@@ -32,6 +33,7 @@ from graphql import (
     validate,
 )
 from graphql.execution.executor import Executor
+from graphql.pyutils import Path
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
@@ -95,6 +97,56 @@ class _FastExecutor(Executor):
             collected = super().collect_subfields(return_type, field_details_list)
             self._subfields[key] = collected
         return collected
+
+    # (type name, id of a process-lived grouped field set) -> its fields' plan, or None when some
+    # field is not basic (then graphql-core executes that selection as usual)
+    _plans: dict[tuple[str, int], tuple | None] = {}
+
+    def execute_fields(self, parent_type, source_value, path, grouped_field_set, position_context):
+        if id(self.operation) in self.static_operations:
+            key = (parent_type.name, id(grouped_field_set))
+            if key not in self._plans:
+                self._plans[key] = self._plan(parent_type, grouped_field_set)
+            plan = self._plans[key]
+            if plan is not None:
+                results = self._execute_basic_fields(plan, parent_type, source_value, path, position_context)
+                if results is not None:
+                    return results
+        return super().execute_fields(parent_type, source_value, path, grouped_field_set, position_context)
+
+    def _plan(self, parent_type, grouped_field_set) -> tuple | None:
+        plan = []
+        for response_name, field_details_list in grouped_field_set.items():
+            node = field_details_list[0].node
+            basic = None if node.arguments else self.basic_fields.get((parent_type.name, node.name.value))
+            if basic is None:
+                return None
+            nullable = not isinstance(parent_type.fields[node.name.value].type, GraphQLNonNull)
+            plan.append((response_name, field_details_list, *basic, nullable))
+        return tuple(plan)
+
+    def _execute_basic_fields(self, plan, parent_type, source, path, position_context) -> dict | None:
+        """A selection of basic fields only, in one tight loop; None sends it back to graphql-core
+        (a null in a non-null field, an error) so that it reports the problem as usual."""
+        results = {}
+        for response_name, field_details_list, attribute, kind, graphql_type, nullable in plan:
+            value = getattr(source, attribute, None)
+            if value is None:
+                if not nullable:
+                    return None
+                results[response_name] = None
+                continue
+            try:
+                completed = self._complete_basic(
+                    kind, graphql_type, field_details_list, Path(path, response_name, parent_type.name), value,
+                    position_context,
+                )
+            except Exception:
+                return None
+            if completed is None:
+                return None
+            results[response_name] = completed
+        return results
 
     def execute_field(self, parent_type, source, field_details_list, path, position_context):
         node = field_details_list[0].node

@@ -111,13 +111,16 @@ def _is_sensitive_key(key: str) -> bool:
 
 
 def mask_value(value: Any) -> Any:
-    """A JSON value with sensitive keys hidden and every string masked."""
+    """A JSON value with sensitive keys hidden and every string masked. Returns the very same
+    object when nothing in it needed masking."""
     if isinstance(value, str):
         return mask_text(value)
     if isinstance(value, list):
-        return [mask_value(v) for v in value]
+        masked = [mask_value(v) for v in value]
+        return value if all(m is v for m, v in zip(masked, value)) else masked
     if isinstance(value, dict):
-        return {k: (_mask_secret_field(v) if _is_sensitive_key(k) else mask_value(v)) for k, v in value.items()}
+        masked = {k: (_mask_secret_field(v) if _is_sensitive_key(k) else mask_value(v)) for k, v in value.items()}
+        return value if all(masked[k] is v for k, v in value.items()) else masked
     return value
 
 
@@ -149,9 +152,13 @@ def mask_body(raw: bytes | None, limit: int) -> tuple[str | None, bool]:
         return None, False
     text = raw.decode("utf-8", errors="replace")
     try:
-        text = json.dumps(mask_value(json.loads(text)), ensure_ascii=False, separators=(",", ":"))
+        parsed = json.loads(text)
     except ValueError:
         text = mask_text(text)
+    else:
+        masked = mask_value(parsed)
+        if masked is not parsed:  # most bodies hold nothing to mask: keep their text as it came
+            text = json.dumps(masked, ensure_ascii=False, separators=(",", ":"))
     encoded = text.encode()
     if len(encoded) <= limit:
         return text, False

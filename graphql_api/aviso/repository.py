@@ -99,7 +99,12 @@ async def fail_pending_of(aviso_id: str) -> int:
 
 
 async def drop_expired_previous_secrets(agora: datetime) -> int:
-    return await Aviso.filter(segredo_anterior_expira_em__lte=agora).update(
+    # Read first: an UPDATE takes SQLite's write lock even when it matches nothing, and this runs
+    # every few seconds beside the call log's writes.
+    expired = await Aviso.filter(segredo_anterior_expira_em__lte=agora).values_list("id", flat=True)
+    if not expired:
+        return 0
+    return await Aviso.filter(id__in=list(expired), segredo_anterior_expira_em__lte=agora).update(
         segredo_anterior_cifrado=None, segredo_anterior_expira_em=None
     )
 

@@ -24,14 +24,6 @@ from tests.factories import eventually
 from tests.receptor import Receptor
 
 
-@pytest.fixture
-async def receptor(https_server):
-    """A real HTTPS receiver at `receptor.url`."""
-    receptor = Receptor()
-    receptor.url = await https_server(receptor.app()) + "/avisos"
-    return receptor
-
-
 async def registrar(client, integrator, receptor, eventos=("geracao.concluida",)) -> dict:
     response = await client.put("/v1/avisos", json={"url": receptor.url, "eventos": list(eventos)}, headers=integrator.headers)
     assert response.status == 201, await response.text()

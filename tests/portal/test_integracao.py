@@ -90,7 +90,7 @@ async def test_open_alerts_are_shown_on_the_overview_and_the_integration_page(po
     integrador = await integrador_id(owner)
     assert "Nenhum alerta aberto neste ambiente" in await portal.page("/visao-geral")
     assert (await portal.submit("/avisos", {"url": receptor.url, "eventos": ["geracao.concluida"]})).status == 201
-    aviso = await Aviso.get(url=receptor.url)
+    aviso = await Aviso.get(url=receptor.url, integrador_id=integrador)
     await alertas.abrir(integrador, "teste", "aviso_falhando", aviso.id, "Endereço de avisos falhando há 1 hora",
                         evidencia={"avisoId": aviso.id, "url": aviso.url}, smtp_url=None)
     for path in ("/visao-geral", "/integracao"):
@@ -161,7 +161,7 @@ async def test_statement_pages_the_ledger_and_refills_play_credits(portal, new_p
 async def test_every_new_form_refuses_a_missing_or_wrong_csrf_token(portal, owner, receptor):
     response = await portal.submit("/avisos", {"url": receptor.url, "eventos": ["geracao.concluida"]})
     assert response.status == 201
-    aviso = await Aviso.get(url=receptor.url)
+    aviso = await Aviso.get(url=receptor.url, integrador_id=await integrador_id(owner))
     await portal.reauthenticate(owner)  # CSRF is checked before anything, re-authentication included
     forms = [
         "/avisos", f"/avisos/{aviso.id}/testar", f"/avisos/{aviso.id}/eventos", f"/avisos/{aviso.id}/segredo",

@@ -164,19 +164,26 @@ def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, 
         page.goto(f"{service}{path}")
         shot(name)
 
-    # on a phone
+    # on a phone: nothing wider than the screen
     page.set_viewport_size({"width": 390, "height": 844})
+
+    def phone_shot(name: str) -> None:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+        shot(name)
+
     page.goto(f"{service}/visao-geral")
     expect(page.get_by_role("heading", name=re.compile("Visão geral"))).to_be_visible()
-    shot("visao-geral-celular")
+    phone_shot("visao-geral-celular")
     page.goto(f"{service}/chamadas/{created_id}")
-    shot("chamada-celular")
+    phone_shot("chamada-celular")
     page.goto(f"{service}/integracao")
-    shot("integracao-celular")
+    phone_shot("integracao-celular")
     nav.get_by_role("link", name="Avisos").click()
     page.get_by_role("link", name=receptor.url).click()
     expect(page.locator("#resultado-testes")).to_contain_text("passou")
-    shot("aviso-celular")
+    phone_shot("aviso-celular")
+    page.goto(f"{service}/extrato")
+    phone_shot("extrato-celular")
 
     # sign out ends the session
     page.get_by_role("button", name="Sair").click()

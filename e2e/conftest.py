@@ -5,12 +5,14 @@ database + Redis, whose `vitrine worker` the harness already runs."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -88,3 +90,42 @@ def service() -> str:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def receptor():
+    """A real HTTPS notice receiver (tests/receptor.py: verifies with `standardwebhooks`) at
+    `receptor.url`, on its own event loop in a thread: Playwright's sync API owns this one."""
+    from aiohttp import web
+
+    from tests.harness import SERVER_CERT, SERVER_KEY  # imported here: the plugin is loaded by then
+    from tests.receptor import Receptor
+    from tests.tls import server_context
+
+    receptor = Receptor()
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+    state: dict = {}
+
+    async def start() -> None:
+        runner = web.AppRunner(receptor.app())
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=server_context(SERVER_CERT, SERVER_KEY))
+        await site.start()
+        state["runner"], state["port"] = runner, site._server.sockets[0].getsockname()[1]
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(start())
+        started.set()
+        loop.run_forever()
+
+    thread = threading.Thread(target=serve, name="receptor", daemon=True)
+    thread.start()
+    assert started.wait(10), "the receiver did not start"
+    receptor.url = f"https://localhost:{state['port']}/avisos"
+    yield receptor
+    asyncio.run_coroutine_threadsafe(state["runner"].cleanup(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(10)
+    loop.close()

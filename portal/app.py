@@ -2,9 +2,9 @@
 
 from aiohttp import web
 
-from portal import acesso, chamadas, chaves, contas, emails, equipe, visao_geral
+from portal import acesso, avisos, chamadas, chaves, contas, contrato, creditos, emails, equipe, integracao, visao_geral
 
-ROUTE_MODULES = (acesso, visao_geral, chaves, chamadas, contas, emails, equipe)
+ROUTE_MODULES = (acesso, visao_geral, integracao, chaves, chamadas, avisos, contas, creditos, emails, equipe, contrato)
 
 
 def add_routes(app: web.Application) -> None:

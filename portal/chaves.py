@@ -9,7 +9,7 @@ from portal.web import Page, PortalRoutes, form_errors
 routes = PortalRoutes()
 
 LISTAR = Operation(
-    "query { chaves { identificador nome ambiente ativa criadoEm revogadaEm } bloqueioChaveProducao }"
+    "query { chaves { identificador nome ambiente ativa criadoEm revogadaEm } bloqueioChaveProducao { tipo mensagem } }"
 )
 CRIAR = Operation(
     "mutation($nome: String!) { criarChave(nome: $nome) { token chave { identificador nome ambiente criadoEm } } }"
@@ -19,7 +19,7 @@ REVOGAR = Operation("mutation($id: String!) { revogarChave(identificador: $id) }
 
 async def _listing(page: Page, *, status: int = 200, **extra) -> web.StreamResponse:
     data = await page.run(LISTAR)
-    context = {"nova": None, "erros": {}, "erro": None, "nome": ""} | extra
+    context = {"nova": None, "erros": {}, "erro": None, "erro_tipo": None, "nome": ""} | extra
     return page.render(
         "portal/chaves.html", status=status, chaves=data["chaves"], bloqueio=data["bloqueioChaveProducao"], **context
     )
@@ -39,7 +39,7 @@ async def criar(page: Page) -> web.StreamResponse:
         if error.type not in ("VALIDATION_FAILED", "PRODUCTION_NOT_RELEASED", "CONTRACT_NOT_ACCEPTED", "FORBIDDEN"):
             raise
         erros, erro = form_errors(error, {"nome"})
-        return await _listing(page, status=error.status, erros=erros, erro=erro, nome=nome)
+        return await _listing(page, status=error.status, erros=erros, erro=erro, erro_tipo=error.type, nome=nome)
     # Rendered, not redirected: the whole key exists only in this response (Cache-Control: no-store).
     return await _listing(page, status=201, nova=criada)
 

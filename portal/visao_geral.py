@@ -1,5 +1,6 @@
-"""The overview: environment, balance, recent errors and, for technical roles, the latest calls
-and the active keys. Only real data: nothing here announces what is still to come."""
+"""The overview: environment, balance, the 8 integration steps in short, open alerts, recent
+errors and, for technical roles, the latest calls and the active keys. Only real data: nothing
+here announces what is still to come."""
 
 from aiohttp import web
 
@@ -11,6 +12,11 @@ routes = PortalRoutes()
 VISAO_GERAL = Operation(
     """query($tecnico: Boolean!) {
       saldo { modeloCobranca creditosDisponiveis creditosReservados atualizadoEm }
+      integracaoStatus {
+        etapasConcluidas etapasObrigatorias producao { situacao }
+        etapas { codigo titulo situacao }
+        alertasAbertos { id tipo mensagem abertoEm evidencia }
+      }
       errosRecentes { tipo status total ultimaOcorrencia ultimoRequestId mensagem comoCorrigir documentacao }
       chamadas(limite: 5) @include(if: $tecnico) {
         itens { requestId criadoEm metodo caminho status codigoErro duracaoMs }
@@ -28,6 +34,7 @@ async def visao_geral(page: Page) -> web.StreamResponse:
     return page.render(
         "portal/visao_geral.html",
         saldo=data["saldo"],
+        integracao=data["integracaoStatus"],
         erros=data["errosRecentes"],
         chamadas=(data.get("chamadas") or {}).get("itens", []),
         chaves_ativas=sum(1 for c in chaves if c["ativa"]),

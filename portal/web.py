@@ -16,10 +16,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
+from markupsafe import Markup
 from multidict import MultiDictProxy
 
 from graphql_api.core.context import Context
@@ -30,7 +31,7 @@ from graphql_api.executor import Operation, run
 from graphql_api.usuario import service as usuarios
 from rest_v1.keys import RUNTIME
 from vitrine.runtime import Runtime
-from vitrine.templating import environment
+from vitrine.templating import environment, render_markdown
 
 SESSION_COOKIE = "vitrine_sessao"
 # Anonymous forms (sign-in, sign-up, password) are bound to this random value instead of a session.
@@ -63,6 +64,13 @@ NOTICES = {
     "papel_alterado": "Papel alterado.",
     "usuario_removido": "Pessoa removida; as sessões dela foram encerradas.",
     "bem_vindo": "Conta criada. Comece criando uma chave de teste.",
+    "aviso_atualizado": "Este endereço já estava registrado: os eventos foram atualizados e o segredo continua o mesmo.",
+    "aviso_removido": "Endereço removido, com o histórico de entregas dele.",
+    "testes_enviados": "Entregas de teste enviadas. Os resultados aparecem abaixo assim que o seu servidor responder.",
+    "reenvio": "Entrega reenviada agora, com o mesmo webhook-id e o mesmo corpo.",
+    "producao_liberada": "Produção liberada. Para criar chaves de produção, aceite também o contrato vigente.",
+    "contrato_aceito": "Contrato aceito. Obrigado!",
+    "recarregado": "Créditos de teste recarregados.",
 }
 
 _SAO_PAULO = ZoneInfo("America/Sao_Paulo")
@@ -94,7 +102,13 @@ def _pretty_json(value: Any) -> str:
 
 
 templates = environment()
-templates.filters.update(momento=_format_moment, numero=_format_number, status_class=_status_class, json=_pretty_json)
+def _markdown(text: str) -> Markup:
+    return Markup(render_markdown(text))  # raw HTML in the text is escaped by the renderer
+
+
+templates.filters.update(
+    momento=_format_moment, numero=_format_number, status_class=_status_class, json=_pretty_json, markdown=_markdown
+)
 templates.globals.update(
     PAPEIS={"dono": "Dono", "desenvolvedor": "Desenvolvimento", "financeiro": "Financeiro"},
     AMBIENTES={"teste": "Teste", "producao": "Produção"},
@@ -200,7 +214,7 @@ View = Callable[[Page], Awaitable[web.StreamResponse]]
 
 def error_page(page: Page, error: ApiError) -> web.StreamResponse:
     """An error no form handles: sign-in again, password prompt, or a page saying what happened."""
-    back = page.request.path_qs if page.request.method == "GET" else page.request.headers.get("Referer", HOME)
+    back = page.request.path_qs if page.request.method == "GET" else _referer_path(page.request)
     if error.type == "UNAUTHORIZED":
         page.set_session(None)
         return page.redirect(f"/entrar?proximo={quote(safe_next(back))}")
@@ -210,6 +224,14 @@ def error_page(page: Page, error: ApiError) -> web.StreamResponse:
         "portal/erro.html", status=error.status, titulo=error.message or error.kind.message,
         descricao=error.description or error.kind.causa, correcao=error.kind.correcao, tipo=error.type,
     )
+
+
+def _referer_path(request: web.Request) -> str:
+    """The page a form was sent from (browsers send an absolute Referer), when it is ours."""
+    referer = urlsplit(request.headers.get("Referer", ""))
+    if referer.netloc and referer.netloc != request.host:
+        return HOME
+    return (referer.path or HOME) + (f"?{referer.query}" if referer.query else "")
 
 
 class PortalRoutes:

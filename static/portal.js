@@ -10,7 +10,7 @@ document.addEventListener("click", function (event) {
   var status = document.getElementById(button.dataset.copy + "-status");
   var text = "value" in source ? source.value : source.textContent;
   function done(ok) {
-    if (status) status.textContent = ok ? "Copiada para a área de transferência." : "Não foi possível copiar: selecione e copie manualmente.";
+    if (status) status.textContent = ok ? "Copiado para a área de transferência." : "Não foi possível copiar: selecione e copie manualmente.";
   }
   function fallback() {
     source.focus();

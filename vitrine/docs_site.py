@@ -8,15 +8,13 @@ import re
 from dataclasses import asdict
 
 from aiohttp import web
-from markdown_it import MarkdownIt
 
 from graphql_api.conferencia.catalog import MOTIVOS, PENDENCIAS
 from graphql_api.core.errors import CATALOG, FIELD_CODES
 from rest_v1.keys import RUNTIME
-from vitrine.templating import DOCS_DIR, environment
+from vitrine.templating import DOCS_DIR, environment, render_markdown
 
 _PAGE_NAME = re.compile(r"^[a-z0-9\-]+$")
-_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
 _templates = environment()
 
 # Guides listed in the navigation, in reading order: (file name without .md, title).
@@ -50,7 +48,7 @@ async def guide(request: web.Request) -> web.Response:
     settings = request.app[RUNTIME].settings
     text = path.read_text().replace("{base_url}", settings.api_url).replace("{docs_url}", settings.docs_url)
     title = next((t for n, t in GUIDES if n == name), name)
-    return _render(request, "docs/page.html", title=title, body=_markdown.render(text), current=name)
+    return _render(request, "docs/page.html", title=title, body=render_markdown(text), current=name)
 
 
 async def errors_page(request: web.Request) -> web.Response:

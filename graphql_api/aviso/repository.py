@@ -120,8 +120,11 @@ async def claim_alert(aviso_id: str, before: datetime, agora: datetime) -> bool:
     return updated == 1
 
 
-async def latest_rodada(integrador_id: str, ambiente: str) -> RodadaTeste | None:
-    return await RodadaTeste.filter(integrador_id=integrador_id, ambiente=ambiente).order_by("-id").first()
+async def latest_rodada(integrador_id: str, ambiente: str, *, aviso_id: str | None = None) -> RodadaTeste | None:
+    query = RodadaTeste.filter(integrador_id=integrador_id, ambiente=ambiente)
+    if aviso_id is not None:
+        query = query.filter(aviso_id=aviso_id)
+    return await query.order_by("-id").first()
 
 
 async def testes_of(rodada_id: str) -> list[TesteAviso]:

@@ -3,9 +3,17 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graphql_api.aviso import service
-from graphql_api.aviso.types import AvisoType, EntregaType, RegistroAvisoType, TesteAvisoType
+from graphql_api.aviso.types import (
+    AvisoType,
+    EntregaType,
+    EventoAvisoType,
+    RegistroAvisoType,
+    RodadaTesteType,
+    TesteAvisoType,
+)
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
+from graphql_api.evento.catalog import EVENT_TYPES
 
 # Every notice operation is the integrator's own: OAuth tokens get 403 FORBIDDEN.
 GERENCIAR = "avisos:gerenciar"
@@ -38,6 +46,16 @@ class Query:
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def teste_aviso(self, info: Info, id: strawberry.ID) -> TesteAvisoType:
         return TesteAvisoType.from_model(await service.obter_teste(info.context.principal, id))
+
+
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True), description="The latest test run (of one address when avisoId is given); null before the first.")
+    async def ultima_rodada_teste_aviso(self, info: Info, aviso_id: str | None = None) -> RodadaTesteType | None:
+        found = await service.ultima_rodada(info.context.principal, aviso_id)
+        return RodadaTesteType.from_model(*found) if found else None
+
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True), description="The events an address can subscribe to.")
+    def eventos_aviso(self, info: Info) -> list[EventoAvisoType]:
+        return [EventoAvisoType(nome=nome, descricao=descricao) for nome, descricao in EVENT_TYPES.items()]
 
 
 @strawberry.type

@@ -29,6 +29,7 @@ from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, Tes
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
 from graphql_api.core.pagination import PageRequest, paginate
+from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import after_commit, transaction
@@ -186,7 +187,9 @@ async def remover_aviso(principal: Principal, aviso_id: str) -> None:
 
 
 async def rotacionar_segredo(principal: Principal, aviso_id: str, dados: Any, *, runtime: Runtime) -> Registro:
-    """A new secret, shown once. During the grace period deliveries carry both signatures."""
+    """A new secret, shown once. During the grace period deliveries carry both signatures.
+    In the portal it reveals a secret: the person types the password again first."""
+    exigir_reautenticacao(principal)
     pedido = validate(Rotacao, dados or {})
     async with transaction():
         aviso = await obter_aviso(principal, aviso_id)
@@ -468,6 +471,17 @@ async def obter_teste(principal: Principal, teste_id: str) -> TesteAviso:
     if teste is None:
         raise ApiError("NOT_FOUND", description=f"Teste de aviso {teste_id} não encontrado.")
     return teste
+
+
+async def ultima_rodada(principal: Principal, aviso_id: str | None = None) -> tuple[RodadaTeste, list[TesteAviso]] | None:
+    """The latest test run of the caller's environment (of one address, when given) with its
+    three tests: the run AVISOS_ASSINATURA is judged on, for the portal to show and poll."""
+    if aviso_id is not None:
+        aviso_id = (await obter_aviso(principal, aviso_id)).id
+    rodada = await repository.latest_rodada(principal.integrador_id, principal.ambiente.value, aviso_id=aviso_id)
+    if rodada is None:
+        return None
+    return rodada, await repository.testes_of(rodada.id)
 
 
 def veredito(caso: str, status: int | None) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import strawberry
 from strawberry.scalars import JSON
 
-from graphql_api.aviso.models import Aviso, Entrega, Tentativa, TesteAviso
+from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.aviso.service import ESPERADO
 from graphql_api.core.scalars import Timestamp
 
@@ -109,3 +109,27 @@ class TesteAvisoType:
             resposta=RespostaTesteType(status=t.status, corpo=t.resposta, erro=t.erro, duracao_ms=t.duracao_ms) if done else None,
             veredito=t.veredito, criado_em=t.criado_em, concluido_em=t.concluido_em,
         )
+
+
+@strawberry.type(name="RodadaTesteAviso", description="One POST /avisos/teste run: its three tests, to one address.")
+class RodadaTesteType:
+    id: strawberry.ID
+    aviso_id: str | None  # null once the address was removed
+    url: str
+    situacao: str  # pendente | enviando | concluida
+    criado_em: Timestamp
+    concluida_em: Timestamp | None
+    testes: list[TesteAvisoType]
+
+    @classmethod
+    def from_model(cls, r: RodadaTeste, testes: list[TesteAviso]) -> RodadaTesteType:
+        return cls(
+            id=strawberry.ID(r.id), aviso_id=r.aviso_id, url=r.url, situacao=r.situacao, criado_em=r.criado_em,
+            concluida_em=r.concluida_em, testes=[TesteAvisoType.from_model(t) for t in testes],
+        )
+
+
+@strawberry.type(name="EventoAviso", description="An event an address can subscribe to.")
+class EventoAvisoType:
+    nome: str
+    descricao: str

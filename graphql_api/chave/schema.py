@@ -4,7 +4,7 @@ import strawberry
 from strawberry.types import Info
 
 from graphql_api.chave import service
-from graphql_api.chave.types import ChaveCriadaType, ChaveType
+from graphql_api.chave.types import BloqueioChaveType, ChaveCriadaType, ChaveType
 from graphql_api.core.permissions import requires
 
 _KEYS = requires("chaves:gerenciar", portal_only=True)
@@ -17,8 +17,11 @@ class Query:
         return [ChaveType.from_model(c) for c in await service.listar_chaves(info.context.principal)]
 
     @strawberry.field(extensions=_KEYS, description="Why sk_live_ keys cannot be created yet; null when they can.")
-    async def bloqueio_chave_producao(self, info: Info) -> str | None:
-        return await service.motivo_bloqueio_producao(info.context.principal.integrador_id)
+    async def bloqueio_chave_producao(self, info: Info) -> BloqueioChaveType | None:
+        bloqueio = await service.bloqueio_producao(info.context.principal.integrador_id)
+        if bloqueio is None:
+            return None
+        return BloqueioChaveType(tipo=bloqueio.type, mensagem=bloqueio.description or bloqueio.kind.message)
 
 
 @strawberry.type

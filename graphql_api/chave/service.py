@@ -18,6 +18,7 @@ from graphql_api.chave import repository
 from graphql_api.chave.models import ChaveApi
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
+from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
 
 KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")
@@ -183,13 +184,12 @@ async def revogar_chave(integrador_id: str, identificador: str, *, bus) -> None:
     await bus.publish(CACHE_TOPIC)
 
 
-async def motivo_bloqueio_producao(integrador_id: str) -> str | None:
+async def bloqueio_producao(integrador_id: str) -> ApiError | None:
     """Why this integrator may not create sk_live_ keys yet (for the portal to say before the
     attempt); None when it may. The rule itself lives in graphql_api/integracao/contrato.py."""
     from graphql_api.integracao import contrato
 
-    bloqueio = await contrato.bloqueio_de_chave_live(integrador_id)
-    return (bloqueio.description or bloqueio.kind.message) if bloqueio else None
+    return await contrato.bloqueio_de_chave_live(integrador_id)
 
 
 async def emitir_chave(principal: Principal, *, nome: str = "") -> tuple[ChaveApi, str]:
@@ -199,8 +199,7 @@ async def emitir_chave(principal: Principal, *, nome: str = "") -> tuple[ChaveAp
     if len(nome) > 100:
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("nome", "muito_longo", "Máximo de 100 caracteres.")])
     if principal.ambiente is Ambiente.PRODUCAO:
-        if principal.kind is CredentialKind.PORTAL and not principal.reautenticado:
-            raise ApiError("REAUTHENTICATION_REQUIRED")
+        exigir_reautenticacao(principal)
     return await criar_chave(principal.integrador_id, principal.ambiente, nome=nome)
 
 

@@ -34,3 +34,9 @@ class ChaveType:
 class ChaveCriadaType:
     chave: ChaveType
     token: str = strawberry.field(description="The whole key: shown once, never stored.")
+
+
+@strawberry.type(name="BloqueioChaveProducao", description="What stops sk_live_ keys: the error type and why.")
+class BloqueioChaveType:
+    tipo: str = strawberry.field(description="PRODUCTION_NOT_RELEASED, CONTRACT_NOT_ACCEPTED or FORBIDDEN (suspended).")
+    mensagem: str

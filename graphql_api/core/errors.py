@@ -78,8 +78,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
     ErrorKind(
         "REAUTHENTICATION_REQUIRED", 403,
         "Confirme a sua senha para continuar.",
-        "Criar chaves de produção e revelar dados sensíveis no portal exigem a senha digitada há "
-        "no máximo 5 minutos.",
+        "Criar chaves de produção, revelar segredos (links de senha, novo segredo de avisos) e "
+        "aceitar o contrato no portal exigem a senha digitada há no máximo 5 minutos.",
         "Digite a sua senha de novo quando o portal pedir e repita a operação.",
     ),
     ErrorKind(

@@ -8,7 +8,7 @@ from strawberry.permission import BasePermission, PermissionExtension
 from strawberry.types import Info
 
 from graphql_api.core.errors import ApiError
-from graphql_api.core.principal import CredentialKind
+from graphql_api.core.principal import CredentialKind, Principal
 
 
 class _Permission(BasePermission):
@@ -63,6 +63,16 @@ class IntegratorOnly(_Permission):
         return info.context.require_principal().is_integrator
 
 
+class IntegratorOrStaff(_Permission):
+    """Facts both sides read (the current contract): the integrator and the service's staff."""
+
+    message = "Disponível para o integrador e para a equipe do serviço; tokens OAuth não têm acesso."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        principal = info.context.require_principal()
+        return principal.is_integrator or principal.is_staff
+
+
 class StaffOnly(_Permission):
     message = "Operação exclusiva da equipe do serviço."
 
@@ -90,3 +100,14 @@ def requires(
 
 def staff_only() -> list[PermissionExtension]:
     return [PermissionExtension(permissions=[StaffOnly()], use_directives=False)]
+
+
+def integrator_or_staff() -> list[PermissionExtension]:
+    return [PermissionExtension(permissions=[IsAuthenticated(), IntegratorOrStaff()], use_directives=False)]
+
+
+def exigir_reautenticacao(principal: Principal) -> None:
+    """Sensitive portal operations (live keys, notice secrets, the contract) need the password
+    typed a moment ago. API keys and staff tokens belong to servers: there is no password to ask."""
+    if principal.kind is CredentialKind.PORTAL and not principal.reautenticado:
+        raise ApiError("REAUTHENTICATION_REQUIRED")

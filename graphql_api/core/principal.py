@@ -30,7 +30,9 @@ ALL_SCOPES = OAUTH_SCOPES | INTEGRATOR_ONLY_SCOPES
 
 # What only people in the portal do; API keys never hold these (keys and the team are managed in
 # the portal, never through the API they protect).
-PORTAL_SCOPES = frozenset({"chaves:gerenciar", "usuarios:gerenciar", "chamadas:ler", "emails:ler"})
+PORTAL_SCOPES = frozenset(
+    {"chaves:gerenciar", "usuarios:gerenciar", "chamadas:ler", "emails:ler", "contrato:aceitar"}
+)
 
 
 class Papel(str, Enum):

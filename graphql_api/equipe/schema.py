@@ -5,13 +5,9 @@ from strawberry.types import Info
 
 from graphql_api.core.permissions import staff_only
 from graphql_api.equipe import service
-from graphql_api.equipe.types import AcaoType, ContratoType, IntegradorType
-from graphql_api.integracao import contrato
+from graphql_api.equipe.types import AcaoType, IntegradorType
+from graphql_api.integracao.types import ContratoType
 from graphql_api.integrador.models import Integrador
-
-
-def _contrato(v) -> ContratoType:
-    return ContratoType(versao=v.versao, titulo=v.titulo, texto=v.texto, publicado_em=v.publicado_em, publicado_por=v.publicado_por)
 
 
 @strawberry.type
@@ -24,10 +20,6 @@ class Query:
     @strawberry.field(extensions=staff_only())
     async def acoes_equipe(self, info: Info, limite: int = 50) -> list[AcaoType]:
         return [AcaoType(membro_id=a.membro_id, acao=a.acao, alvo=a.alvo, motivo=a.motivo, em=a.em) for a in await service.acoes(limite)]
-
-    @strawberry.field(extensions=staff_only())
-    async def contrato_vigente(self, info: Info) -> ContratoType:
-        return _contrato(await contrato.vigente())
 
 
 @strawberry.type
@@ -54,4 +46,4 @@ class Mutation:
 
     @strawberry.mutation(extensions=staff_only())
     async def publicar_contrato(self, info: Info, titulo: str, texto: str) -> ContratoType:
-        return _contrato(await service.publicar_contrato(info.context.principal, titulo, texto))
+        return ContratoType.from_model(await service.publicar_contrato(info.context.principal, titulo, texto))

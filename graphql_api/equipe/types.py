@@ -29,11 +29,3 @@ class AcaoType:
     motivo: str | None
     em: Timestamp
 
-
-@strawberry.type(name="ContratoVersao")
-class ContratoType:
-    versao: int
-    titulo: str
-    texto: str
-    publicado_em: Timestamp
-    publicado_por: str

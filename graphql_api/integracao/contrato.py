@@ -4,6 +4,8 @@ key needs production released and the current version accepted."""
 from __future__ import annotations
 
 from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.permissions import exigir_reautenticacao
+from graphql_api.core.principal import Principal
 from graphql_api.integracao.models import AceiteContrato, ContratoVersao
 from graphql_api.integrador.models import Integrador
 from vitrine.templating import DOCS_DIR
@@ -38,6 +40,16 @@ async def aceitar(integrador_id: str, versao: int, *, por: str) -> AceiteContrat
         )
     aceite, _ = await AceiteContrato.get_or_create(integrador_id=integrador_id, versao=versao, defaults={"aceito_por": por[:100]})
     return aceite
+
+
+async def aceitar_no_portal(principal: Principal, versao: int) -> AceiteContrato:
+    """An owner accepts in the portal, after typing the password again (it binds the company);
+    the acceptance records the person's name and e-mail. Accepting again changes nothing."""
+    from graphql_api.usuario import service as usuarios
+
+    exigir_reautenticacao(principal)
+    pessoa = await usuarios.obter(principal, principal.ator_id)
+    return await aceitar(principal.integrador_id, versao, por=f"{pessoa.nome} <{pessoa.email}>")
 
 
 async def aceite_vigente(integrador_id: str) -> AceiteContrato | None:

@@ -5,6 +5,7 @@ from strawberry.scalars import JSON
 
 from graphql_api.core.scalars import Timestamp
 from graphql_api.integracao.etapas import ETAPAS
+from graphql_api.integracao.models import AceiteContrato, ContratoVersao
 from graphql_api.integracao.service import StatusIntegracao
 
 
@@ -69,3 +70,27 @@ class StatusType:
                 for a in s.alertas
             ],
         )
+
+
+@strawberry.type(name="ContratoVersao")
+class ContratoType:
+    versao: int
+    titulo: str
+    texto: str = strawberry.field(description="Markdown.")
+    publicado_em: Timestamp
+    publicado_por: str
+
+    @classmethod
+    def from_model(cls, v: ContratoVersao) -> ContratoType:
+        return cls(versao=v.versao, titulo=v.titulo, texto=v.texto, publicado_em=v.publicado_em, publicado_por=v.publicado_por)
+
+
+@strawberry.type(name="AceiteContrato", description="Who accepted a contract version for the integrator, and when.")
+class AceiteContratoType:
+    versao: int
+    aceito_por: str
+    aceito_em: Timestamp
+
+    @classmethod
+    def from_model(cls, a: AceiteContrato) -> AceiteContratoType:
+        return cls(versao=a.versao, aceito_por=a.aceito_por, aceito_em=a.aceito_em)

@@ -17,19 +17,12 @@ from graphql_api.core.errors import ApiError
 from graphql_api.core.transactions import transaction
 from graphql_api.core.principal import ALL_SCOPES, OAUTH_SCOPES, Ambiente, CredentialKind, Principal
 from graphql_api.evento.catalog import EVENT_TYPES
-from graphql_api.executor import run
+from graphql_api.executor import Operation, run
+from portal import avisos as portal_avisos
 from rest_v1.handlers import avisos as handlers
 from tests.api.test_auth import assert_error
 from tests.factories import eventually
 from tests.receptor import Receptor
-
-
-@pytest.fixture
-async def receptor(https_server):
-    """A real HTTPS receiver at `receptor.url`."""
-    receptor = Receptor()
-    receptor.url = await https_server(receptor.app()) + "/avisos"
-    return receptor
 
 
 async def registrar(client, integrator, receptor, eventos=("geracao.concluida",)) -> dict:
@@ -144,6 +137,7 @@ async def test_oauth_tokens_get_403_on_every_notice_operation(client, factory, i
         (handlers.ROTACIONAR, {"id": "avs_x"}), (handlers.ENTREGAS, {"avisoId": "avs_x"}),
         (handlers.REENVIAR, {"avisoId": "avs_x", "entregaId": "ent_x"}), (handlers.TESTAR, {}),
         (handlers.OBTER_TESTE, {"id": "tst_x"}),
+        (portal_avisos.TESTES, {"avisoId": "avs_x"}), (Operation("query { eventosAviso { nome } }"), {}),
     ]
     for operation, variables in operations:
         with pytest.raises(ApiError) as refused:

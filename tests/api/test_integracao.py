@@ -296,3 +296,37 @@ async def test_error_rate_alert_opens_emails_and_closes(client, factory, smtp_in
         assert (await status(client, integrator))["alertasAbertos"] == []
 
     await eventually(closed, timeout=10)
+
+
+async def test_the_contract_is_read_by_the_integrator_and_staff_and_accepted_by_portal_owners(client, factory, integrator):
+    from graphql_api.core.context import Context
+    from graphql_api.core.errors import ApiError
+    from graphql_api.core.principal import ALL_SCOPES, OAUTH_SCOPES, ROLE_SCOPES, CredentialKind, Papel, Principal
+    from graphql_api.executor import Operation, run
+
+    ler = Operation("query { contratoVigente { versao titulo } aceiteContrato { versao } }")
+    aceitar = Operation("mutation($versao: Int!) { aceitarContrato(versao: $versao) { versao aceitoPor } }")
+
+    def context(kind, scopes, **extra):
+        return Context(runtime=factory.runtime, principal=Principal(kind, Ambiente.TESTE, scopes, integrador_id=integrator.id, **extra))
+
+    key = context(CredentialKind.API_KEY, ALL_SCOPES)
+    data = await run(ler, key, {})
+    assert data["contratoVigente"]["versao"] >= 1 and data["aceiteContrato"] is None
+    versao = data["contratoVigente"]["versao"]
+    # an OAuth token reads neither; an API key cannot accept (a person binds the company)
+    with pytest.raises(ApiError) as refused:
+        await run(ler, context(CredentialKind.OAUTH, OAUTH_SCOPES, conta_id="cta_x"), {})
+    assert refused.value.type == "FORBIDDEN"
+    with pytest.raises(ApiError) as refused:
+        await run(aceitar, key, {"versao": versao})
+    assert refused.value.type == "FORBIDDEN"
+    # nor a developer; an owner only after typing the password again
+    dev = context(CredentialKind.PORTAL, ROLE_SCOPES[Papel.DESENVOLVEDOR], ator_id="usr_x", reautenticado=True)
+    with pytest.raises(ApiError) as refused:
+        await run(aceitar, dev, {"versao": versao})
+    assert refused.value.type == "FORBIDDEN"
+    with pytest.raises(ApiError) as refused:
+        await run(aceitar, context(CredentialKind.PORTAL, ROLE_SCOPES[Papel.DONO], ator_id="usr_x"), {"versao": versao})
+    assert refused.value.type == "REAUTHENTICATION_REQUIRED"
+    assert (await run(ler, key, {}))["aceiteContrato"] is None

@@ -9,10 +9,13 @@ from dataclasses import dataclass
 import pytest
 
 from graphql_api.core.ids import new_id
-from graphql_api.usuario.models import TentativaEntrada
+from graphql_api.email.models import Email
+from graphql_api.usuario.models import TentativaEntrada, Usuario
 from portal.web import SESSION_COOKIE
 
 _CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
+_TOKEN = re.compile(r'value="(sk_test_[A-Za-z0-9]{12}_[A-Za-z0-9]{40})"')
+_LINK = re.compile(r"(/senha/definir\?token=[A-Za-z0-9_\-]+)")
 SENHA = "uma senha bem longa"
 
 
@@ -65,10 +68,48 @@ class Browser:
         assert response.status == 303
         return response
 
+    async def reauthenticate(self, pessoa: Pessoa, *, proximo: str = "/visao-geral"):
+        response = await self.submit("/reautenticar", {"senha": pessoa.senha, "proximo": proximo}, token_from="/reautenticar")
+        assert response.status == 303
+        return response
+
     @property
     def session(self) -> str | None:
         cookie = self.client.session.cookie_jar.filter_cookies(self.client.make_url("/")).get(SESSION_COOKIE)
         return cookie.value if cookie else None
+
+
+async def create_key(portal: Browser, nome: str = "servidor") -> str:
+    """A test key created on the keys page; the whole key, read from the only page showing it."""
+    response = await portal.submit("/chaves", {"nome": nome})
+    assert response.status == 201
+    page = await response.text()
+    assert "Esta é a única vez que a chave inteira aparece" in page
+    assert response.headers["Cache-Control"] == "no-store"
+    return _TOKEN.search(page).group(1)
+
+
+async def integrador_id(pessoa: Pessoa) -> str:
+    return (await Usuario.get(email=pessoa.email)).integrador_id
+
+
+async def link_in_outbox(para: str) -> str:
+    email = await Email.filter(para=para).order_by("-id").first()
+    assert email is not None, f"no e-mail to {para}"
+    return _LINK.search(email.texto).group(1)
+
+
+async def join(portal: Browser, new_portal, nome: str, papel: str) -> tuple[Browser, Pessoa]:
+    """The owner on `portal` invites a person, who accepts on a browser of their own and signs in."""
+    pessoa = Pessoa(f"{new_id('p')}@integradora.test", f"senha de {nome} bem longa")
+    response = await portal.submit("/equipe", {"nome": nome, "email": pessoa.email, "papel": papel})
+    assert response.status == 303
+    link = await link_in_outbox(pessoa.email)
+    browser = await new_portal()
+    response = await browser.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": pessoa.senha}, token_from=link)
+    assert response.status == 303
+    assert (await browser.signin(pessoa)).status == 303
+    return browser, pessoa
 
 
 @pytest.fixture

@@ -1,19 +1,7 @@
 """The pages, through real HTTP: keys, call log, accounts and products, overview."""
 
-import re
-
 from tests.factories import auth, eventually
-
-_TOKEN = re.compile(r'value="(sk_test_[A-Za-z0-9]{12}_[A-Za-z0-9]{40})"')
-
-
-async def _create_key(portal, nome: str = "servidor") -> str:
-    response = await portal.submit("/chaves", {"nome": nome})
-    assert response.status == 201
-    page = await response.text()
-    assert "Esta é a única vez que a chave inteira aparece" in page
-    assert response.headers["Cache-Control"] == "no-store"
-    return _TOKEN.search(page).group(1)
+from tests.portal.conftest import create_key as _create_key
 
 
 async def test_a_key_is_shown_once_listed_by_identifier_and_revoked_after_confirmation(client, portal, owner):

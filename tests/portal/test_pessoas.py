@@ -1,36 +1,13 @@
 """People: sign-up, password reset by e-mail, invites, roles and the outbox's password links."""
 
-import re
 from datetime import datetime, timedelta, timezone
 
 from graphql_api.chave.models import ChaveApi
-from graphql_api.core.ids import new_id
 from graphql_api.email.models import Email
 from graphql_api.integrador.models import Integrador
 from graphql_api.usuario.models import LinkSenha, Sessao, Usuario
 from tests.factories import eventually
-from tests.portal.conftest import Pessoa
-
-_LINK = re.compile(r"(/senha/definir\?token=[A-Za-z0-9_\-]+)")
-
-
-async def _link_in_outbox(para: str) -> str:
-    email = await Email.filter(para=para).order_by("-id").first()
-    assert email is not None, f"no e-mail to {para}"
-    return _LINK.search(email.texto).group(1)
-
-
-async def _join(portal, new_portal, nome: str, papel: str):
-    """The owner on `portal` invites a person, who accepts on a browser of their own and signs in."""
-    pessoa = Pessoa(f"{new_id('p')}@integradora.test", f"senha de {nome} bem longa")
-    response = await portal.submit("/equipe", {"nome": nome, "email": pessoa.email, "papel": papel})
-    assert response.status == 303
-    link = await _link_in_outbox(pessoa.email)
-    browser = await new_portal()
-    response = await browser.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": pessoa.senha}, token_from=link)
-    assert response.status == 303
-    assert (await browser.signin(pessoa)).status == 303
-    return browser, pessoa
+from tests.portal.conftest import Pessoa, join as _join, link_in_outbox as _link_in_outbox
 
 
 async def test_sign_up_creates_the_integrator_and_its_owner_without_a_hidden_key(portal):

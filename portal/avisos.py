@@ -1,0 +1,173 @@
+"""Notice addresses: register one (its whsec_ secret shown once), change its events, rotate the
+secret (after the password: it reveals a new one), remove it, send the three test deliveries and
+watch their results arrive, and read its delivery history with manual redelivery."""
+
+from aiohttp import web
+
+from graphql_api.core.errors import ApiError
+from graphql_api.executor import Operation
+from portal.web import Page, PortalRoutes, form_errors
+from rest_v1 import fragments
+# The same documents as the /v1/avisos routes: one per operation.
+from rest_v1.handlers.avisos import REENVIAR, REGISTRAR, REMOVER, ROTACIONAR, TESTAR
+
+routes = PortalRoutes()
+
+PAGE_SIZE = 20
+POLL_SECONDS = 1
+CARENCIAS = (24, 72, 168, 0)  # hours the previous secret still signs after a rotation
+CASOS = {
+    "valida": "Entrega válida",
+    "assinatura_errada": "Assinatura errada",
+    "timestamp_antigo": "Horário de 10 minutos atrás",
+}
+
+_RODADA = (
+    "fragment RodadaFields on RodadaTesteAviso { id avisoId url situacao criadoEm concluidaEm "
+    "testes { ...TesteAvisoFields } }" + fragments.TESTE_AVISO
+)
+LISTAR = Operation(
+    "query { avisos(limite: 100) { itens { ...AvisoFields } } eventosAviso { nome descricao } }" + fragments.AVISO
+)
+OBTER = Operation(
+    "query($id: ID!) { aviso(id: $id) { ...AvisoFields } eventosAviso { nome descricao } }" + fragments.AVISO
+)
+DETALHE = Operation(
+    """query($id: ID!, $avisoId: String!, $cursor: String) {
+      aviso(id: $id) { ...AvisoFields }
+      eventosAviso { nome descricao }
+      ultimaRodadaTesteAviso(avisoId: $avisoId) { ...RodadaFields }
+      entregasAviso(avisoId: $avisoId, limite: """ + str(PAGE_SIZE) + """, cursor: $cursor) {
+        itens { ...EntregaFields } """ + fragments.PAGINACAO + """
+      }
+    }""" + fragments.AVISO + fragments.ENTREGA + _RODADA
+)
+TESTES = Operation("query($avisoId: String!) { ultimaRodadaTesteAviso(avisoId: $avisoId) { ...RodadaFields } }" + _RODADA)
+
+REGISTRO_FIELDS = {"url", "eventos"}
+
+
+async def _eventos_marcados(page: Page) -> list[str]:
+    return [e for e in (await page.form()).getall("eventos", []) if isinstance(e, str)]
+
+
+async def _listing(page: Page, *, status: int = 200, **extra) -> web.StreamResponse:
+    data = await page.run(LISTAR)
+    context = {"novo": None, "erros": {}, "erro": None, "valores": {"url": "", "eventos": []}} | extra
+    return page.render("portal/avisos.html", status=status, avisos=data["avisos"]["itens"],
+                       eventos=data["eventosAviso"], **context)
+
+
+@routes.get("/avisos")
+async def avisos(page: Page) -> web.StreamResponse:
+    return await _listing(page)
+
+
+@routes.post("/avisos")
+async def registrar(page: Page) -> web.StreamResponse:
+    valores = {"url": (await page.field("url")).strip(), "eventos": await _eventos_marcados(page)}
+    try:
+        registro = (await page.run(REGISTRAR, dados=valores))["registrarAviso"]
+    except ApiError as error:
+        if error.type not in ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"):
+            raise
+        erros, erro = form_errors(error, REGISTRO_FIELDS)
+        return await _listing(page, status=error.status, erros=erros, erro=erro, valores=valores)
+    if not registro["criado"]:
+        return page.redirect(f"/avisos/{registro['aviso']['id']}", aviso="aviso_atualizado")
+    # Rendered, not redirected: the secret exists only in this response (Cache-Control: no-store).
+    return await _listing(page, status=201, novo=registro)
+
+
+async def _detail(page: Page, aviso_id: str, *, status: int = 200, **extra) -> web.StreamResponse:
+    data = await page.run(DETALHE, id=aviso_id, avisoId=aviso_id, cursor=page.query("cursor") or None)
+    entregas = data["entregasAviso"]
+    context = {"erros": {}, "erro": None, "marcados": None} | extra
+    return page.render(
+        "portal/aviso.html", status=status, aviso=data["aviso"], eventos=data["eventosAviso"],
+        rodada=data["ultimaRodadaTesteAviso"], entregas=entregas["itens"],
+        proximo=entregas["paginacao"]["proximoCursor"], casos=CASOS, poll_seconds=POLL_SECONDS, **context,
+    )
+
+
+@routes.get("/avisos/{id}")
+async def detalhe(page: Page) -> web.StreamResponse:
+    return await _detail(page, page.request.match_info["id"])
+
+
+@routes.get("/avisos/{id}/testes")
+async def testes(page: Page) -> web.StreamResponse:
+    """The latest test run alone, polled by htmx until it is concluded."""
+    aviso_id = page.request.match_info["id"]
+    rodada = (await page.run(TESTES, avisoId=aviso_id))["ultimaRodadaTesteAviso"]
+    return page.render("portal/_avisos_testes.html", aviso={"id": aviso_id}, rodada=rodada, casos=CASOS,
+                       poll_seconds=POLL_SECONDS)
+
+
+@routes.post("/avisos/{id}/testar")
+async def testar(page: Page) -> web.StreamResponse:
+    aviso_id = page.request.match_info["id"]
+    await page.run(TESTAR, dados={"avisoId": aviso_id})
+    return page.redirect(f"/avisos/{aviso_id}", aviso="testes_enviados")
+
+
+@routes.post("/avisos/{id}/eventos")
+async def alterar_eventos(page: Page) -> web.StreamResponse:
+    """Registering the same url again changes its events (and turns a switched-off address on)."""
+    aviso_id = page.request.match_info["id"]
+    aviso = (await page.run(OBTER, id=aviso_id))["aviso"]
+    marcados = await _eventos_marcados(page)
+    try:
+        await page.run(REGISTRAR, dados={"url": aviso["url"], "eventos": marcados})
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        erros, erro = form_errors(error, {"eventos"})
+        return await _detail(page, aviso_id, status=422, erros=erros, erro=erro, marcados=marcados)
+    return page.redirect(f"/avisos/{aviso_id}", aviso="aviso_atualizado")
+
+
+@routes.get("/avisos/{id}/segredo")
+async def segredo_confirmar(page: Page) -> web.StreamResponse:
+    aviso = (await page.run(OBTER, id=page.request.match_info["id"]))["aviso"]
+    return page.render("portal/aviso_segredo.html", aviso=aviso, carencias=CARENCIAS, novo=None, erros={}, erro=None)
+
+
+@routes.post("/avisos/{id}/segredo")
+async def rotacionar(page: Page) -> web.StreamResponse:
+    aviso_id = page.request.match_info["id"]
+    carencia = await page.field("carenciaHoras")
+    try:
+        dados = {"carenciaHoras": int(carencia)}
+    except ValueError:
+        dados = {"carenciaHoras": carencia}  # the service reports it beside the field
+    try:
+        novo = (await page.run(ROTACIONAR, id=aviso_id, dados=dados))["rotacionarSegredoAviso"]
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise  # REAUTHENTICATION_REQUIRED asks for the password and comes back here
+        erros, erro = form_errors(error, {"carenciaHoras"})
+        aviso = (await page.run(OBTER, id=aviso_id))["aviso"]
+        return page.render("portal/aviso_segredo.html", status=422, aviso=aviso, carencias=CARENCIAS, novo=None,
+                           erros=erros, erro=erro)
+    return page.render("portal/aviso_segredo.html", aviso=novo["aviso"], carencias=CARENCIAS, novo=novo, erros={},
+                       erro=None)
+
+
+@routes.get("/avisos/{id}/remover")
+async def remover_confirmar(page: Page) -> web.StreamResponse:
+    aviso = (await page.run(OBTER, id=page.request.match_info["id"]))["aviso"]
+    return page.render("portal/aviso_remover.html", aviso=aviso)
+
+
+@routes.post("/avisos/{id}/remover")
+async def remover(page: Page) -> web.StreamResponse:
+    await page.run(REMOVER, id=page.request.match_info["id"])
+    return page.redirect("/avisos", aviso="aviso_removido")
+
+
+@routes.post("/avisos/{id}/entregas/{entregaId}/reenviar")
+async def reenviar(page: Page) -> web.StreamResponse:
+    aviso_id = page.request.match_info["id"]
+    await page.run(REENVIAR, avisoId=aviso_id, entregaId=page.request.match_info["entregaId"])
+    return page.redirect(f"/avisos/{aviso_id}", aviso="reenvio")

@@ -163,12 +163,14 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             if spec.response is not None:
                 _object_component(graphql_types[spec.response], components)
                 data_schema = {"$ref": f"#/components/schemas/{spec.response}"}
-            if spec.list_response:
+            if spec.list_response and spec.paginated:
                 body_schema = {
                     "type": "object",
                     "properties": {"data": {"type": "array", "items": data_schema}, "paginacao": {"$ref": "#/components/schemas/Paginacao"}},
                 }
                 _object_component(graphql_types["Paginacao"], components)
+            elif spec.list_response:
+                body_schema = {"type": "object", "properties": {"data": {"type": "array", "items": data_schema}}}
             elif spec.response is not None:
                 body_schema = {"type": "object", "properties": {"data": data_schema}}
             else:

@@ -32,6 +32,7 @@ class RouteSpec:
     body: Any = None  # a pydantic model (its JSON schema) or a JSON-schema dict
     response: str | None = None  # GraphQL type name of `data` (its schema comes from the schema)
     list_response: bool = False
+    paginated: bool = True  # a list_response with "paginacao" (cursor pagination)
     errors: tuple[str, ...] = ()  # catalog types this route can answer
     query: tuple[str, ...] = ()  # query parameters
     public: bool = False

@@ -120,7 +120,7 @@ async def reenviar_entrega(request: web.Request) -> web.Response:
 
 @routes.post(
     "/avisos/teste", summary="Envia três entregas de teste: válida, assinatura errada, timestamp de 10 minutos atrás",
-    status=202, body=PedidoTeste, response="TesteAviso", list_response=True,
+    status=202, body=PedidoTeste, response="TesteAviso", list_response=True, paginated=False,
     errors=_ERRORS + ("NOTICE_ADDRESS_REQUIRED", "NOTICE_ADDRESS_DISABLED", "NOT_FOUND", "VALIDATION_FAILED"),
     description="Sem corpo, testa o endereço ativo registrado ou atualizado por último; {\"avisoId\": …} escolhe outro. "
     "Acompanhe cada teste em GET /testes-de-avisos/{testeId}.",

@@ -54,7 +54,7 @@ async def obter_chamada(request: web.Request) -> web.Response:
 
 @routes.get(
     "/integracao/erros", summary="Seus erros dos últimos 7 dias, agrupados por tipo (chave de API ou token OAuth)",
-    response="ErroRecente", errors=(),
+    response="ErroRecente", list_response=True, paginated=False, errors=(),
 )
 async def erros_recentes(request: web.Request) -> web.Response:
     return ok((await execute(request, ERROS))["errosRecentes"])

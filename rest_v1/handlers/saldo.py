@@ -33,6 +33,6 @@ async def obter_extrato(request: web.Request) -> web.Response:
     return page((await execute(request, EXTRATO, **page_variables(params)))["extrato"])
 
 
-@routes.get("/precos", summary="Tabela de preços em créditos por tipo de mídia", response="Preco", list_response=False)
+@routes.get("/precos", summary="Tabela de preços em créditos por tipo de mídia", response="Preco", list_response=True, paginated=False)
 async def obter_precos(request: web.Request) -> web.Response:
     return ok((await execute(request, PRECOS))["precos"])

@@ -2,6 +2,8 @@
 
 import re
 
+from openapi_spec_validator import validate as validate_openapi
+
 from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import CATALOG
 from rest_v1.app import ROUTE_MODULES
@@ -11,6 +13,7 @@ async def test_openapi_document_lists_every_route_with_its_errors(client):
     response = await client.get("/v1/openapi.json")  # public: no credential
     assert response.status == 200
     spec = await response.json()
+    validate_openapi(spec)  # a valid OpenAPI 3.1 document, per the specification's schema
     assert spec["openapi"].startswith("3.1")
     declared = {(s.path, s.method.lower()) for module in ROUTE_MODULES for s in module.specs}
     documented = {(path, method) for path, ops in spec["paths"].items() for method in ops}

@@ -38,11 +38,21 @@ MODEL_MODULES = [
 ]
 
 
+async def _keep_session(connection) -> None:
+    """asyncpg runs RESET ALL, CLOSE ALL, UNLISTEN * and pg_advisory_unlock_all() on every
+    connection it takes back into its pool: a second round trip for each query Tortoise makes
+    outside a transaction. Vitrine changes no session state, listens to nothing and takes no
+    advisory locks, and asyncpg still rolls back a transaction left open, so nothing is reset."""
+
+
 def _connection(url: str) -> str | dict:
-    if not url.startswith("sqlite://"):
-        return url
-    Path(url.removeprefix("sqlite://").split("?")[0]).parent.mkdir(parents=True, exist_ok=True)
-    return expand_db_url(url) | {"engine": "vitrine.infra.sqlite"}  # BEGIN IMMEDIATE transactions
+    if url.startswith("sqlite://"):
+        Path(url.removeprefix("sqlite://").split("?")[0]).parent.mkdir(parents=True, exist_ok=True)
+        return expand_db_url(url) | {"engine": "vitrine.infra.sqlite"}  # BEGIN IMMEDIATE transactions
+    config = expand_db_url(url)
+    if config["engine"] == "tortoise.backends.asyncpg":
+        config["credentials"]["reset"] = _keep_session
+    return config
 
 
 def tortoise_config(settings: Settings) -> dict:

@@ -137,6 +137,9 @@ class _FastExecutor(Executor):
                 results[response_name] = None
                 continue
             try:
+                if kind == _LEAF:  # no Path for leaves: only a fallback reports errors, with its own
+                    results[response_name] = graphql_type.serialize(value)
+                    continue
                 completed = self._complete_basic(
                     kind, graphql_type, field_details_list, Path(path, response_name, parent_type.name), value,
                     position_context,

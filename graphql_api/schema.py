@@ -25,7 +25,7 @@ Query = merge_types(
     "Query",
     (
         conta.Query, produto.Query, creditos.Query, geracao.Query, chamada.Query, chave.Query, email.Query,
-        usuario.Query, integracao.Query, equipe.Query, aviso.Query,
+        usuario.Query, integracao.Query, equipe.Query, aviso.Query, conferencia.Query,
     ),
 )
 Mutation = merge_types(

@@ -2,9 +2,14 @@
 
 from aiohttp import web
 
-from portal import acesso, avisos, chamadas, chaves, contas, contrato, creditos, emails, equipe, integracao, visao_geral
+from portal import (
+    acesso, avisos, chamadas, chaves, contas, contrato, creditos, emails, equipe, geracoes, integracao, produtos,
+    visao_geral,
+)
 
-ROUTE_MODULES = (acesso, visao_geral, integracao, chaves, chamadas, avisos, contas, creditos, emails, equipe, contrato)
+ROUTE_MODULES = (
+    acesso, visao_geral, integracao, chaves, chamadas, avisos, contas, produtos, geracoes, creditos, emails, equipe, contrato,
+)
 
 
 def add_routes(app: web.Application) -> None:

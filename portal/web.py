@@ -71,6 +71,8 @@ NOTICES = {
     "producao_liberada": "Produção liberada. Para criar chaves de produção, aceite também o contrato vigente.",
     "contrato_aceito": "Contrato aceito. Obrigado!",
     "recarregado": "Créditos de teste recarregados.",
+    "conferencia_iniciada": "Conferência iniciada. O veredito aparece aqui em alguns segundos.",
+    "pedido_recebido": "Pedido recebido: acompanhe a geração abaixo.",
 }
 
 _SAO_PAULO = ZoneInfo("America/Sao_Paulo")
@@ -168,9 +170,9 @@ class Page:
 
     # -- the internal API -------------------------------------------------------------------
 
-    async def run(self, operation: Operation, **variables: Any) -> dict[str, Any]:
+    async def run(self, operation: Operation, *, idempotency_key: str | None = None, **variables: Any) -> dict[str, Any]:
         principal = self.sessao.principal() if self.sessao else None
-        context = Context(runtime=self.runtime, principal=principal, extras={"ip": self.ip})
+        context = Context(runtime=self.runtime, principal=principal, idempotency_key=idempotency_key, extras={"ip": self.ip})
         return await run(operation, context, variables)
 
     # -- responses --------------------------------------------------------------------------

@@ -114,6 +114,21 @@ def medir(data: bytes) -> Medidas:
     )
 
 
+MINIATURA_LADO = 320
+
+
+def miniatura(data: bytes) -> bytes:
+    """A small JPEG of a photo that `medir` accepted, for the portal's screening page."""
+    with Image.open(io.BytesIO(data), formats=FORMATOS) as image:
+        if image.format == "JPEG":
+            image.draft("RGB", (MINIATURA_LADO, MINIATURA_LADO))
+        small = _working_copy(image)
+    small.thumbnail((MINIATURA_LADO, MINIATURA_LADO))
+    out = io.BytesIO()
+    small.save(out, "JPEG", quality=80)
+    return out.getvalue()
+
+
 _TO_RGBA = ("1", "P", "PA")  # converted to RGBA before shrinking (see _working_copy)
 _SHRUNK_PREMULTIPLIED = ("RGBA", "LA", *_TO_RGBA)  # Pillow resizes alpha through a premultiplied copy
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.conferencia import repository
-from graphql_api.conferencia.analise import ImagemRecusada, Medidas, medir
+from graphql_api.conferencia.analise import ImagemRecusada, Medidas, medir, miniatura
 from graphql_api.conferencia.catalog import MAX_FOTO_BYTES
 from graphql_api.conferencia.models import Foto
 from vitrine.infra.outbound import OutboundClient, OutboundError, OutboundResponse
@@ -80,6 +80,16 @@ async def baixar(
 
 async def medir_em_thread(data: bytes) -> Medidas:
     return await asyncio.get_running_loop().run_in_executor(_DECODER, medir, data)
+
+
+async def garantir_miniatura(storage: MediaStorage, foto: Foto) -> str:
+    """The storage key of the photo's thumbnail, made from the stored original the first time."""
+    key = foto.arquivo.rsplit(".", 1)[0] + ".min.jpg"
+    if not storage.exists(key):
+        original = await asyncio.get_running_loop().run_in_executor(None, storage.path(foto.arquivo).read_bytes)
+        data = await asyncio.get_running_loop().run_in_executor(_DECODER, miniatura, original)
+        await asyncio.get_running_loop().run_in_executor(None, storage.save, key, data)
+    return key
 
 
 def _header(response: OutboundResponse, name: str, max_length: int) -> str | None:

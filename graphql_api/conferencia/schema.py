@@ -7,6 +7,16 @@ from graphql_api.core.permissions import requires
 
 
 @strawberry.type
+class Query:
+    @strawberry.field(extensions=requires("produtos:ler"))
+    async def conferencia(self, info: Info, produto_id: str) -> ConferenciaType | None:
+        """The latest check of the product's current version (none yet: null); unlike the POST,
+        it never starts one."""
+        conferencia = await service.ultima(info.context.principal, produto_id)
+        return ConferenciaType.from_model(conferencia) if conferencia is not None else None
+
+
+@strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("produtos:ler"))
     async def conferir_produto(self, info: Info, produto_id: str, refazer: bool = False) -> ConferenciaType:

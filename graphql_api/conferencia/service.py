@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from graphql_api.conferencia import regras, repository
 from graphql_api.conferencia.catalog import CATALOGO
-from graphql_api.conferencia.fotos import Recebimento
+from graphql_api.conferencia.fotos import Recebimento, garantir_miniatura
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
 from graphql_api.core.errors import ApiError, FieldError
@@ -107,6 +107,14 @@ async def conferir(principal: Principal, produto_id: str, *, refazer: bool = Fal
         return conferencia
 
 
+async def ultima(principal: Principal, produto_id: str) -> Conferencia | None:
+    """The latest check of the product's current version, whatever its situacao (portal)."""
+    produto = await produtos.visible(principal).filter(id=produto_id).first()
+    if produto is None:
+        raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
+    return await repository.atual(produto.id, produto.versao)
+
+
 def consultar_novamente_em(conferencia: Conferencia) -> datetime | None:
     """When a caller should ask again: the expected end of a running check, or the start of a
     scheduled one plus its run."""
@@ -137,18 +145,21 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
         recebidas = await recebimento.receber_todas([im["url"] for im in imagens])
         itens = regras.triar(imagens, recebidas)
         resultados = regras.avaliar(ficha, itens)
-        fotos = [await _with_image_id(produto, item, recebidas) for item in itens]
+        fotos = [await _foto_publica(produto, item, recebidas, runtime) for item in itens]
     except Exception as exc:
         log.exception("check %s broke (attempt %d)", conferencia_id, conferencia.tentativas)
         return await _broken(conferencia, f"{type(exc).__name__}: {exc}")
     return await _conclude(conferencia, fotos, resultados)
 
 
-async def _with_image_id(produto: Produto, item, recebidas) -> dict:
+async def _foto_publica(produto: Produto, item, recebidas, runtime: Runtime) -> dict:
     """The public entry of a photo; an approved one gets an img_ id (it can be edited and used by
-    generations), stable while its content does not change."""
+    generations), stable while its content does not change. Every decoded photo keeps the storage
+    key of its thumbnail (`miniatura`, internal: the portal shows it through a signed link)."""
     publico = item.publico()
     foto = recebidas[item.url].foto
+    if foto is not None:
+        publico["miniatura"] = await garantir_miniatura(runtime.storage, foto)
     if item.aprovada and foto is not None:
         imagem = await imagens.registrar(
             integrador_id=produto.integrador_id, ambiente=produto.ambiente, conta_id=produto.conta_id,

@@ -40,7 +40,7 @@ class ConferenciaType:
     produto_id: str
     conta_id: str
     versao_produto: int
-    situacao: str  # agendada | em_andamento | concluida (falhou and cancelada are never returned)
+    situacao: str  # agendada | em_andamento | concluida; falhou only through the conferencia query
     resultados: list[ResultadoType]
     consultar_novamente_em: Timestamp | None  # while not concluida: when to ask again
     criado_em: Timestamp

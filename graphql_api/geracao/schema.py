@@ -2,6 +2,7 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 from graphql_api.geracao import service
 from graphql_api.geracao.types import GeracaoType
@@ -13,6 +14,15 @@ class Query:
     async def geracao(self, info: Info, id: strawberry.ID) -> GeracaoType:
         geracao = await service.obter_geracao(info.context.principal, id)
         return GeracaoType.from_model(geracao, info.context.runtime.storage)
+
+    @strawberry.field(extensions=requires("geracoes:ler"))
+    async def geracoes(
+        self, info: Info, produto_id: str | None = None, limite: int | None = None, cursor: str | None = None
+    ) -> Pagina[GeracaoType]:
+        page = PageRequest.of(limite, cursor)
+        rows, next_cursor = await service.listar_geracoes(info.context.principal, page, produto_id=produto_id)
+        storage = info.context.runtime.storage
+        return pagina([GeracaoType.from_model(g, storage) for g in rows], page, next_cursor)
 
 
 @strawberry.type

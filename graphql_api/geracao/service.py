@@ -25,7 +25,9 @@ from graphql_api.conferencia import service as conferencias
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
+from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
+from graphql_api.core.tenancy import account_filter
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
 from graphql_api.creditos import service as creditos
@@ -63,6 +65,16 @@ async def obter_geracao(principal: Principal, geracao_id: str) -> Geracao:
     if geracao is None:
         raise ApiError("NOT_FOUND", description=f"Geração {geracao_id} não encontrada.")
     return geracao
+
+
+async def listar_geracoes(
+    principal: Principal, page: PageRequest, *, produto_id: str | None = None
+) -> tuple[list[Geracao], str | None]:
+    """The caller's generations, newest first; of one product when `produto_id` is given."""
+    query = Geracao.filter(**account_filter(principal))
+    if produto_id is not None:
+        query = query.filter(produto_id=produto_id)
+    return await paginate(query, page)
 
 
 async def _produto(principal: Principal, produto_id: str) -> Produto:

@@ -3,6 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
 
 from graphql_api.core.scalars import Timestamp
 from graphql_api.produto.models import Produto
@@ -25,6 +27,11 @@ class FotoType:
     largura: int | None
     altura: int | None
     motivos: list[MotivoType]
+    miniatura: strawberry.Private[str | None] = None  # storage key of the thumbnail
+
+    @strawberry.field(description="A signed link to a small JPEG of the photo as Vitrine received it (portal).")
+    def miniatura_url(self, info: Info) -> str | None:
+        return info.context.runtime.storage.signed_url(self.miniatura)[0] if self.miniatura else None
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> FotoType:
@@ -32,6 +39,7 @@ class FotoType:
             id=item.get("id"), url=item["url"], ordem=item["ordem"], principal=item["principal"], situacao=item["situacao"],
             largura=item["largura"], altura=item["altura"],
             motivos=[MotivoType(codigo=m["codigo"], severidade=m["severidade"], detalhe=m.get("detalhe")) for m in item["motivos"]],
+            miniatura=item.get("miniatura"),
         )
 
 
@@ -60,6 +68,7 @@ class ProdutoType:
     nome: str
     situacao: str
     versao: int
+    ficha: JSON  # the current version's content, as validated and normalised
     fotos: FotosType
     criado_em: Timestamp
     atualizado_em: Timestamp
@@ -75,6 +84,7 @@ class ProdutoType:
             nome=p.nome,
             situacao=p.situacao,
             versao=p.versao,
+            ficha=p.ficha,
             fotos=FotosType(
                 recebidas=len(itens), aprovadas=sum(1 for f in itens if f.situacao == "aprovada"), itens=itens
             ),

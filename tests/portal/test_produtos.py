@@ -1,0 +1,128 @@
+"""A product's page and media orders from the portal, through real HTTP: the ficha, the screening
+with thumbnails served by signed links, the verdict per media type with pendencias explained, a
+gallery ordered from the page (once, however often the form is sent) and followed to its images."""
+
+import re
+
+import pytest
+
+from graphql_api.conferencia.catalog import CATALOGO
+from tests.factories import Integrator, eventually
+from tests.fichas import RICA, fotos
+from tests.portal.conftest import create_key, integrador_id
+
+_MINIATURA = re.compile(r'<img src="([^"]*/midia/[^"]+\.min\.jpg[^"]*)"')
+_PEDIDO = re.compile(r'name="pedido" value="([^"]+)"')
+
+
+def _local(url: str) -> str:
+    """The path of a signed media link as the page shows it (HTML-escaped, absolute)."""
+    return "/midia/" + url.replace("&amp;", "&").split("/midia/", 1)[1]
+
+
+@pytest.fixture
+async def seller(portal, owner, factory, photo_site):
+    """The owner's test key, one account and a product with two good photos and a blurred one,
+    checked; returns (integrator, product)."""
+    integrator = Integrator(await integrador_id(owner), await create_key(portal))
+    conta = await factory.conta(integrator, nome="Loja da Joana")
+    imagens = fotos(photo_site, 1, 2) + [{"url": photo_site("/foto/3.jpg?blur=12"), "ordem": 3}]
+    produto = await factory.produto(integrator, conta, codigo="CAF-12", **RICA, imagens=imagens)
+    return integrator, await factory.conferido(integrator, produto)
+
+
+async def test_product_page_shows_ficha_screening_thumbnails_and_the_verdict(client, portal, seller):
+    integrator, produto = seller
+    conta_page = await portal.page(f"/contas/{produto['contaId']}")
+    path = f"/contas/{produto['contaId']}/produtos/CAF-12"
+    assert f'href="{path}"' in conta_page and "2 de 3 aprovadas" in conta_page
+
+    page = await portal.page(path)
+    assert "Cafeteira Elétrica Inox 1,2 L" in page and "Voltagem" in page and "220 V" in page
+    assert "2 de 3 aprovadas" in page
+    # thumbnails of every decoded photo, through signed links of the service itself
+    thumbnails = _MINIATURA.findall(page)
+    assert len(thumbnails) == 3
+    response = await client.get(_local(thumbnails[0]))
+    assert response.status == 200 and response.content_type == "image/jpeg"
+    assert len(await response.read()) < 40_000
+    # the blurred photo is refused, with the catalog's title and fix beside it
+    blurred = page[page.index('id="foto-3"'):]
+    blurred = blurred[: blurred.index("</li>")]
+    assert "reprovada" in blurred and CATALOGO["FOTO_DESFOCADA"].correcao in blurred
+    # the verdict per media type; a pendencia is explained with the catalog's cause and fix
+    for tipo in ("galeria", "video_apresentacao", "video_cinepremium"):
+        assert f'id="veredito-{tipo}"' in page
+    cinepremium = page[page.index('id="veredito-video_cinepremium"'):]
+    assert "reprovado" in cinepremium[:400]
+    assert CATALOGO["CINEPREMIUM_FOTOS_INSUFICIENTES"].causa in cinepremium
+    assert "/docs/pendencias#CINEPREMIUM_FOTOS_INSUFICIENTES" in cinepremium
+    assert "Nenhuma geração ainda" in page
+
+
+async def test_a_gallery_ordered_from_the_page_runs_once_and_shows_its_images(client, portal, seller):
+    integrator, produto = seller
+    path = f"/contas/{produto['contaId']}/produtos/CAF-12"
+    page = await portal.page(path)
+    pedido = _PEDIDO.search(page).group(1)
+    quantidade = re.search(r'<option value="(\d+)" selected>', page).group(1)
+
+    first = await portal.submit(f"{path}/galeria", {"pedido": pedido, "quantidadeImagens": quantidade}, token_from=path)
+    assert first.status == 303
+    location = first.headers["Location"]
+    assert re.fullmatch(r"/geracoes/ger_\w+\?aviso=pedido_recebido", location)
+    # the same form sent again (a double click, a reload) finds the same order
+    again = await portal.submit(f"{path}/galeria", {"pedido": pedido, "quantidadeImagens": quantidade}, token_from=path)
+    assert again.headers["Location"] == location
+    geracao_id = location.split("/")[2].split("?")[0]
+
+    page = await portal.page(location)
+    assert 'id="barra-progresso"' in page
+
+    async def finished():
+        fragment = await portal.page(f"/geracoes/{geracao_id}/andamento")
+        assert "hx-trigger" not in fragment, "still polling"
+        return fragment
+
+    fragment = await eventually(finished, timeout=60, interval=0.3)
+    assert 'value="100"' in fragment and "concluída" in fragment
+    images = re.findall(r'<img src="([^"]+)" alt="Imagem (\d+)', fragment)
+    assert [int(n) for _, n in images] == list(range(1, int(quantidade) + 1))
+    response = await client.get(_local(images[0][0]))
+    assert response.status == 200 and response.content_type in ("image/png", "image/jpeg")
+
+    listing = await portal.page("/geracoes")
+    assert listing.count(geracao_id) >= 1 and "Galeria" in listing
+    assert geracao_id in await portal.page(path)
+    # charged once: one gallery in the integrator's test wallet
+    saldo = await client.get("/v1/saldo", headers=integrator.headers)
+    assert (await saldo.json())["data"]["creditosReservados"] == 0
+
+
+async def test_an_order_the_check_does_not_allow_is_refused_beside_its_form(portal, seller):
+    _, produto = seller
+    path = f"/contas/{produto['contaId']}/produtos/CAF-12"
+    page = await portal.page(path)
+    pedido = _PEDIDO.search(page).group(1)
+    response = await portal.submit(f"{path}/galeria", {"pedido": pedido, "quantidadeImagens": "11"}, token_from=path)
+    assert response.status == 422
+    gallery_form = _form(await response.text(), f"{path}/galeria")
+    assert 'role="alert"' in gallery_form and "quantidadeImagens" in gallery_form
+    # CinePremium was refused by the check (too few photos): the video form says so
+    response = await portal.submit(f"{path}/video", {"pedido": pedido, "tipo": "cinepremium"}, token_from=path)
+    assert response.status in (409, 422)
+    video_form = _form(await response.text(), f"{path}/video")
+    assert 'role="alert"' in video_form and "cinepremium" in video_form.lower()
+
+
+def _form(page: str, action: str) -> str:
+    start = page.index(f'action="{action}"')
+    return page[start: page.index("</form>", start)]
+
+
+async def test_products_and_generations_of_another_integrator_are_not_found(portal, new_portal, seller):
+    _, produto = seller
+    other = await new_portal()
+    await other.signup()
+    response = await other.get(f"/contas/{produto['contaId']}/produtos/CAF-12")
+    assert response.status == 404

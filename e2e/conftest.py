@@ -15,6 +15,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -92,23 +93,21 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-@pytest.fixture
-def receptor():
-    """A real HTTPS notice receiver (tests/receptor.py: verifies with `standardwebhooks`) at
-    `receptor.url`, on its own event loop in a thread: Playwright's sync API owns this one."""
+@contextmanager
+def https_in_thread(app):
+    """Serve an aiohttp application over HTTPS (the test CA's localhost certificate) on its own
+    event loop in a thread, since Playwright's sync API owns this one; yields its port."""
     from aiohttp import web
 
     from tests.harness import SERVER_CERT, SERVER_KEY  # imported here: the plugin is loaded by then
-    from tests.receptor import Receptor
     from tests.tls import server_context
 
-    receptor = Receptor()
     loop = asyncio.new_event_loop()
     started = threading.Event()
     state: dict = {}
 
     async def start() -> None:
-        runner = web.AppRunner(receptor.app())
+        runner = web.AppRunner(app)
         await runner.setup()
         site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=server_context(SERVER_CERT, SERVER_KEY))
         await site.start()
@@ -120,12 +119,36 @@ def receptor():
         started.set()
         loop.run_forever()
 
-    thread = threading.Thread(target=serve, name="receptor", daemon=True)
+    thread = threading.Thread(target=serve, name="https-server", daemon=True)
     thread.start()
-    assert started.wait(10), "the receiver did not start"
-    receptor.url = f"https://localhost:{state['port']}/avisos"
-    yield receptor
-    asyncio.run_coroutine_threadsafe(state["runner"].cleanup(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    thread.join(10)
-    loop.close()
+    assert started.wait(10), "the HTTPS server did not start"
+    try:
+        yield state["port"]
+    finally:
+        asyncio.run_coroutine_threadsafe(state["runner"].cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
+
+
+@pytest.fixture
+def receptor():
+    """A real HTTPS notice receiver (tests/receptor.py: verifies with `standardwebhooks`) at
+    `receptor.url`."""
+    from tests.receptor import Receptor
+
+    receptor = Receptor()
+    with https_in_thread(receptor.app()) as port:
+        receptor.url = f"https://localhost:{port}/avisos"
+        yield receptor
+
+
+@pytest.fixture
+def photo_site():
+    """A real HTTPS photo host (tests/photos.py) the service fetches the ficha's photos from."""
+    from tests.factories import PhotoSite
+    from tests.photos import PhotoHost
+
+    host = PhotoHost()
+    with https_in_thread(host.app) as port:
+        yield PhotoSite(f"https://localhost:{port}", host)

@@ -3,35 +3,18 @@ with it, watch the call arrive in the portal's call log with its bodies masked, 
 address served by the test, send the test deliveries and watch their three verdicts, see the
 steps those calls turned ok, accept the contract and refill the test credits."""
 
-import json
 import re
-import secrets
-import urllib.request
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from e2e.passos import SENHA, Navegador, api, create_test_key, sign_up
+
 pytestmark = pytest.mark.slow
 
 
-def _api(base: str, method: str, path: str, key: str, body: dict | None = None) -> tuple[int, str]:
-    request = urllib.request.Request(
-        f"{base}/v1{path}", method=method, data=json.dumps(body).encode() if body is not None else None,
-        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, response.headers["X-Request-Id"]
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers["X-Request-Id"]
-
-
 def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, artifacts, receptor):
-    origin = urlsplit(service)
-    requested, console_errors = [], []
-    page.on("request", lambda request: requested.append(request.url))
-    page.on("console", lambda message: console_errors.append(message.text) if message.type == "error" else None)
+    navegador = Navegador(page, service)
 
     def shot(name: str) -> None:
         page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
@@ -39,14 +22,7 @@ def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, 
     # sign up: company, alert contact, the first person
     page.goto(f"{service}/cadastro")
     shot("cadastro")
-    email = f"e2e-{secrets.token_hex(4)}@integradora.test"
-    page.get_by_label("Nome da empresa").fill("Integradora Ponta a Ponta")
-    page.get_by_label("E-mail para alertas").fill("alertas@integradora.test")
-    page.get_by_label("Seu nome").fill("Paula Pontes")
-    page.get_by_label("Seu e-mail").fill(email)
-    page.get_by_label("Senha").fill("uma senha longa de teste")
-    page.get_by_role("button", name="Criar conta").click()
-    expect(page).to_have_url(re.compile(r"/visao-geral"))
+    sign_up(page, service, empresa="Integradora Ponta a Ponta", nome="Paula Pontes")
     expect(page.get_by_role("status")).to_contain_text("Conta criada")
     expect(page.locator(".stat .big").first).to_contain_text("1.000")
     shot("visao-geral-inicio")
@@ -54,10 +30,7 @@ def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, 
     # create a test key; it is shown once, with a copy button
     page.get_by_role("navigation", name="Seções do portal").get_by_role("link", name="Chaves de API").click()
     expect(page.get_by_text("Nenhuma chave de teste ainda")).to_be_visible()
-    page.get_by_label("Nome para reconhecer a chave").fill("servidor e2e")
-    page.get_by_role("button", name="Criar chave").click()
-    key = page.get_by_label("Chave de API").input_value()
-    assert re.fullmatch(r"sk_test_[A-Za-z0-9]{12}_[A-Za-z0-9]{40}", key)
+    key = create_test_key(page)
     page.get_by_role("button", name="Copiar").click()
     expect(page.locator("#nova-chave-status")).not_to_be_empty()
     expect(page.get_by_role("cell", name=key.rsplit("_", 1)[0] + "_…")).to_be_visible()
@@ -66,14 +39,15 @@ def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, 
     # the call log is open before the calls: the list must update by itself
     page.goto(f"{service}/chamadas")
     expect(page.get_by_text("Nenhuma chamada neste ambiente ainda")).to_be_visible()
-    status, _ = _api(service, "GET", "/saldo", key)
-    assert status == 200
-    status, request_id = _api(service, "POST", "/contas", key, {
+    assert api(service, "GET", "/saldo", key).status == 200
+    refused = api(service, "POST", "/contas", key, {
         "codigoExterno": "loja-e2e", "nome": "Loja da Joana", "contato": "joana.silva@loja.com.br, (11) 98765-4321",
     })
-    assert status == 422  # an unknown field: the error gets cause and fix in the log
-    status, created_id = _api(service, "POST", "/contas", key, {"codigoExterno": "loja-e2e", "nome": "Loja da Joana"})
-    assert status == 201
+    assert refused.status == 422  # an unknown field: the error gets cause and fix in the log
+    request_id = refused.request_id
+    created = api(service, "POST", "/contas", key, {"codigoExterno": "loja-e2e", "nome": "Loja da Joana"})
+    assert created.status == 201
+    created_id = created.request_id
     calls = page.locator("#lista-chamadas")
     expect(calls).to_contain_text("POST /v1/contas", timeout=15_000)
     expect(calls).to_contain_text("GET /v1/saldo")
@@ -145,7 +119,7 @@ def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, 
     nav.get_by_role("link", name="Contrato").click()
     page.get_by_role("button", name=re.compile("Aceitar a versão")).click()
     expect(page.get_by_role("heading", name="Confirme sua senha")).to_be_visible()
-    page.get_by_label("Senha").fill("uma senha longa de teste")
+    page.get_by_label("Senha").fill(SENHA)
     page.get_by_role("button", name="Confirmar").click()
     expect(page).to_have_url(re.compile(r"/contrato\?aviso=reautenticado"))
     page.get_by_role("button", name=re.compile("Aceitar a versão")).click()
@@ -192,10 +166,10 @@ def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, 
     expect(page).to_have_url(re.compile(r"/entrar\?proximo="))
 
     # nothing came from anywhere but the service itself, and nothing broke in the page
-    foreign = [url for url in requested if urlsplit(url)[:2] != origin[:2]]
-    assert requested and not foreign, foreign
-    assert any(url.endswith("/static/vendor/htmx.min.js") for url in requested)
+    assert navegador.requested and not navegador.foreign(), navegador.foreign()
+    assert any(url.endswith("/static/vendor/htmx.min.js") for url in navegador.requested)
     # The refused production request is answered 409 on purpose (the page lists what is missing);
     # Chromium logs any 4xx page as a console error. Nothing else may appear.
     refused = "Failed to load resource: the server responded with a status of 409 (Conflict)"
-    assert [m for m in console_errors if m != refused] == [] and console_errors.count(refused) == 1, console_errors
+    errors = navegador.console_errors
+    assert [m for m in errors if m != refused] == [] and errors.count(refused) == 1, errors

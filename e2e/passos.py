@@ -1,0 +1,74 @@
+"""Steps shared by the end-to-end journeys: what a person does in the portal, and the integrator's
+server calling the API."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Page, expect
+
+SENHA = "uma senha longa de teste"
+
+
+@dataclass
+class Resposta:
+    status: int
+    request_id: str
+    data: dict
+
+
+def api(base: str, method: str, path: str, key: str, body: dict | None = None) -> Resposta:
+    request = urllib.request.Request(
+        f"{base}/v1{path}", method=method, data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return Resposta(response.status, response.headers["X-Request-Id"], json.loads(response.read()))
+    except urllib.error.HTTPError as error:
+        return Resposta(error.code, error.headers["X-Request-Id"], json.loads(error.read()))
+
+
+def sign_up(page: Page, service: str, *, empresa: str, nome: str) -> str:
+    """A new integrator and its first person, signed in on the overview; returns the e-mail."""
+    page.goto(f"{service}/cadastro")
+    email = f"e2e-{secrets.token_hex(4)}@integradora.test"
+    page.get_by_label("Nome da empresa").fill(empresa)
+    page.get_by_label("E-mail para alertas").fill("alertas@integradora.test")
+    page.get_by_label("Seu nome").fill(nome)
+    page.get_by_label("Seu e-mail").fill(email)
+    page.get_by_label("Senha").fill(SENHA)
+    page.get_by_role("button", name="Criar conta").click()
+    expect(page).to_have_url(re.compile(r"/visao-geral"))
+    return email
+
+
+def create_test_key(page: Page, nome: str = "servidor e2e") -> str:
+    """A test key created on the keys page; the whole key, read from the one page showing it."""
+    page.get_by_role("navigation", name="Seções do portal").get_by_role("link", name="Chaves de API").click()
+    page.get_by_label("Nome para reconhecer a chave").fill(nome)
+    page.get_by_role("button", name="Criar chave").click()
+    key = page.get_by_label("Chave de API").input_value()
+    assert re.fullmatch(r"sk_test_[A-Za-z0-9]{12}_[A-Za-z0-9]{40}", key)
+    return key
+
+
+class Navegador:
+    """What the browser did: every URL it requested and every console error, to assert at the
+    end that nothing came from outside the service and nothing broke in the page."""
+
+    def __init__(self, page: Page, service: str) -> None:
+        self.origin = urlsplit(service)[:2]
+        self.requested: list[str] = []
+        self.console_errors: list[str] = []
+        page.on("request", lambda request: self.requested.append(request.url))
+        page.on("console", lambda message: self.console_errors.append(message.text) if message.type == "error" else None)
+
+    def foreign(self) -> list[str]:
+        return [url for url in self.requested if urlsplit(url)[:2] != self.origin]

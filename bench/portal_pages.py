@@ -1,6 +1,8 @@
 """Server time of every portal page with 1,000 calls in the log and 100 products (and a notice
-address with 100 deliveries, a finished test run and 120 statement entries), read from the
-Server-Timing header the portal sets (handler start to response, session lookup included).
+address with 100 deliveries, a finished test run, 120 statement entries, and one product checked
+for real — photos fetched from a local HTTPS host — with a gallery rendered by the real renderer),
+read from the Server-Timing header the portal sets (handler start to response, session lookup
+included).
 
     .venv/bin/python bench/portal_pages.py                      # SQLite, and PostgreSQL + Redis if reachable
     .venv/bin/python bench/portal_pages.py --backends sqlite
@@ -20,6 +22,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -28,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from api_overhead import PG_ADMIN, backends, free_port, wait_for_port  # noqa: E402
+from tests.tls import make_tls_files  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "30"))
 TARGET_MS = 150.0
@@ -93,9 +97,64 @@ async def seed() -> dict:
         aviso = await _seed_avisos(usuario.integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura)
         for n in range(LEDGER):
             await creditos.recarregar_teste(principal, creditos=n + 1)
-        return {"conta": conta.id, "chamada": rows[0].id, "email": email.id, "aviso": aviso}
+        geracao = await _seed_media(principal, conta.id, settings)
+        return {"conta": conta.id, "chamada": rows[0].id, "email": email.id, "aviso": aviso, "geracao": geracao}
     finally:
         await ctx.close_connections()
+
+
+async def _seed_media(principal, conta_id: str, settings) -> str:
+    """SKU MIDIA-1: a rich ficha whose three photos come from a local HTTPS photo host, checked
+    by the real check, and a 6-image gallery of it rendered by the real renderer, both run by the
+    in-process broker as in `vitrine serve`. Returns the generation id."""
+    from aiohttp import web
+
+    from graphql_api.conferencia.models import Conferencia
+    from graphql_api.geracao import service as geracoes
+    from graphql_api.geracao.models import Geracao
+    from graphql_api.produto import service as produtos
+    from tasks.broker import broker
+    from tests.fichas import RICA
+    from tests.photos import PhotoHost
+    from tests.tls import server_context
+    from vitrine.runtime import Runtime
+
+    tls = Path(os.environ["BENCH_TLS_DIR"])
+    runner = web.AppRunner(PhotoHost().app, access_log=None)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port, ssl_context=server_context(tls / "server.pem", tls / "server.key")).start()
+    runtime = Runtime.build(settings)
+    await runtime.start()
+    broker.state.runtime = runtime
+    await broker.startup()
+    try:
+        imagens = [{"url": f"https://localhost:{port}/foto/{seed}.jpg", "ordem": seed} for seed in (1, 2, 3)]
+        produto = await produtos.salvar_ficha(principal, conta_id, "MIDIA-1", {**RICA, "imagens": imagens})
+        conferencia = await _until(lambda: Conferencia.filter(produto_id=produto.id).first(), ("concluida", "falhou"))
+        assert conferencia.situacao == "concluida", conferencia.erro
+        galeria = next(r for r in conferencia.resultados if r["tipo"] == "galeria")
+        quantidade = max(galeria["quantidadesAprovadas"])
+        geracao = await geracoes.criar_galeria(principal, {"produtoId": produto.id, "quantidadeImagens": quantidade},
+                                               idempotency_key="bench-galeria-midia-1")
+        geracao = await _until(lambda: Geracao.get(id=geracao.id), ("concluida", "parcial", "falhou"))
+        assert geracao.situacao == "concluida", geracao.erro
+        return geracao.id
+    finally:
+        await broker.shutdown()
+        await runtime.stop()
+        await runner.cleanup()
+
+
+async def _until(read, situacoes: tuple[str, ...], timeout: float = 120.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        row = await read()
+        if row is not None and row.situacao in situacoes:
+            return row
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"still {getattr(row, 'situacao', None)} after {timeout:.0f} s")
+        await asyncio.sleep(0.1)
 
 
 async def _seed_avisos(integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura) -> str:
@@ -136,6 +195,8 @@ async def measure(base: str, ids: dict) -> dict[str, list[float]]:
     pages = [
         "/visao-geral", "/chaves", "/chamadas", "/chamadas/lista", "/chamadas?status=4xx&metodo=POST",
         f"/chamadas/{ids['chamada']}", "/contas", f"/contas/{ids['conta']}", "/emails", f"/emails/{ids['email']}",
+        f"/contas/{ids['conta']}/produtos/SKU-042", f"/contas/{ids['conta']}/produtos/MIDIA-1",
+        "/geracoes", f"/geracoes/{ids['geracao']}", f"/geracoes/{ids['geracao']}/andamento",
         "/equipe", "/reautenticar", "/integracao", "/avisos", f"/avisos/{ids['aviso']}",
         f"/avisos/{ids['aviso']}/testes", f"/avisos/{ids['aviso']}/segredo", "/extrato", "/contrato",
     ]
@@ -171,7 +232,13 @@ def _server_ms(response) -> float:
 def run_backend(env: dict[str, str]) -> dict[str, list[float]]:
     env = {**os.environ, **env}
     env.pop("VITRINE_SMTP_URL", None)
-    seeded = subprocess.run([sys.executable, __file__, "--seed"], env=env, cwd=ROOT, capture_output=True, text=True)
+    tls = Path(tempfile.mkdtemp(prefix="vitrine-bench-tls-"))
+    ca, _, _ = make_tls_files(tls)
+    # The seed runs its tasks in-process (no Redis broker) and may fetch from the local photo host.
+    seed_env = {k: v for k, v in env.items() if k != "VITRINE_REDIS_URL"} | {
+        "BENCH_TLS_DIR": str(tls), "VITRINE_OUTBOUND_ALLOW_PRIVATE": "1", "VITRINE_OUTBOUND_CA_BUNDLE": str(ca),
+    }
+    seeded = subprocess.run([sys.executable, __file__, "--seed"], env=seed_env, cwd=ROOT, capture_output=True, text=True)
     if seeded.returncode:
         raise SystemExit(seeded.stderr)
     ids = json.loads(seeded.stdout.strip().splitlines()[-1])

@@ -53,7 +53,12 @@ def service() -> str:
     """The service on a free port; its base URL (the only origin the browser may talk to)."""
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    data_dir = Path(tempfile.mkdtemp(prefix="vitrine-e2e-"))
+    if os.environ.get("VITRINE_TEST_BACKEND") == "postgres":
+        # The session's `vitrine worker` renders into its data directory (media, the key that
+        # signs media links): the service must serve from the same one.
+        data_dir = Path(os.environ["VITRINE_DATA_DIR"])
+    else:
+        data_dir = Path(tempfile.mkdtemp(prefix="vitrine-e2e-"))
     env = os.environ | {
         "VITRINE_DATA_DIR": str(data_dir),
         "VITRINE_PORT": str(port),

@@ -16,7 +16,13 @@ RENDER_TIMEOUT = 120_000  # ms: a test-size video is a few seconds; a loaded CI 
 
 
 def _all_images_loaded(page: Page, selector: str) -> int:
-    """How many images match, after asserting that every one of them decoded."""
+    """How many images match, after asserting that every one of them decoded (once the browser
+    is done with each: an image htmx just swapped in may still be loading)."""
+    page.wait_for_function(
+        "selector => { const images = [...document.querySelectorAll(selector)];"
+        " return images.length > 0 && images.every(i => i.complete); }",
+        arg=selector, timeout=15_000,
+    )
     sizes = page.eval_on_selector_all(selector, "images => images.map(i => i.complete ? i.naturalWidth : 0)")
     assert sizes and all(width > 0 for width in sizes), sizes
     return len(sizes)

@@ -69,8 +69,8 @@ async def test_production_is_released_then_live_keys_point_to_the_contract(porta
     keys = await portal.page("/chaves")
     assert 'href="/integracao">Ver as etapas de integração' in keys
     page = await portal.page("/integracao")
-    # no generation page yet: a generation id is evidence in plain text
-    assert '<span class="mono">ger_abc</span>' in _step(page, "GALERIA_TESTE") and "/geracoes/" not in page
+    # a generation id as evidence links to the generation page
+    assert '<a class="mono" href="/geracoes/ger_abc">ger_abc</a>' in _step(page, "GALERIA_TESTE")
     response = await portal.submit("/integracao/producao", {}, token_from="/integracao")
     assert response.status == 303 and response.headers["Location"] == "/integracao?aviso=producao_liberada"
     page = await portal.page(response.headers["Location"])

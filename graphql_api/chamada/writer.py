@@ -45,6 +45,7 @@ def _db_values(row: dict, dialect: str) -> list:
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 500
+ROWS_PER_SLICE = 50
 MAX_BUFFER = 50_000  # beyond this the database is not keeping up: drop and say so
 
 
@@ -129,7 +130,12 @@ class CallLogWriter:
         async with self._flush_lock:
             while self._buffer:
                 batch = self._buffer[:MAX_BATCH]
-                await self._insert([self._row(r) for r in batch])
+                rows = []
+                for n, record in enumerate(batch, 1):
+                    rows.append(self._row(record))
+                    if n % ROWS_PER_SLICE == 0:
+                        await asyncio.sleep(0)  # let waiting requests run: a big batch is not one long stall
+                await self._insert(rows)
                 del self._buffer[: len(batch)]
                 for listener in self.listeners:
                     try:

@@ -29,6 +29,8 @@ class Settings(BaseSettings):
     # Per-minute request limits until plans exist (docs/limites.md).
     rate_limit_per_key: int = 300
     rate_limit_per_integrator: int = 1200
+    # Requests refused with 401, per client IP address and minute; past it, 429 (docs/limites.md).
+    rate_limit_unauthenticated_per_ip: int = 300
 
     task_queue: str = "vitrine"  # the Redis list the workers read
 

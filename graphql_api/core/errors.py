@@ -198,10 +198,11 @@ CATALOG: dict[str, ErrorKind] = _kinds(
     ErrorKind(
         "TOO_MANY_REQUESTS", 429,
         "Limite de requisições por minuto excedido.",
-        "A chave ou o integrador passou do limite por minuto do plano; a requisição não foi "
-        "processada.",
+        "A chave ou o integrador passou do limite por minuto do plano, ou o seu endereço IP fez "
+        "chamadas demais com credencial ausente ou inválida; a requisição não foi processada.",
         "Espere pelo menos os segundos de Retry-After antes da próxima chamada com a mesma chave; "
-        "ao repetir um POST que gasta créditos, reutilize a mesma Idempotency-Key.",
+        "ao repetir um POST que gasta créditos, reutilize a mesma Idempotency-Key. Se as chamadas "
+        "recusadas eram 401, corrija a chave (Authorization: Bearer sk_test_… ou sk_live_…).",
     ),
     ErrorKind(
         "CHECK_LIMIT_EXCEEDED", 429,

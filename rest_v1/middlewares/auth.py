@@ -1,12 +1,16 @@
 """Authentication at the edge: the Bearer credential becomes one Principal in a GraphQL
-Context. Missing, invalid or revoked -> 401 UNAUTHORIZED; paused integrator -> 403."""
+Context. Missing, invalid or revoked -> 401 UNAUTHORIZED; paused integrator -> 403.
+
+Refused credentials count against the client's IP address (a per-minute limit of their own), so
+a 401 carries X-RateLimit-* like every other answer and guessing keys soon meets a 429. Only
+failures count: a valid key is never slowed down by others failing from the same address."""
 
 from aiohttp import web
 
 from graphql_api.chave import service as chaves
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
-from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, REQUEST_ID, RUNTIME
+from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID, RUNTIME
 from rest_v1.routing import endpoint_template
 
 PUBLIC_ENDPOINTS = frozenset({"/openapi.json"})
@@ -28,11 +32,25 @@ async def auth_middleware(request: web.Request, handler):
     if endpoint_template(request) in PUBLIC_ENDPOINTS:
         return await handler(request)
     runtime = request.app[RUNTIME]
+    try:
+        auth = await _authenticate(request, runtime)
+    except ApiError as refused:
+        if refused.type == "UNAUTHORIZED":
+            await _count_refusal(request, runtime)
+        raise
+    principal = auth.principal
+    request[AUTH] = auth
+    request[CALL_TENANT] = (principal.integrador_id, principal.ambiente.value, principal.chave_id, principal.kind.value)
+    request[CONTEXT] = Context(runtime=runtime, principal=principal, request_id=request[REQUEST_ID])
+    return await handler(request)
+
+
+async def _authenticate(request: web.Request, runtime):
     token = bearer_token(request)
     if not token.startswith("sk_"):
         raise ApiError("UNAUTHORIZED", description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth.")
     try:
-        auth = await chaves.authenticate(token, runtime.keys, default_limits=runtime.default_limits)
+        return await chaves.authenticate(token, runtime.keys, default_limits=runtime.default_limits)
     except ApiError:
         # Still log the refused call for the integrator the key names, to help it debug.
         parts = chaves.split_key(token)
@@ -40,8 +58,16 @@ async def auth_middleware(request: web.Request, handler):
         if integrador_id is not None and parts is not None:
             request[CALL_TENANT] = (integrador_id, parts[0].value, parts[1], "api_key")
         raise
-    principal = auth.principal
-    request[AUTH] = auth
-    request[CALL_TENANT] = (principal.integrador_id, principal.ambiente.value, principal.chave_id, principal.kind.value)
-    request[CONTEXT] = Context(runtime=runtime, principal=principal, request_id=request[REQUEST_ID])
-    return await handler(request)
+
+
+async def _count_refusal(request: web.Request, runtime) -> None:
+    """Count a 401 against the client's address; past the limit the answer becomes a 429."""
+    decision = await runtime.limiter.hit([(f"ip:{request.remote}", runtime.settings.rate_limit_unauthenticated_per_ip)])
+    request[RATE_DECISION] = decision
+    if not decision.allowed:
+        raise ApiError(
+            "TOO_MANY_REQUESTS",
+            description=f"Muitas chamadas sem credencial válida vindas deste endereço; tente de novo em "
+            f"{decision.retry_after} segundos, com uma chave válida.",
+            headers={"Retry-After": str(decision.retry_after)},
+        )

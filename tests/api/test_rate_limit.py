@@ -2,9 +2,19 @@
 
 import time
 
+import pytest
+
 from graphql_api.core.principal import Ambiente
 from tests.api.test_auth import assert_error
 from tests.factories import auth
+from vitrine.settings import Settings
+
+REFUSALS_PER_IP = 3
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings(rate_limit_unauthenticated_per_ip=REFUSALS_PER_IP)
 
 
 async def test_rate_limit_headers_on_every_response(client, integrator):
@@ -58,3 +68,29 @@ async def test_forced_429_header_is_ignored_for_live_keys(client, factory, integ
     response = await client.get("/v1/saldo", headers=auth(live, **{"X-Vitrine-Teste": "forcar-429"}))
     assert response.status == 200
     assert (await response.json())["data"]["ambiente"] == "producao"
+
+
+async def test_refused_credentials_carry_the_headers_and_soon_meet_a_429_without_slowing_valid_keys(client, integrator):
+    answers = []
+    for _ in range(2 * REFUSALS_PER_IP + 2):  # enough for a 429 even if a new minute starts midway
+        response = await client.get("/v1/saldo", headers={"Authorization": "Bearer sk_test_aaaaaaaaaaaa_" + "b" * 40})
+        answers.append((response.status, response.headers, await response.json()))
+    statuses = [status for status, _, _ in answers]
+    assert statuses[0] in (401, 429) and 429 in statuses
+    # other tests' refusals from 127.0.0.1 may share the window (Redis): never more than the limit
+    assert statuses.index(429) <= REFUSALS_PER_IP
+    for status, headers, body in answers:
+        assert headers["X-RateLimit-Limit"] == str(REFUSALS_PER_IP) and "X-RateLimit-Reset" in headers
+        if status == 401:
+            assert_error(body, "UNAUTHORIZED")
+        else:
+            assert status == 429 and headers["X-RateLimit-Remaining"] == "0"
+            assert 1 <= int(headers["Retry-After"]) <= 60
+            assert_error(body, "TOO_MANY_REQUESTS")
+    # a missing header counts too: in the same window it is refused like the others
+    response = await client.get("/v1/saldo")
+    same_window = response.headers["X-RateLimit-Reset"] == answers[-1][1]["X-RateLimit-Reset"]
+    assert response.status == (429 if same_window else 401)
+    # a valid key from the same address is judged by its own limits only
+    response = await client.get("/v1/saldo", headers=integrator.headers)
+    assert response.status == 200 and response.headers["X-RateLimit-Limit"] == "300"

@@ -49,7 +49,7 @@ def _is_coroutine(value: Any) -> bool:
     return type(value) is CoroutineType
 
 
-_LEAF, _OBJECT, _OBJECT_LIST = 0, 1, 2
+_LEAF, _OBJECT, _OBJECT_LIST, _LEAF_LIST = 0, 1, 2, 3
 
 
 def _unwrap_non_null(graphql_type):
@@ -59,7 +59,7 @@ def _unwrap_non_null(graphql_type):
 def _basic_fields(schema: GraphQLSchema) -> dict[tuple[str, str], tuple[str, int, Any]]:
     """(type name, field name) -> (attribute, kind, type) for every "basic" field (a plain
     attribute: no resolver, no extension) whose type is a scalar or enum, a plain object type,
-    or a list of plain objects."""
+    a list of plain objects, or a list of non-null scalars or enums."""
     fields = {}
     for graphql_type in schema.type_map.values():
         if not isinstance(graphql_type, GraphQLObjectType) or graphql_type.name.startswith("__"):
@@ -77,6 +77,8 @@ def _basic_fields(schema: GraphQLSchema) -> dict[tuple[str, str], tuple[str, int
                 item = _unwrap_non_null(named.of_type)
                 if isinstance(item, GraphQLObjectType) and item.is_type_of is None:
                     fields[(graphql_type.name, name)] = (definition.python_name, _OBJECT_LIST, item)
+                elif is_leaf_type(item) and isinstance(named.of_type, GraphQLNonNull):
+                    fields[(graphql_type.name, name)] = (definition.python_name, _LEAF_LIST, item)
     return fields
 
 
@@ -170,6 +172,10 @@ class _FastExecutor(Executor):
         """The completed value, or None when the fast path does not apply (then graphql-core runs)."""
         if kind == _LEAF:
             return graphql_type.serialize(value)
+        if kind == _LEAF_LIST:
+            if any(item is None for item in value):
+                return None  # a null in a list of non-null items: graphql-core reports it
+            return [graphql_type.serialize(item) for item in value]
         if kind == _OBJECT:
             completed = self.collect_and_execute_subfields(graphql_type, field_details_list, path, value, position_context)
             return None if _is_coroutine(completed) else completed

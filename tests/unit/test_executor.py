@@ -1,0 +1,74 @@
+"""The facade's fast GraphQL executor answers exactly as graphql-core does, nulls and errors
+included (graphql_api/executor.py)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pytest
+import strawberry
+from graphql import execute, parse
+
+from graphql_api.executor import _basic_fields, _FastExecutor
+
+
+@strawberry.type
+class Medida:
+    nome: str
+    valores: list[int]
+
+
+@strawberry.type
+class Item:
+    nome: str
+    tags: list[str]
+    apelidos: Optional[list[Optional[str]]]
+    medidas: list[Medida]
+
+
+ITENS: list = []
+
+
+@strawberry.type
+class Query:
+    @strawberry.field
+    def itens(self) -> list[Item]:
+        return ITENS
+
+
+SCHEMA = strawberry.Schema(Query)
+DOCUMENT = "{ itens { nome tags apelidos medidas { nome valores } } }"
+
+
+class _Fast(_FastExecutor):
+    basic_fields = _basic_fields(SCHEMA._schema)
+    static_operations: dict = {}
+    _plans: dict = {}
+    _subfields: dict = {}
+
+
+def _both(items: list) -> tuple:
+    ITENS[:] = items
+    plain = execute(SCHEMA._schema, parse(DOCUMENT))
+    document = parse(DOCUMENT)
+    for definition in document.definitions:
+        _Fast.static_operations[id(definition)] = definition
+    fast = execute(SCHEMA._schema, document, executor_class=_Fast)
+    return plain, fast
+
+
+def test_lists_of_scalars_are_on_the_fast_path():
+    assert _Fast.basic_fields[("Item", "tags")][1] == 3  # _LEAF_LIST
+    assert ("Item", "apelidos") not in _Fast.basic_fields  # nullable items: graphql-core's job
+
+
+@pytest.mark.parametrize("items", [
+    [Item(nome="a", tags=["x", "y"], apelidos=None, medidas=[Medida(nome="m", valores=[1, 2])])],
+    [Item(nome="a", tags=[], apelidos=["p", None], medidas=[])],
+    [Item(nome="a", tags=["x", None], apelidos=None, medidas=[])],  # null in a non-null list
+    [Item(nome="a", tags=["x"], apelidos=None, medidas=[Medida(nome="m", valores=[1, "dois"])])],  # bad int
+])
+def test_fast_executor_gives_graphql_cores_answer(items):
+    plain, fast = _both(items)
+    assert fast.data == plain.data
+    assert [(e.message, e.path) for e in fast.errors or []] == [(e.message, e.path) for e in plain.errors or []]

@@ -17,16 +17,21 @@ a bare handler, bench/api_overhead.py):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import CoroutineType
 from typing import Any
 
 from graphql import (
     DocumentNode,
     ExecutionResult,
+    GraphQLBoolean,
+    GraphQLID,
+    GraphQLInt,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLSchema,
+    GraphQLString,
     execute,
     is_leaf_type,
     parse,
@@ -82,6 +87,22 @@ def _basic_fields(schema: GraphQLSchema) -> dict[tuple[str, str], tuple[str, int
     return fields
 
 
+_MAX_INT, _MIN_INT = 2**31 - 1, -(2**31)
+
+
+def _leaf_serializer(graphql_type) -> Callable[[Any], Any]:
+    """The type's serialize, short-cut for values it would return unchanged (a str for String
+    and ID, a bool for Boolean, a 32-bit int for Int); anything else goes through serialize."""
+    serialize = graphql_type.serialize
+    if graphql_type is GraphQLString or graphql_type is GraphQLID:
+        return lambda value: value if type(value) is str else serialize(value)
+    if graphql_type is GraphQLBoolean:
+        return lambda value: value if type(value) is bool else serialize(value)
+    if graphql_type is GraphQLInt:
+        return lambda value: value if type(value) is int and _MIN_INT <= value <= _MAX_INT else serialize(value)
+    return serialize
+
+
 class _FastExecutor(Executor):
     basic_fields: dict[tuple[str, str], tuple[str, int, Any]] = {}
     # Operations whose documents have no directives, by id of their (process-lived) AST node.
@@ -124,14 +145,16 @@ class _FastExecutor(Executor):
             if basic is None:
                 return None
             nullable = not isinstance(parent_type.fields[node.name.value].type, GraphQLNonNull)
-            plan.append((response_name, field_details_list, *basic, nullable))
+            attribute, kind, graphql_type = basic
+            serialize = _leaf_serializer(graphql_type) if kind == _LEAF else None
+            plan.append((response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable))
         return tuple(plan)
 
     def _execute_basic_fields(self, plan, parent_type, source, path, position_context) -> dict | None:
         """A selection of basic fields only, in one tight loop; None sends it back to graphql-core
         (a null in a non-null field, an error) so that it reports the problem as usual."""
         results = {}
-        for response_name, field_details_list, attribute, kind, graphql_type, nullable in plan:
+        for response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable in plan:
             value = getattr(source, attribute, None)
             if value is None:
                 if not nullable:
@@ -140,7 +163,7 @@ class _FastExecutor(Executor):
                 continue
             try:
                 if kind == _LEAF:  # no Path for leaves: only a fallback reports errors, with its own
-                    results[response_name] = graphql_type.serialize(value)
+                    results[response_name] = serialize(value)
                     continue
                 completed = self._complete_basic(
                     kind, graphql_type, field_details_list, Path(path, response_name, parent_type.name), value,

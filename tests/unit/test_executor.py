@@ -21,6 +21,9 @@ class Medida:
 @strawberry.type
 class Item:
     nome: str
+    codigo: strawberry.ID
+    ativo: bool
+    quantidade: int
     tags: list[str]
     apelidos: Optional[list[Optional[str]]]
     medidas: list[Medida]
@@ -37,7 +40,7 @@ class Query:
 
 
 SCHEMA = strawberry.Schema(Query)
-DOCUMENT = "{ itens { nome tags apelidos medidas { nome valores } } }"
+DOCUMENT = "{ itens { nome codigo ativo quantidade tags apelidos medidas { nome valores } } }"
 
 
 class _Fast(_FastExecutor):
@@ -57,16 +60,23 @@ def _both(items: list) -> tuple:
     return plain, fast
 
 
+def _item(**fields) -> Item:
+    return Item(**({"nome": "a", "codigo": strawberry.ID("x1"), "ativo": True, "quantidade": 3, "tags": [],
+                    "apelidos": None, "medidas": []} | fields))
+
+
 def test_lists_of_scalars_are_on_the_fast_path():
     assert _Fast.basic_fields[("Item", "tags")][1] == 3  # _LEAF_LIST
     assert ("Item", "apelidos") not in _Fast.basic_fields  # nullable items: graphql-core's job
 
 
 @pytest.mark.parametrize("items", [
-    [Item(nome="a", tags=["x", "y"], apelidos=None, medidas=[Medida(nome="m", valores=[1, 2])])],
-    [Item(nome="a", tags=[], apelidos=["p", None], medidas=[])],
-    [Item(nome="a", tags=["x", None], apelidos=None, medidas=[])],  # null in a non-null list
-    [Item(nome="a", tags=["x"], apelidos=None, medidas=[Medida(nome="m", valores=[1, "dois"])])],  # bad int
+    [_item(tags=["x", "y"], medidas=[Medida(nome="m", valores=[1, 2])])],
+    [_item(apelidos=["p", None])],
+    [_item(tags=["x", None])],  # null in a non-null list
+    [_item(medidas=[Medida(nome="m", valores=[1, "dois"])])],  # not an int
+    [_item(quantidade=2**31)],  # out of GraphQL's 32-bit Int
+    [_item(quantidade=True, ativo=1, codigo=7, nome=5)],  # values serialize converts or refuses
 ])
 def test_fast_executor_gives_graphql_cores_answer(items):
     plain, fast = _both(items)

@@ -32,7 +32,6 @@ from graphql import (
     GraphQLObjectType,
     GraphQLSchema,
     GraphQLString,
-    execute,
     is_leaf_type,
     parse,
     validate,
@@ -253,16 +252,21 @@ class Operation:
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
     from graphql_api.schema import schema
 
-    result = execute(
-        schema._schema,
-        operation.document,
-        context_value=context,
-        variable_values=variables,
+    executor = _executor(schema._schema).build(
+        schema._schema, operation.document, context_value=context, raw_variable_values=variables,
         is_awaitable=_is_coroutine,
-        executor_class=_executor(schema._schema),
     )
-    if _is_coroutine(result):
-        result = await result
+    if isinstance(executor, list):  # the variables were refused
+        return unwrap(ExecutionResult(None, errors=executor))
+    try:
+        result = executor.execute_operation()
+        if _is_coroutine(result):
+            result = await result
+    finally:
+        # An executor refers to itself (its async helpers are its own bound methods), so without
+        # this it and all it holds (context, variables, results) wait for the cyclic collector:
+        # tens of thousands of objects per collection, pauses of 20-60 ms under load.
+        vars(executor).clear()
     return unwrap(result)
 
 

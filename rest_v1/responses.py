@@ -2,33 +2,37 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from rest_v1.keys import API_ERROR, RUNTIME
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+def json_body(value: Any) -> bytes:
+    """Compact UTF-8 JSON. orjson: about a twentieth of the json module's time on a typical body,
+    which counts on the facade's hot path (bench/api_overhead.py)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+
+
+def json_response(value: Any, *, status: int = 200, headers: Any = None) -> web.Response:
+    return web.Response(
+        body=json_body(value), status=status, headers=headers, content_type="application/json", charset="utf-8"
+    )
 
 
 def ok(data: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    return web.json_response({"data": data}, status=status, headers=headers, dumps=dumps)
+    return json_response({"data": data}, status=status, headers=headers)
 
 
 def page(result: dict[str, Any]) -> web.Response:
     """A GraphQL Pagina ({itens, paginacao}) as the contract's list body."""
-    return web.json_response(
-        {"data": result["itens"], "paginacao": result["paginacao"]}, dumps=dumps
-    )
+    return json_response({"data": result["itens"], "paginacao": result["paginacao"]})
 
 
 def error_response(request: web.Request, error: ApiError) -> web.Response:
     request[API_ERROR] = error
     docs_url = request.app[RUNTIME].settings.docs_url
-    return web.json_response(
-        error.body(docs_url), status=error.status, headers=error.headers, dumps=dumps
-    )
+    return json_response(error.body(docs_url), status=error.status, headers=error.headers)

@@ -10,11 +10,10 @@ import strawberry
 
 def format_timestamp(value: datetime) -> str:
     """ISO 8601 in UTC with a Z, to the millisecond: the contract's <timestamp>."""
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    elif value.utcoffset():
+    if value.tzinfo is not None and value.utcoffset():
         value = value.astimezone(timezone.utc)
-    return value.replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
+    # naive means UTC; the first 23 characters are the date and time without any offset
+    return value.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
 def parse_timestamp(value: str) -> datetime:

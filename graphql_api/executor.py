@@ -145,15 +145,31 @@ class _FastExecutor(Executor):
                 return None
             nullable = not isinstance(parent_type.fields[node.name.value].type, GraphQLNonNull)
             attribute, kind, graphql_type = basic
-            serialize = _leaf_serializer(graphql_type) if kind == _LEAF else None
-            plan.append((response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable))
+            serialize = _leaf_serializer(graphql_type) if kind in (_LEAF, _LEAF_LIST) else None
+            child = self._child_plan(graphql_type, field_details_list) if kind in (_OBJECT, _OBJECT_LIST) else None
+            plan.append((response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child))
         return tuple(plan)
+
+    def _child_plan(self, object_type, field_details_list) -> tuple | None:
+        """The plan of an object's sub-selection when it is entirely basic, all the way down:
+        then it runs nested in the same loop, with no Path and no graphql-core call per object
+        (a fallback re-executes from the top, so error paths still come from graphql-core)."""
+        if any(fd.fragment_variable_values is not None for fd in field_details_list):
+            return None
+        grouped_field_set = self.collect_subfields(object_type, field_details_list)[0]
+        key = (object_type.name, id(grouped_field_set))
+        if key not in self._plans:
+            self._plans[key] = self._plan(object_type, grouped_field_set)
+        plan = self._plans[key]
+        if plan is None or any(entry[3] in (_OBJECT, _OBJECT_LIST) and entry[7] is None for entry in plan):
+            return None
+        return plan
 
     def _execute_basic_fields(self, plan, parent_type, source, path, position_context) -> dict | None:
         """A selection of basic fields only, in one tight loop; None sends it back to graphql-core
         (a null in a non-null field, an error) so that it reports the problem as usual."""
         results = {}
-        for response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable in plan:
+        for response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child in plan:
             value = getattr(source, attribute, None)
             if value is None:
                 if not nullable:
@@ -162,18 +178,35 @@ class _FastExecutor(Executor):
                 continue
             try:
                 if kind == _LEAF:  # no Path for leaves: only a fallback reports errors, with its own
-                    results[response_name] = serialize(value)
-                    continue
-                completed = self._complete_basic(
-                    kind, graphql_type, field_details_list, Path(path, response_name, parent_type.name), value,
-                    position_context,
-                )
+                    completed = serialize(value)
+                elif kind == _LEAF_LIST:
+                    if any(item is None for item in value):
+                        return None  # a null in a list of non-null items: graphql-core reports it
+                    completed = [serialize(item) for item in value]
+                elif child is not None:
+                    completed = self._execute_nested(kind, child, graphql_type, value, position_context)
+                else:
+                    completed = self._complete_basic(
+                        kind, graphql_type, field_details_list, Path(path, response_name, parent_type.name), value,
+                        position_context,
+                    )
             except Exception:
                 return None
             if completed is None:
                 return None
             results[response_name] = completed
         return results
+
+    def _execute_nested(self, kind, plan, object_type, value, position_context) -> dict | list | None:
+        if kind == _OBJECT:
+            return self._execute_basic_fields(plan, object_type, value, None, position_context)
+        items = []
+        for item in value:
+            completed = None if item is None else self._execute_basic_fields(plan, object_type, item, None, position_context)
+            if completed is None:
+                return None
+            items.append(completed)
+        return items
 
     def execute_field(self, parent_type, source, field_details_list, path, position_context):
         node = field_details_list[0].node

@@ -13,9 +13,16 @@ from graphql_api.executor import _basic_fields, _FastExecutor
 
 
 @strawberry.type
+class Unidade:
+    sigla: str
+
+
+@strawberry.type
 class Medida:
     nome: str
     valores: list[int]
+    unidade: Unidade
+    alternativa: Optional[Unidade] = None
 
 
 @strawberry.type
@@ -40,7 +47,7 @@ class Query:
 
 
 SCHEMA = strawberry.Schema(Query)
-DOCUMENT = "{ itens { nome codigo ativo quantidade tags apelidos medidas { nome valores } } }"
+DOCUMENT = "{ itens { nome codigo ativo quantidade tags apelidos medidas { nome valores unidade { sigla } alternativa { sigla } } } }"
 
 
 class _Fast(_FastExecutor):
@@ -70,11 +77,22 @@ def test_lists_of_scalars_are_on_the_fast_path():
     assert ("Item", "apelidos") not in _Fast.basic_fields  # nullable items: graphql-core's job
 
 
+def test_entirely_basic_sub_selections_run_nested_in_one_plan():
+    _both([_item(medidas=[Medida(nome="m", valores=[1], unidade=Unidade(sigla="cm"))])])
+    medida_plan = next(plan for (type_name, _), plan in _Fast._plans.items() if type_name == "Medida")
+    unidade = next(entry for entry in medida_plan if entry[0] == "unidade")
+    assert [entry[0] for entry in unidade[7]] == ["sigla"]  # Unidade's own plan, run inside Medida's
+
+
 @pytest.mark.parametrize("items", [
-    [_item(tags=["x", "y"], medidas=[Medida(nome="m", valores=[1, 2])])],
+    [_item(tags=["x", "y"], medidas=[Medida(nome="m", valores=[1, 2], unidade=Unidade(sigla="cm"))])],
+    [_item(medidas=[Medida(nome="m", valores=[], unidade=Unidade(sigla="cm"), alternativa=Unidade(sigla="in"))])],
+    [_item(medidas=[Medida(nome="m", valores=[], unidade=Unidade(sigla=None))])],  # null deep in a nested object
+    [_item(medidas=[Medida(nome="m", valores=[], unidade=None)])],  # a non-null object missing
+    [_item(medidas=[None])],  # a null item in a list of non-null objects
     [_item(apelidos=["p", None])],
     [_item(tags=["x", None])],  # null in a non-null list
-    [_item(medidas=[Medida(nome="m", valores=[1, "dois"])])],  # not an int
+    [_item(medidas=[Medida(nome="m", valores=[1, "dois"], unidade=Unidade(sigla="cm"))])],  # not an int
     [_item(quantidade=2**31)],  # out of GraphQL's 32-bit Int
     [_item(quantidade=True, ativo=1, codigo=7, nome=5)],  # values serialize converts or refuses
 ])

@@ -60,6 +60,21 @@ async def test_product_page_shows_ficha_screening_thumbnails_and_the_verdict(cli
     assert "Nenhuma geração ainda" in page
 
 
+async def test_the_page_reloads_itself_until_both_the_product_and_its_check_are_done(portal, seller):
+    from graphql_api.produto.models import Produto
+
+    integrator, produto = seller
+    path = f"/contas/{produto['contaId']}/produtos/CAF-12"
+    assert 'id="atualizacao-automatica"' not in await portal.page(path)  # all done: a still page
+    # The product read before its check ended, the verdict after (the page reads them one after
+    # the other): the verdict shows, and the page keeps reloading until the product catches up.
+    await Produto.filter(id=produto["id"]).update(situacao="conferindo")
+    page = await portal.page(path)
+    assert 'id="veredito-galeria"' in page
+    poller = page[page.index('id="atualizacao-automatica"'):]
+    assert f'hx-get="{path}"' in poller[:300] and 'hx-trigger="every 2s"' in poller[:300]
+
+
 async def test_a_gallery_ordered_from_the_page_runs_once_and_shows_its_images(client, portal, seller):
     integrator, produto = seller
     path = f"/contas/{produto['contaId']}/produtos/CAF-12"

@@ -144,10 +144,13 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}", facade_url], capture_output=True)
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", bare_url], capture_output=True)
         for _ in range(ROUNDS):
-            bare = wrk(bare_url, {}) if with_bare else (0.0, 0.0)
-            facade = wrk(facade_url, auth)
-            rounds.append({"bare_rps": bare[0], "bare_p99_ms": bare[1], "facade_rps": facade[0],
-                           "facade_p99_ms": facade[1], "ratio": facade[0] / bare[0] if with_bare else 0.0})
+            one = {}
+            if with_bare:
+                one["bare_rps"], one["bare_p99_ms"] = wrk(bare_url, {})
+            one["facade_rps"], one["facade_p99_ms"] = wrk(facade_url, auth)
+            if with_bare:
+                one["ratio"] = one["facade_rps"] / one["bare_rps"]
+            rounds.append(one)
     finally:
         for server in servers:
             server.send_signal(signal.SIGINT)
@@ -160,8 +163,8 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
 
 def print_rounds(r: dict) -> None:
     for n, one in enumerate(r["rounds"], 1):
-        bare = f"bare {one['bare_rps']:6.0f} req/s, " if one["bare_rps"] else ""
-        ratio = f", ratio {one['ratio']:.0%}" if one["bare_rps"] else ""
+        bare = f"bare {one['bare_rps']:6.0f} req/s, " if "bare_rps" in one else ""
+        ratio = f", ratio {one['ratio']:.0%}" if "ratio" in one else ""
         print(f"    round {n}: {bare}facade {one['facade_rps']:6.0f} req/s (p99 {one['facade_p99_ms']:.1f} ms){ratio}")
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import CoroutineType
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphql import (
     DocumentNode,
@@ -102,6 +102,26 @@ def _leaf_serializer(graphql_type) -> Callable[[Any], Any]:
     return serialize
 
 
+def _serialize_list(serialize: Callable[[Any], Any], value) -> list | None:
+    """A list of non-null leaves, or None for a null item (graphql-core then reports it)."""
+    if any(item is None for item in value):
+        return None
+    return [serialize(item) for item in value]
+
+
+class _PlanEntry(NamedTuple):
+    """One field of a planned selection."""
+
+    response_name: str
+    field_details_list: Any
+    attribute: str
+    kind: int
+    graphql_type: Any
+    serialize: Callable[[Any], Any] | None  # leaves and leaf lists
+    nullable: bool
+    child: tuple | None  # objects and object lists: their own plan, when entirely basic
+
+
 class _FastExecutor(Executor):
     basic_fields: dict[tuple[str, str], tuple[str, int, Any]] = {}
     # Operations whose documents have no directives, by id of their (process-lived) AST node.
@@ -147,7 +167,7 @@ class _FastExecutor(Executor):
             attribute, kind, graphql_type = basic
             serialize = _leaf_serializer(graphql_type) if kind in (_LEAF, _LEAF_LIST) else None
             child = self._child_plan(graphql_type, field_details_list) if kind in (_OBJECT, _OBJECT_LIST) else None
-            plan.append((response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child))
+            plan.append(_PlanEntry(response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child))
         return tuple(plan)
 
     def _child_plan(self, object_type, field_details_list) -> tuple | None:
@@ -161,7 +181,7 @@ class _FastExecutor(Executor):
         if key not in self._plans:
             self._plans[key] = self._plan(object_type, grouped_field_set)
         plan = self._plans[key]
-        if plan is None or any(entry[3] in (_OBJECT, _OBJECT_LIST) and entry[7] is None for entry in plan):
+        if plan is None or any(entry.kind in (_OBJECT, _OBJECT_LIST) and entry.child is None for entry in plan):
             return None
         return plan
 
@@ -180,9 +200,7 @@ class _FastExecutor(Executor):
                 if kind == _LEAF:  # no Path for leaves: only a fallback reports errors, with its own
                     completed = serialize(value)
                 elif kind == _LEAF_LIST:
-                    if any(item is None for item in value):
-                        return None  # a null in a list of non-null items: graphql-core reports it
-                    completed = [serialize(item) for item in value]
+                    completed = _serialize_list(serialize, value)
                 elif child is not None:
                     completed = self._execute_nested(kind, child, graphql_type, value, position_context)
                 else:
@@ -228,9 +246,7 @@ class _FastExecutor(Executor):
         if kind == _LEAF:
             return graphql_type.serialize(value)
         if kind == _LEAF_LIST:
-            if any(item is None for item in value):
-                return None  # a null in a list of non-null items: graphql-core reports it
-            return [graphql_type.serialize(item) for item in value]
+            return _serialize_list(graphql_type.serialize, value)
         if kind == _OBJECT:
             completed = self.collect_and_execute_subfields(graphql_type, field_details_list, path, value, position_context)
             return None if _is_coroutine(completed) else completed

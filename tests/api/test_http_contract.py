@@ -83,3 +83,21 @@ async def test_unexpected_exception_becomes_a_500_envelope_and_is_logged(client,
     assert "boom" not in str(body)  # internals never leak
     request_id = response.headers["X-Request-Id"]
     assert any(request_id in r.getMessage() and r.exc_info for r in caplog.records)
+
+
+async def test_bodies_are_utf8_json_with_utc_millisecond_timestamps(client, integrator):
+    # Contract: JSON bodies; <timestamp> is ISO 8601 UTC. Accents travel as UTF-8, not \u escapes.
+    import re
+
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "acentos", "nome": "Loja São João"}, headers=integrator.headers
+    )
+    assert response.status == 201
+    assert response.headers["Content-Type"] == "application/json; charset=utf-8"
+    raw = await response.read()
+    assert "Loja São João".encode() in raw and b"\\u" not in raw
+    conta = (await response.json())["data"]
+    for campo in ("criadoEm", "atualizadoEm"):
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", conta[campo]), conta[campo]
+    error = await client.get("/v1/contas/cta_nao_existe", headers=integrator.headers)
+    assert error.status == 404 and error.headers["Content-Type"] == "application/json; charset=utf-8"

@@ -80,8 +80,8 @@ def test_lists_of_scalars_are_on_the_fast_path():
 def test_entirely_basic_sub_selections_run_nested_in_one_plan():
     _both([_item(medidas=[Medida(nome="m", valores=[1], unidade=Unidade(sigla="cm"))])])
     medida_plan = next(plan for (type_name, _), plan in _Fast._plans.items() if type_name == "Medida")
-    unidade = next(entry for entry in medida_plan if entry[0] == "unidade")
-    assert [entry[0] for entry in unidade[7]] == ["sigla"]  # Unidade's own plan, run inside Medida's
+    unidade = next(entry for entry in medida_plan if entry.response_name == "unidade")
+    assert [entry.response_name for entry in unidade.child] == ["sigla"]  # Unidade's own plan, run inside Medida's
 
 
 @pytest.mark.parametrize("items", [

@@ -88,7 +88,7 @@ def serve(port: int, reuse_port: bool = False) -> None:
     from aiohttp import web
 
     from graphql_api.geracao.models import Geracao
-    from vitrine.app import create_app
+    from vitrine.app import create_app, run_web
 
     async def bare(request: web.Request) -> web.Response:
         g = await Geracao.get(id=request.match_info["id"])
@@ -100,7 +100,7 @@ def serve(port: int, reuse_port: bool = False) -> None:
 
     app = create_app()
     app.router.add_get("/bench/bare/{id}", bare)
-    web.run_app(app, host="127.0.0.1", port=port, print=None, access_log=None, reuse_port=reuse_port)
+    run_web(app, "127.0.0.1", port, reuse_port=reuse_port)
 
 
 def wrk(url: str, headers: dict[str, str]) -> tuple[float, float]:

@@ -84,12 +84,9 @@ def serve(host: str | None, port: int | None, processes: int) -> None:
 
 
 def _serve_one(settings: Settings, migrate: bool, reuse_port: bool) -> None:
-    from aiohttp import web
+    from vitrine.app import create_app, run_web
 
-    from vitrine.app import create_app
-
-    app = create_app(settings, migrate=migrate)
-    web.run_app(app, host=settings.host, port=settings.port, print=None, access_log=None, reuse_port=reuse_port)
+    run_web(create_app(settings, migrate=migrate), settings.host, settings.port, reuse_port=reuse_port)
 
 
 @main.command()

@@ -45,20 +45,25 @@ async def _keep_session(connection) -> None:
     advisory locks, and asyncpg still rolls back a transaction left open, so nothing is reset."""
 
 
-def _connection(url: str) -> str | dict:
+def _connection(url: str, pool_size: int | None = None) -> str | dict:
     if url.startswith("sqlite://"):
         Path(url.removeprefix("sqlite://").split("?")[0]).parent.mkdir(parents=True, exist_ok=True)
         return expand_db_url(url) | {"engine": "vitrine.infra.sqlite"}  # BEGIN IMMEDIATE transactions
     config = expand_db_url(url)
     if config["engine"] == "tortoise.backends.asyncpg":
         config["credentials"]["reset"] = _keep_session
+        if pool_size is not None:
+            config["credentials"].setdefault("maxsize", pool_size)  # ?maxsize= in the URL wins
     return config
 
 
 def tortoise_config(settings: Settings) -> dict:
-    connection = _connection(settings.resolved_database_url)
+    url = settings.resolved_database_url
     return {
-        "connections": {MAIN_CONNECTION: connection, CALL_LOG_CONNECTION: connection},
+        "connections": {
+            MAIN_CONNECTION: _connection(url, settings.database_pool_size),
+            CALL_LOG_CONNECTION: _connection(url),  # one writer flushing batches
+        },
         "apps": {
             APP_LABEL: {
                 "models": MODEL_MODULES,

@@ -18,6 +18,10 @@ class Settings(BaseSettings):
     redis_url: str | None = None  # unset = in-process broker, limits and cache
     storage_url: str = ""  # empty = file storage under data_dir/media
     smtp_url: str | None = None  # unset = e-mails only go to the outbox table
+    # Most PostgreSQL connections one process opens for its work (opened on demand). Fewer than
+    # the concurrent requests queue them for a connection: with Tortoise's default of 5, 20
+    # clients saw a p99 of 1 s (bench/api_overhead.py). The call log's writer has its own 5.
+    database_pool_size: int = 20
 
     host: str = "127.0.0.1"
     port: int = 8080

@@ -161,6 +161,14 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
     return summary
 
 
+def reference_loop_ns() -> float:
+    """This shared machine's speed at the moment, to compare figures across days: seen at 441 ns
+    with the bare handler at ~2,300 req/s, and at 466-800 ns on a day it served ~700 req/s."""
+    import timeit
+
+    return min(timeit.repeat("sum(range(50))", number=200_000, repeat=5)) / 200_000 * 1e9
+
+
 def print_rounds(r: dict) -> None:
     for n, one in enumerate(r["rounds"], 1):
         bare = f"bare {one['bare_rps']:6.0f} req/s, " if "bare_rps" in one else ""
@@ -209,19 +217,20 @@ def main() -> None:
         return
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install -y wrk")
-    print(f"GET /v1/geracoes/{{id}}, {CONNECTIONS} concurrent clients, {ROUNDS} rounds of {DURATION} s, medians\n")
+    print(f"GET /v1/geracoes/{{id}}, {CONNECTIONS} concurrent clients, {ROUNDS} rounds of {DURATION} s, medians")
+    print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)\n")
     failed = False
     for name, env in backends(args.backends.split(",")):
         r = run_backend(name, env)
         ok_ratio = r["ratio"] >= 0.5
         ok_p99 = r["facade_p99_ms"] < 25
-        failed |= not ok_ratio
+        failed |= not (ok_ratio and ok_p99)
         print(f"{name}, one process")
         print_rounds(r)
         print(f"  bare handler : {r['bare_rps']:8.0f} req/s  (p99 {r['bare_p99_ms']:.1f} ms)")
         print(f"  full facade  : {r['facade_rps']:8.0f} req/s  (p99 {r['facade_p99_ms']:.1f} ms)")
         print(f"  ratio        : {r['ratio']:.0%}  (target >= 50%: {'ok' if ok_ratio else 'MISSED'})")
-        print(f"  facade p99   : {r['facade_p99_ms']:.1f} ms  (target < 25 ms: {'ok' if ok_p99 else 'missed with one process'})\n")
+        print(f"  facade p99   : {r['facade_p99_ms']:.1f} ms  (target < 25 ms: {'ok' if ok_p99 else 'MISSED'})\n")
         if "VITRINE_REDIS_URL" in env:
             # Scaling out as designed: several web processes on one port, limits shared in Redis.
             r2 = run_backend(name, env, processes=2, with_bare=False)

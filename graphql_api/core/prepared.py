@@ -3,6 +3,8 @@
 On the API's busiest route (GET /geracoes/{id}) building the Tortoise query for every request
 (filters resolved, pypika rendering) cost more CPU than sending it to SQLite. Tortoise still runs
 the statement and turns the row into the model, so fields and conversions stay Tortoise's own.
+It leans on Tortoise's private `_choose_db` and `_make_query` (pinned ~=1.1):
+tests/unit/test_prepared_read.py compares every field with Tortoise's own read and fails first.
 """
 
 from __future__ import annotations

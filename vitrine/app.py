@@ -84,8 +84,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
 
 
 def run_web(app: web.Application, host: str, port: int, *, reuse_port: bool = False) -> None:
-    """Serve the application until interrupted, on uvloop: its event loop in C takes about a tenth
-    off every request's CPU time (bench/api_overhead.py)."""
+    """Serve the application until interrupted, on uvloop: its event loop in C took 9% off each
+    facade request's CPU on SQLite (no change measured on PostgreSQL)."""
     import uvloop
 
     web.run_app(app, host=host, port=port, print=None, access_log=None, reuse_port=reuse_port,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from tortoise.exceptions import MultipleObjectsReturned
 from tortoise.models import Model
 
 M = TypeVar("M", bound=Model)
@@ -31,7 +30,7 @@ class ReadByPk(Generic[M]):
     def _statement(self, db: Any) -> tuple[str, list[Any]]:
         statement = self._statements.get(type(db))
         if statement is None:
-            query = self._model.filter(pk=_PK_MARK).using_db(db).limit(2)  # as get_or_none does
+            query = self._model.filter(pk=_PK_MARK).using_db(db).limit(1)
             query._make_query()
             sql, values = query.query.get_parameterized_sql()
             if values.count(_PK_MARK) != 1:
@@ -44,6 +43,4 @@ class ReadByPk(Generic[M]):
         sql, template = self._statement(db)
         values = [pk if value == _PK_MARK else value for value in template]
         rows = await db.executor_class(model=self._model, db=db).execute_select(sql, values)
-        if len(rows) > 1:  # cannot happen on a primary key, but never hide it
-            raise MultipleObjectsReturned(self._model)
         return rows[0] if rows else None

@@ -38,7 +38,10 @@ class Settings(BaseSettings):
 
     task_queue: str = "vitrine"  # the Redis list the workers read
 
+    # The call log is written off the request path: every flush_seconds, or sooner once batch_size
+    # calls wait. A crash (not a graceful stop, which writes them all) loses at most what waits.
     call_log_flush_seconds: float = 0.2
+    call_log_batch_size: int = Field(default=500, ge=1, le=10_000)
     call_log_body_limit: int = 64 * 1024
 
     outbound_allow_private: bool = False

@@ -27,7 +27,7 @@ def _registro(registro: service.Registro) -> RegistroAvisoType:
 class Query:
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def avisos(self, info: Info, limite: int | None = None, cursor: str | None = None) -> Pagina[AvisoType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="avs_")
         rows, next_cursor = await service.listar_avisos(info.context.principal, page)
         return pagina([AvisoType.from_model(a) for a in rows], page, next_cursor)
 
@@ -39,7 +39,7 @@ class Query:
     async def entregas_aviso(
         self, info: Info, aviso_id: str, limite: int | None = None, cursor: str | None = None, situacao: str | None = None
     ) -> Pagina[EntregaType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="ent_")
         rows, next_cursor, tentativas = await service.listar_entregas(info.context.principal, aviso_id, page, situacao=situacao)
         return pagina([EntregaType.from_model(e, tentativas[e.id]) for e in rows], page, next_cursor)
 

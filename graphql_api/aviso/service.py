@@ -27,7 +27,7 @@ from tortoise.exceptions import IntegrityError
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id
+from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
@@ -170,7 +170,7 @@ async def _store_aviso(principal: Principal, novo: NovoAviso, runtime: Runtime) 
 
 
 async def obter_aviso(principal: Principal, aviso_id: str) -> Aviso:
-    aviso = await repository.get_visible(principal, aviso_id)
+    aviso = await repository.get_visible(principal, aviso_id) if pode_existir(aviso_id, "avs_") else None
     if aviso is None:
         raise ApiError("NOT_FOUND", description=f"Endereço de avisos {aviso_id} não encontrado.")
     return aviso
@@ -419,7 +419,7 @@ async def reenviar_entrega(principal: Principal, aviso_id: str, entrega_id: str)
     aviso = await obter_aviso(principal, aviso_id)
     if aviso.situacao != "ativo":
         raise ApiError("NOTICE_ADDRESS_DISABLED")
-    entrega = await repository.entregas_of(aviso.id).filter(id=entrega_id).first()
+    entrega = await repository.entregas_of(aviso.id).filter(id=entrega_id).first() if pode_existir(entrega_id, "ent_") else None
     if entrega is None:
         raise ApiError("NOT_FOUND", description=f"Entrega {entrega_id} não encontrada neste endereço.")
     agora = _agora()
@@ -467,7 +467,9 @@ async def _enfileirar_rodada(rodada_id: str) -> None:
 
 
 async def obter_teste(principal: Principal, teste_id: str) -> TesteAviso:
-    teste = await TesteAviso.get_or_none(id=teste_id, integrador_id=principal.integrador_id, ambiente=principal.ambiente.value)
+    teste = None
+    if pode_existir(teste_id, "tst_"):
+        teste = await TesteAviso.get_or_none(id=teste_id, integrador_id=principal.integrador_id, ambiente=principal.ambiente.value)
     if teste is None:
         raise ApiError("NOT_FOUND", description=f"Teste de aviso {teste_id} não encontrado.")
     return teste

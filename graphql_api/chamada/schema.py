@@ -14,7 +14,7 @@ class Query:
     async def chamadas(
         self, info: Info, filtros: JSON | None = None, limite: int | None = None, cursor: str | None = None
     ) -> Pagina[ChamadaType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="req_")
         rows, next_cursor = await service.listar_chamadas(
             info.context.principal, service.parse_filtros(filtros or {}), page
         )

@@ -10,19 +10,22 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
+from pydantic_core import PydanticCustomError
 
 from graphql_api.chamada import repository
 from graphql_api.chamada.models import Chamada
+from graphql_api.core.ids import pode_existir
 from graphql_api.core.errors import CATALOG, ApiError, FieldError
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import CredentialKind, Principal
-from graphql_api.core.validation import validate
+from graphql_api.core.validation import tem_controle, validate
 
 BODY_RETENTION = timedelta(days=30)
 ROW_RETENTION = timedelta(days=90)
 RECENT_ERRORS_WINDOW = timedelta(days=7)
 
 _STATUS = re.compile(r"^([1-5][0-9][0-9]|[1-5]xx)$")
+METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _CHAVE = re.compile(r"^(?:sk_(?:test|live)_)?([A-Za-z0-9]{12})$")
 
 
@@ -73,6 +76,34 @@ class FiltroChamadas(BaseModel):
             raise ValueError("use o identificador da chave, com ou sem o prefixo sk_test_/sk_live_")
         return value
 
+    @field_validator("metodo")
+    @classmethod
+    def _metodo(cls, value: str | None) -> str | None:
+        if value is not None and value.upper() not in METODOS:
+            raise PydanticCustomError("valor_invalido", "Valores aceitos: {aceitos}.", {"aceitos": ", ".join(METODOS)})
+        return value.upper() if value else value
+
+    @field_validator("endpoint")
+    @classmethod
+    def _endpoint(cls, value: str | None) -> str | None:
+        if value is not None and (len(value) > 200 or not value.startswith("/") or tem_controle(value)):
+            raise PydanticCustomError("formato_invalido", "Use o modelo do caminho, como /galerias ou /contas/{contaId}.")
+        return value
+
+    @field_validator("codigoErro")
+    @classmethod
+    def _codigo_erro(cls, value: str | None) -> str | None:
+        if value is not None and value not in CATALOG:
+            raise PydanticCustomError("valor_invalido", "Use um tipo de erro do catálogo, como VALIDATION_FAILED.")
+        return value
+
+    @field_validator("contaId")
+    @classmethod
+    def _conta_id(cls, value: str | None) -> str | None:
+        if value is not None and not pode_existir(value, "cta_"):
+            raise PydanticCustomError("formato_invalido", "Use o id de uma conta (cta_…).")
+        return value
+
     @field_validator("ambiente")
     @classmethod
     def _ambiente(cls, value: str | None) -> str | None:
@@ -103,7 +134,7 @@ async def listar_chamadas(
         else:
             query = query.filter(status=int(filtros.status))
     if filtros.metodo:
-        query = query.filter(metodo=filtros.metodo.upper())
+        query = query.filter(metodo=filtros.metodo)
     if filtros.endpoint:
         query = query.filter(endpoint=filtros.endpoint.removeprefix("/v1"))
     if filtros.codigoErro:
@@ -116,7 +147,9 @@ async def listar_chamadas(
 
 
 async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
-    chamada = await repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(id=request_id).first()
+    chamada = None
+    if pode_existir(request_id, "req_"):
+        chamada = await repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(id=request_id).first()
     if chamada is None:
         raise ApiError("NOT_FOUND", description=f"Chamada {request_id} não encontrada neste ambiente.")
     return chamada

@@ -50,7 +50,6 @@ def _db_values(row: dict, dialect: str) -> list:
 
 log = logging.getLogger(__name__)
 
-MAX_BATCH = 500
 ROWS_PER_SLICE = 50
 MAX_BUFFER = 50_000  # beyond this the database is not keeping up: drop and say so
 
@@ -85,9 +84,12 @@ Listener = Callable[[list[CallRecord]], Awaitable[None]]
 
 
 class CallLogWriter:
-    def __init__(self, *, flush_seconds: float, body_limit: int) -> None:
+    def __init__(self, *, flush_seconds: float, body_limit: int, batch_size: int = 500) -> None:
         self.flush_seconds = flush_seconds
         self.body_limit = body_limit
+        self.batch_size = batch_size  # rows per insert; this many buffered wake the writer early
+        self.isolated = 0  # calls stored without their bodies because these could not be
+        self.dropped = 0  # calls the database refused even without bodies
         self.listeners: list[Listener] = []
         self._buffer: list[CallRecord] = []
         self._task: asyncio.Task | None = None
@@ -98,9 +100,10 @@ class CallLogWriter:
     def add(self, record: CallRecord) -> None:
         if len(self._buffer) >= MAX_BUFFER:
             log.error("call log buffer full; dropping call %s", record.id)
+            self.dropped += 1
             return
         self._buffer.append(record)
-        if len(self._buffer) >= MAX_BATCH:
+        if len(self._buffer) >= self.batch_size:
             self._wake.set()
 
     async def start(self) -> None:
@@ -108,6 +111,7 @@ class CallLogWriter:
 
     async def stop(self) -> None:
         # Never cancel a flush midway: that would leave the log connection inside a transaction.
+        buffered = len(self._buffer)
         self._stopping = True
         self._wake.set()
         if self._task is not None:
@@ -117,6 +121,8 @@ class CallLogWriter:
             await self.flush()
         except Exception:
             log.exception("call log: %d calls could not be written at shutdown", len(self._buffer))
+        else:
+            log.info("call log: %d buffered calls written at shutdown", buffered)
 
     async def _run(self) -> None:
         while not self._stopping:
@@ -135,19 +141,60 @@ class CallLogWriter:
     async def flush(self) -> None:
         async with self._flush_lock:
             while self._buffer:
-                batch = self._buffer[:MAX_BATCH]
+                batch = self._buffer[: self.batch_size]
                 rows = []
                 for n, record in enumerate(batch, 1):
-                    rows.append(self._row(record))
+                    rows.append(self._row_or_note(record))
                     if n % ROWS_PER_SLICE == 0:
                         await asyncio.sleep(0)  # let waiting requests run: a big batch is not one long stall
-                await self._insert(rows)
+                await self._write(rows)
                 del self._buffer[: len(batch)]
                 for listener in self.listeners:
                     try:
                         await listener(batch)
                     except Exception:
                         log.exception("call log listener failed")
+
+    def _row_or_note(self, record: CallRecord) -> dict:
+        """The masked row; when masking itself fails, the metadata with a note for the bodies."""
+        try:
+            return self._row(record)
+        except Exception:
+            log.exception("call log: call %s kept without its bodies (masking failed)", record.id)
+            self.isolated += 1
+            return self._row(record, bodies=False)
+
+    async def _write(self, rows: list[dict]) -> None:
+        """Insert the batch. If the database is up but refuses it, one bad row must not hold back
+        the rest (nor every later call): rows go in one by one, a refused one again without its
+        bodies and with its text cleaned, and one refused even then is dropped and counted."""
+        try:
+            return await self._insert(rows)
+        except Exception:
+            if not await self._database_answers():
+                raise  # the database is down: the batch stays buffered for the next try
+            log.exception("call log: a batch of %d was refused; writing its calls one by one", len(rows))
+        for row in rows:
+            try:
+                await self._insert([row])
+                continue
+            except Exception:
+                log.exception("call log: call %s refused; keeping its metadata only", row["id"])
+            self.isolated += 1
+            try:
+                await self._insert([_without_bodies(row)])
+            except Exception:
+                if not await self._database_answers():
+                    raise  # went down midway: what is left is retried whole (stored rows are skipped)
+                log.exception("call log: call %s could not be written at all; dropped", row["id"])
+                self.dropped += 1
+
+    async def _database_answers(self) -> bool:
+        try:
+            await connections.get(CALL_LOG_CONNECTION).execute_query("SELECT 1")
+            return True
+        except Exception:
+            return False
 
     async def _insert(self, rows: list[dict]) -> None:
         # Rows, not model instances: building a Chamada object per call cost more than writing it.
@@ -165,9 +212,13 @@ class CallLogWriter:
                 pass  # stored before, its acknowledgement lost: the INSERTs below skip what exists
         await connection.execute_many(_insert_sql(dialect), values)
 
-    def _row(self, r: CallRecord) -> dict:
-        sent, sent_cut = mask_body(r.request_body, self.body_limit)
-        received, received_cut = mask_body(r.response_body, self.body_limit)
+    def _row(self, r: CallRecord, *, bodies: bool = True) -> dict:
+        if bodies:
+            sent, sent_cut = mask_body(r.request_body, self.body_limit)
+            received, received_cut = mask_body(r.response_body, self.body_limit)
+        else:
+            sent, sent_cut = (NOTE if r.request_body else None), False
+            received, received_cut = (NOTE if r.response_body else None), False
         headers = {}
         if r.authorization:
             headers["Authorization"] = mask_authorization(r.authorization)
@@ -184,7 +235,7 @@ class CallLogWriter:
             conta_id=r.conta_id,
             metodo=r.metodo,
             endpoint=r.endpoint[:200],
-            caminho=r.caminho[:1000],
+            caminho=r.caminho[:1000].replace("\x00", "\ufffd"),  # PostgreSQL text holds no NUL
             status=r.status,
             duracao_ms=round(r.duracao_ms, 2),
             codigo_erro=r.codigo_erro,
@@ -199,3 +250,16 @@ class CallLogWriter:
             corpo_recebido_cortado=received_cut,
             criado_em=r.criado_em,
         )
+
+
+NOTE = "[corpo não guardado: o registro de chamadas não conseguiu lê-lo para mascarar]"
+
+
+def _without_bodies(row: dict) -> dict:
+    """The row a database cannot refuse: bodies replaced by a note, no NUL in any text."""
+    clean = {k: v.replace("\x00", "\ufffd") if isinstance(v, str) else v for k, v in row.items()}
+    return clean | {
+        "cabecalhos": {}, "corpo_enviado": NOTE if row["corpo_enviado"] or row["corpo_enviado_cortado"] else None,
+        "corpo_recebido": NOTE if row["corpo_recebido"] or row["corpo_recebido_cortado"] else None,
+        "corpo_enviado_cortado": False, "corpo_recebido_cortado": False,
+    }

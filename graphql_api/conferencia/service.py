@@ -21,7 +21,7 @@ from graphql_api.conferencia.fotos import Recebimento, garantir_miniatura
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id
+from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.evento import service as eventos
@@ -92,7 +92,7 @@ async def conferir(principal: Principal, produto_id: str, *, refazer: bool = Fal
     """POST /produtos/{produtoId}/conferencia: the check of the current version, started anew when
     it is missing or failed, or when `refazer` asks for it (after fixing a photo host, say)."""
     async with transaction():
-        produto = await produtos.visible_for_update(principal, produto_id)
+        produto = await produtos.visible_for_update(principal, produto_id) if pode_existir(produto_id, "prd_") else None
         if produto is None:
             raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
         conferencia = await repository.atual(produto.id, produto.versao)
@@ -109,7 +109,7 @@ async def conferir(principal: Principal, produto_id: str, *, refazer: bool = Fal
 
 async def ultima(principal: Principal, produto_id: str) -> Conferencia | None:
     """The latest check of the product's current version, whatever its situacao (portal)."""
-    produto = await produtos.visible(principal).filter(id=produto_id).first()
+    produto = await produtos.visible(principal).filter(id=produto_id).first() if pode_existir(produto_id, "prd_") else None
     if produto is None:
         raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
     return await repository.atual(produto.id, produto.versao)

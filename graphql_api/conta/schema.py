@@ -24,7 +24,7 @@ class Query:
         origem: str | None = None,
         situacao: str | None = None,
     ) -> Pagina[ContaType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="cta_")
         rows, next_cursor = await service.listar_contas(
             info.context.principal,
             page,

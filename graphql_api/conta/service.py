@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.conta import repository
 from graphql_api.conta.models import Conta
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id
+from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
-from graphql_api.core.validation import validate
+from graphql_api.core.validation import linha, validate
 
 
 class NovaConta(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    codigoExterno: StrictStr = Field(min_length=1, max_length=100)
-    nome: StrictStr = Field(min_length=1, max_length=200)
+    codigoExterno: linha(100, 1)
+    nome: linha(200, 1)
+
+
+class FiltroContas(BaseModel):
+    """Filters of the account list (GET /contas)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    codigoExterno: linha(100, 1) | None = None
+    origem: Literal["subconta", "vinculada"] | None = None
+    situacao: Literal["ativa", "pausada"] | None = None
 
 
 def _already_exists(conta: Conta) -> ApiError:
@@ -56,7 +68,7 @@ async def criar_conta(principal: Principal, dados: dict) -> Conta:
 
 
 async def obter_conta(principal: Principal, conta_id: str) -> Conta:
-    conta = await repository.get_visible(principal, conta_id)
+    conta = await repository.get_visible(principal, conta_id) if pode_existir(conta_id, "cta_") else None
     if conta is None:
         raise ApiError("NOT_FOUND", description=f"Conta {conta_id} não encontrada.")
     return conta
@@ -70,11 +82,12 @@ async def listar_contas(
     origem: str | None = None,
     situacao: str | None = None,
 ) -> tuple[list[Conta], str | None]:
+    filtros = validate(FiltroContas, {"codigoExterno": codigo_externo, "origem": origem, "situacao": situacao})
     query = repository.visible(principal)
-    if codigo_externo is not None:
-        query = query.filter(codigo_externo=codigo_externo)
-    if origem is not None:
-        query = query.filter(origem=origem)
-    if situacao is not None:
-        query = query.filter(situacao=situacao)
+    if filtros.codigoExterno is not None:
+        query = query.filter(codigo_externo=filtros.codigoExterno)
+    if filtros.origem is not None:
+        query = query.filter(origem=filtros.origem)
+    if filtros.situacao is not None:
+        query = query.filter(situacao=filtros.situacao)
     return await paginate(query, page)

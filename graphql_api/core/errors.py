@@ -234,6 +234,7 @@ FIELD_CODES: dict[str, str] = {
     "obrigatorio": "O campo é obrigatório e não foi enviado.",
     "tipo_invalido": "O valor não é do tipo esperado (texto, número, booleano, lista, objeto).",
     "formato_invalido": "O texto não segue o formato esperado (data, URL, GTIN, alfabeto).",
+    "caractere_invalido": "O texto tem caracteres de controle (NUL, ESC…); só textos livres aceitam tabulação e quebra de linha.",
     "muito_curto": "O texto ou a lista está abaixo do tamanho mínimo.",
     "muito_longo": "O texto ou a lista passa do tamanho máximo.",
     "fora_do_intervalo": "O número está fora do intervalo permitido.",

@@ -17,3 +17,13 @@ _ALPHANUMERIC = string.ascii_letters + string.digits
 def random_token(length: int) -> str:
     """A secret of `length` characters from [A-Za-z0-9] (about 5.95 bits each)."""
     return "".join(secrets.choice(_ALPHANUMERIC) for _ in range(length))
+
+
+def pode_existir(value: str, prefixo: str) -> bool:
+    """Whether `value` has the shape of an id made by new_id(prefixo). Anything else names nothing,
+    so it is answered as not found without asking the database (a longer value than the column, or
+    a NUL byte, would make the database refuse the query)."""
+    corpo = value[len(prefixo):]
+    return (
+        value.startswith(prefixo) and len(corpo) == 26 and corpo.isascii() and corpo.isalnum() and corpo == corpo.lower()
+    )

@@ -9,6 +9,7 @@ import strawberry
 from tortoise.queryset import QuerySet
 
 from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.ids import pode_existir
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -34,12 +35,19 @@ class PageRequest:
     cursor: str | None = None
 
     @classmethod
-    def of(cls, limite: int | None, cursor: str | None) -> PageRequest:
+    def of(cls, limite: int | None, cursor: str | None, *, prefixo: str) -> PageRequest:
+        """`prefixo`: the id prefix of the listed items; a cursor is the id of the last item seen,
+        so anything else is a mistake worth telling (it would silently list nothing)."""
         limite = DEFAULT_LIMIT if limite is None else limite
         if not 1 <= limite <= MAX_LIMIT:
             raise ApiError(
                 "VALIDATION_FAILED",
                 fields=[FieldError("limite", "fora_do_intervalo", f"Use de 1 a {MAX_LIMIT}.")],
+            )
+        if cursor and not pode_existir(cursor, prefixo):
+            raise ApiError(
+                "VALIDATION_FAILED",
+                fields=[FieldError("cursor", "formato_invalido", "Use o valor de paginacao.proximoCursor da página anterior.")],
             )
         return cls(limite, cursor or None)
 

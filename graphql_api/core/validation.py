@@ -2,13 +2,49 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import re
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, StrictStr, ValidationError
+from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import FIELD_CODES, ApiError, FieldError
 
 M = TypeVar("M", bound=BaseModel)
+
+# One rule for every text an integrator sends (docs/erros.md, codigo caractere_invalido): no control
+# characters (C0, DEL, C1). Free text (descriptions, answers) may also hold tab and line breaks;
+# identifiers, names and URLs are one line. A NUL byte would also be refused by PostgreSQL.
+_CONTROLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROLE_EM_TEXTO_LIVRE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def tem_controle(value: str) -> bool:
+    return _CONTROLE.search(value) is not None
+
+
+def sem_controle(value: str) -> str:
+    if tem_controle(value):
+        raise PydanticCustomError("caractere_invalido", "Caracteres de controle (como tabulação, quebra de linha ou NUL) não são aceitos neste campo.")
+    return value
+
+
+def _sem_controle_em_texto_livre(value: str) -> str:
+    if _CONTROLE_EM_TEXTO_LIVRE.search(value):
+        raise PydanticCustomError("caractere_invalido", "Caracteres de controle não são aceitos; só tabulação e quebra de linha.")
+    return value
+
+
+def linha(max_length: int, min_length: int = 0) -> Any:
+    """A one-line text: identifiers, names, URLs."""
+    return Annotated[StrictStr, Field(min_length=min_length, max_length=max_length), AfterValidator(sem_controle)]
+
+
+def texto_livre(max_length: int, min_length: int = 0) -> Any:
+    """Free text: tab and line breaks allowed, no other control character."""
+    return Annotated[
+        StrictStr, Field(min_length=min_length, max_length=max_length), AfterValidator(_sem_controle_em_texto_livre)
+    ]
 
 # pydantic error types -> the field codes of the catalog (graphql_api.core.errors.FIELD_CODES)
 _CODES = {

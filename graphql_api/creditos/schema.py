@@ -16,7 +16,7 @@ class Query:
 
     @strawberry.field(extensions=requires("creditos:ler", integrator_only=True))
     async def extrato(self, info: Info, limite: int | None = None, cursor: str | None = None) -> Pagina[LancamentoType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="lan_")
         rows, next_cursor = await service.extrato(info.context.principal, page)
         return pagina([LancamentoType.from_model(r) for r in rows], page, next_cursor)
 

@@ -13,7 +13,7 @@ _OUTBOX = requires("emails:ler", portal_only=True)
 class Query:
     @strawberry.field(extensions=_OUTBOX)
     async def emails(self, info: Info, limite: int | None = None, cursor: str | None = None) -> Pagina[EmailType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="eml_")
         rows, next_cursor = await service.listar_emails(info.context.principal, page)
         return pagina([EmailType.from_model(e) for e in rows], page, next_cursor)
 

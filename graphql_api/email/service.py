@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlparse
 import aiosmtplib
 
 from graphql_api.core.errors import ApiError
-from graphql_api.core.ids import new_id
+from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import after_commit
@@ -92,7 +92,7 @@ async def listar_emails(principal: Principal, page: PageRequest) -> tuple[list[E
 
 
 async def obter_email(principal: Principal, email_id: str) -> Email:
-    email = await of_integrator(principal.integrador_id).filter(id=email_id).first()
+    email = await of_integrator(principal.integrador_id).filter(id=email_id).first() if pode_existir(email_id, "eml_") else None
     if email is None:
         raise ApiError("NOT_FOUND", description=f"E-mail {email_id} não encontrado.")
     return email

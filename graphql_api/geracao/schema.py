@@ -19,7 +19,7 @@ class Query:
     async def geracoes(
         self, info: Info, produto_id: str | None = None, limite: int | None = None, cursor: str | None = None
     ) -> Pagina[GeracaoType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="ger_")
         rows, next_cursor = await service.listar_geracoes(info.context.principal, page, produto_id=produto_id)
         storage = info.context.runtime.storage
         return pagina([GeracaoType.from_model(g, storage) for g in rows], page, next_cursor)

@@ -24,7 +24,7 @@ from tortoise.expressions import F, Q
 from graphql_api.conferencia import service as conferencias
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id
+from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import account_filter
@@ -61,7 +61,7 @@ def _now() -> datetime:
 
 
 async def obter_geracao(principal: Principal, geracao_id: str) -> Geracao:
-    geracao = await repository.get_visible(principal, geracao_id)
+    geracao = await repository.get_visible(principal, geracao_id) if pode_existir(geracao_id, "ger_") else None
     if geracao is None:
         raise ApiError("NOT_FOUND", description=f"Geração {geracao_id} não encontrada.")
     return geracao
@@ -78,7 +78,7 @@ async def listar_geracoes(
 
 
 async def _produto(principal: Principal, produto_id: str) -> Produto:
-    produto = await produtos.visible(principal).filter(id=produto_id).first()
+    produto = await produtos.visible(principal).filter(id=produto_id).first() if pode_existir(produto_id, "prd_") else None
     if produto is None:
         raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
     return produto

@@ -21,13 +21,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.validation import validate
+from graphql_api.core.validation import linha, sem_controle, texto_livre, validate
 
 MAX_FOTOS = 20
-
-
-def _text(max_length: int, min_length: int = 0):
-    return Annotated[StrictStr, Field(min_length=min_length, max_length=max_length)]
 
 
 Number = Annotated[StrictInt | StrictFloat, Field(ge=0, le=1_000_000)]
@@ -70,18 +66,18 @@ class _Strict(BaseModel):
 
 
 class Categoria(_Strict):
-    codigo: _text(100) | None = None
-    nome: _text(200) | None = None
-    caminho: _text(500) | None = None
+    codigo: linha(100) | None = None
+    nome: linha(200) | None = None
+    caminho: linha(500) | None = None
 
 
 class Atributo(_Strict):
-    nome: _text(100, 1)
-    valor: _text(500, 1)
+    nome: linha(100, 1)
+    valor: linha(500, 1)
 
 
 class Imagem(_Strict):
-    url: Annotated[StrictStr, Field(max_length=2000), AfterValidator(_https_url)]
+    url: Annotated[StrictStr, Field(max_length=2000), AfterValidator(sem_controle), AfterValidator(_https_url)]
     ordem: Annotated[StrictInt, Field(ge=1, le=1000)]
     principal: StrictBool | None = None
 
@@ -97,19 +93,19 @@ class Dimensoes(_Strict):
 
 
 class ItemComposicao(_Strict):
-    item: _text(200, 1)
+    item: linha(200, 1)
     quantidade: Annotated[StrictInt, Field(ge=1, le=10_000)]
 
 
 class Avaliacao(_Strict):
     nota: Annotated[StrictInt, Field(ge=1, le=5)]
-    texto: _text(2000) | None = None
+    texto: texto_livre(2000) | None = None
     data: Annotated[StrictStr, AfterValidator(_iso_date)] | None = None
 
 
 class Pergunta(_Strict):
-    pergunta: _text(500, 1)
-    resposta: _text(2000, 1)
+    pergunta: texto_livre(500, 1)
+    resposta: texto_livre(2000, 1)
 
 
 class ProvaSocial(_Strict):
@@ -119,23 +115,23 @@ class ProvaSocial(_Strict):
 
 
 class Anuncio(_Strict):
-    marketplace: _text(50, 1)
-    id: _text(100, 1)
+    marketplace: linha(50, 1)
+    id: linha(100, 1)
 
 
 class Ficha(_Strict):
-    nome: _text(200, 1)
-    descricao: _text(5000) | None = None
-    descricaoComplementar: _text(5000) | None = None
-    marca: _text(100) | None = None
-    modelo: _text(100) | None = None
+    nome: linha(200, 1)
+    descricao: texto_livre(5000) | None = None
+    descricaoComplementar: texto_livre(5000) | None = None
+    marca: linha(100) | None = None
+    modelo: linha(100) | None = None
     gtin: Annotated[StrictStr, AfterValidator(_gtin)] | None = None
     categoria: Categoria | None = None
     atributos: Annotated[list[Atributo], Field(max_length=100)] | None = None
     imagens: Annotated[list[Imagem], Field(max_length=MAX_FOTOS)] | None = None
     dimensoes: Dimensoes | None = None
     composicaoOferta: Annotated[list[ItemComposicao], Field(max_length=50)] | None = None
-    garantia: _text(500) | None = None
+    garantia: texto_livre(500) | None = None
     avaliacoes: Annotated[list[Avaliacao], Field(max_length=50)] | None = None
     perguntas: Annotated[list[Pergunta], Field(max_length=50)] | None = None
     provaSocial: ProvaSocial | None = None

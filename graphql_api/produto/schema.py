@@ -18,7 +18,7 @@ class Query:
     async def produtos(
         self, info: Info, conta_id: str, limite: int | None = None, cursor: str | None = None, situacao: str | None = None
     ) -> Pagina[ProdutoType]:
-        page = PageRequest.of(limite, cursor)
+        page = PageRequest.of(limite, cursor, prefixo="prd_")
         rows, next_cursor = await service.listar_produtos(info.context.principal, conta_id, page, situacao=situacao)
         return pagina([ProdutoType.from_model(p) for p in rows], page, next_cursor)
 

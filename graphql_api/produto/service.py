@@ -17,6 +17,7 @@ from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.produto import repository
+from graphql_api.core.validation import tem_controle
 from graphql_api.produto.ficha import parse_ficha
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
 
@@ -31,8 +32,12 @@ def _content_hash(content: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _codigo_valido(codigo: str) -> bool:
+    return 1 <= len(codigo) <= MAX_CODIGO and not tem_controle(codigo)
+
+
 def _check_codigo(codigo: str) -> str:
-    if not 1 <= len(codigo) <= MAX_CODIGO or any(ord(ch) < 32 for ch in codigo):
+    if not _codigo_valido(codigo):
         raise ApiError(
             "VALIDATION_FAILED",
             fields=[FieldError("codigo", "formato_invalido", f"O código (SKU) deve ter de 1 a {MAX_CODIGO} caracteres visíveis.")],
@@ -93,7 +98,8 @@ def _not_found(codigo: str) -> ApiError:
 
 async def obter_produto(principal: Principal, conta_id: str, codigo: str) -> Produto:
     conta = await contas.obter_conta(principal, conta_id)
-    produto = await repository.visible(principal).filter(conta_id=conta.id, codigo=codigo).first()
+    # A SKU that could never be saved names no product (and is not worth a query).
+    produto = await repository.visible(principal).filter(conta_id=conta.id, codigo=codigo).first() if _codigo_valido(codigo) else None
     if produto is None:
         raise _not_found(codigo)
     return produto
@@ -118,6 +124,8 @@ async def excluir_ficha(principal: Principal, conta_id: str, codigo: str) -> Pro
     """Delete the product: it disappears from the API at once and its pending checks are
     cancelled; generations already ordered keep their versions and finish (docs/conferencia.md)."""
     conta = await contas.obter_conta(principal, conta_id)
+    if not _codigo_valido(codigo):
+        raise _not_found(codigo)
     async with transaction():
         produto = await repository.for_update(conta.id, codigo)
         if produto is None:

@@ -21,7 +21,7 @@ from pydantic_core import PydanticCustomError
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id
+from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import validate
@@ -411,7 +411,7 @@ async def definir_senha(token: str, senha: str) -> Usuario:
 
 
 async def obter(principal: Principal, usuario_id: str) -> Usuario:
-    usuario = await repository.member(principal.integrador_id, usuario_id)
+    usuario = await repository.member(principal.integrador_id, usuario_id) if pode_existir(usuario_id, "usr_") else None
     if usuario is None:
         raise ApiError("NOT_FOUND", description=f"Pessoa {usuario_id} não encontrada neste integrador.")
     return usuario

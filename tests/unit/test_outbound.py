@@ -75,13 +75,24 @@ async def test_only_https(client, url):
     assert error.value.code in ("nao_https", "url_invalida")
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "10.0.0.1", "169.254.169.254", "[::1]", "192.168.0.10", "0.0.0.0", "[::ffff:127.0.0.1]"])
+@pytest.mark.parametrize("host", [
+    "127.0.0.1", "10.0.0.1", "169.254.169.254", "[::1]", "192.168.0.10", "0.0.0.0", "[::ffff:127.0.0.1]",
+    # the old spellings of IPv4 that resolvers still read
+    "2130706433", "017700000001", "127.1", "0", "0x7f.1", "0177.0.0.1", "0xa9fea9fe",
+])
 async def test_private_literal_addresses_are_refused(host):
     strict = OutboundClient(allow_private=False)
     with pytest.raises(OutboundError) as error:
         await strict.request("GET", f"https://{host}/x", max_bytes=10)
     assert error.value.code == "endereco_proibido"
     await strict.close()
+
+
+async def test_a_public_address_in_an_old_spelling_is_refused_as_invalid():
+    client = OutboundClient(allow_private=False)
+    with pytest.raises(OutboundError) as error:
+        client.check_url("https://134744072/x.jpg")  # 8.8.8.8
+    assert error.value.code == "url_invalida" and "8.8.8.8" in error.value.detail
 
 
 async def test_names_resolving_to_private_addresses_are_refused_after_resolution(site):

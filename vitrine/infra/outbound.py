@@ -55,6 +55,21 @@ def _is_public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
+def _ip_literal(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host names literally, including the old IPv4 spellings that resolvers still
+    accept (2130706433, 0177.0.0.1, 0x7f.1, 127.1, 0), which must not slip past the address rules."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    if host and host[0].isdigit() and all(ch in "0123456789abcdefx." for ch in host.lower()):
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
+    return None
+
+
 class _PublicOnlyResolver(AbstractResolver):
     def __init__(self, allow_private: bool) -> None:
         self._inner = DefaultResolver()
@@ -123,12 +138,11 @@ class OutboundClient:
             raise OutboundError("nao_https", f"Esquema {parsed.scheme or 'ausente'} recusado: use https://.")
         if not parsed.hostname:
             raise OutboundError("url_invalida", "URL sem servidor.")
-        try:
-            literal = ipaddress.ip_address(parsed.hostname)
-        except ValueError:
-            literal = None
+        literal = _ip_literal(parsed.hostname)
         if literal is not None and not self.allow_private and not _is_public(str(literal)):
             raise OutboundError("endereco_proibido", f"{parsed.hostname} é um endereço não público.")
+        if literal is not None and literal.version == 4 and str(literal) != parsed.hostname:
+            raise OutboundError("url_invalida", f"Escreva o endereço IPv4 na forma habitual: {literal}.")
         return url
 
     async def check_destination(self, url: str) -> str:

@@ -1,0 +1,121 @@
+"""The call log's writer: a record it cannot write never holds back the others, and a graceful
+stop writes every buffered call."""
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+
+import aiohttp
+
+from graphql_api.chamada.models import Chamada
+from graphql_api.chamada.writer import NOTE, CallLogWriter, CallRecord
+from graphql_api.core.ids import new_id
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def record(integrador_id: str | None, **fields) -> CallRecord:
+    values = dict(
+        id=new_id("req_"), integrador_id=integrador_id, ambiente="teste", credencial="api_key", chave_id=None,
+        conta_id=None, metodo="POST", endpoint="/contas", caminho="/v1/contas", status=201, duracao_ms=1.0,
+        codigo_erro=None, mensagem_erro=None, causa_erro=None, replay=False, idempotency_key=None,
+        authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40, content_type="application/json",
+        request_body=b'{"nome": "n"}', response_body=b'{"data": {}}', criado_em=datetime.now(timezone.utc),
+    )
+    return CallRecord(**(values | fields))
+
+
+async def test_a_record_that_cannot_be_written_does_not_hold_back_the_batch(client, integrator):
+    writer = CallLogWriter(flush_seconds=3600, body_limit=64 * 1024)
+    deep = b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}"  # masking it would exhaust the stack
+    good, unmaskable, refused, nul, last = (
+        record(integrator.id),
+        record(integrator.id, request_body=deep),
+        record(None),  # no integrator: the database refuses it even without bodies
+        record(integrator.id, caminho="/v1/contas?x=\x00", request_body=b'{"nome": "a\\u0000b"}'),
+        record(integrator.id),
+    )
+    for r in (good, unmaskable, refused, nul, last):
+        writer.add(r)
+    # when the batch is written
+    await writer.flush()
+    # then every writable call is stored, and the buffer is empty: nothing blocks the next batch
+    stored = {c.id: c for c in await Chamada.filter(id__in=[good.id, unmaskable.id, refused.id, nul.id, last.id])}
+    assert set(stored) == {good.id, unmaskable.id, nul.id, last.id}
+    assert stored[good.id].corpo_enviado == '{"nome": "n"}'
+    assert stored[unmaskable.id].corpo_enviado == NOTE and stored[unmaskable.id].status == 201
+    assert "\x00" not in stored[nul.id].caminho
+    assert writer.dropped == 1 and writer.isolated >= 2
+    writer.add(record(integrator.id))
+    await writer.flush()
+    assert not writer._buffer
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start(port: int, log: Path) -> subprocess.Popen:
+    env = os.environ | {
+        "VITRINE_PORT": str(port),
+        # Nothing is written before the stop: every call waits in the buffer.
+        "VITRINE_CALL_LOG_FLUSH_SECONDS": "3600",
+        "VITRINE_CALL_LOG_BATCH_SIZE": "10000",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "vitrine", "serve"], cwd=ROOT, env=env,
+        stdout=open(log, "a"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        assert process.poll() is None, log.read_text()
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/docs", timeout=1)
+            return process
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"vitrine serve did not start: {log.read_text()}")
+
+
+async def test_a_graceful_stop_writes_every_buffered_call(factory, tmp_path):
+    # given a service whose call log has 5,000 calls waiting in its buffer
+    integrator = await factory.integrator(limite_chave=100_000, limite_integrador=100_000)
+    port, log = _free_port(), tmp_path / "serve.log"
+    process = _start(port, log)
+    try:
+        url = f"http://127.0.0.1:{port}/v1/saldo"
+        headers = {"Authorization": f"Bearer {integrator.key}"}
+        ids: list[str] = []
+        async with aiohttp.ClientSession() as session:
+
+            async def call(n: int) -> None:
+                for _ in range(n):
+                    async with session.get(url, headers=headers) as response:
+                        assert response.status == 200
+                        ids.append(response.headers["X-Request-Id"])
+
+            await asyncio.gather(*(call(500) for _ in range(10)))
+        assert len(ids) == 5000
+        assert await Chamada.filter(id__in=ids[:50]).count() == 0  # still buffered
+        # when it is stopped with SIGTERM and started again
+        os.killpg(process.pid, signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+        process = _start(port, log)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    # then every call is in the log
+    assert "5000 buffered calls written at shutdown" in log.read_text()
+    stored = 0
+    for start in range(0, len(ids), 500):
+        stored += await Chamada.filter(id__in=ids[start:start + 500]).count()
+    assert stored == 5000

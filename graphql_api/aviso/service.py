@@ -33,7 +33,7 @@ from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import after_commit, transaction
-from graphql_api.core.validation import validate
+from graphql_api.core.validation import linha, validate
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 from graphql_api.integracao import alertas
 from graphql_api.integracao import service as integracao
@@ -74,7 +74,7 @@ def _json(value: Any) -> str:
 class NovoAviso(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    url: StrictStr = Field(min_length=1, max_length=MAX_URL)
+    url: linha(MAX_URL, 1)
     eventos: list[StrictStr] = Field(min_length=1, max_length=len(EVENT_TYPES))
 
     @field_validator("url")

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from graphql_api.core.validation import linha
 from graphql_api.geracao.render import AVATARES
 
 
@@ -15,12 +16,12 @@ class _Pedido(BaseModel):
 
 
 class NovaGaleria(_Pedido):
-    produtoId: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    produtoId: linha(40, 1)
     quantidadeImagens: Annotated[StrictInt, Field(ge=1, le=12)]
 
 
 class NovoVideo(_Pedido):
-    produtoId: Annotated[StrictStr, Field(min_length=1, max_length=40)]
+    produtoId: linha(40, 1)
     tipo: Literal["apresentacao", "cinepremium"]
     avatar: Literal[AVATARES] = "automatico"  # type: ignore[valid-type]
 

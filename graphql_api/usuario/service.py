@@ -24,7 +24,7 @@ from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
 from graphql_api.core.transactions import transaction
-from graphql_api.core.validation import validate
+from graphql_api.core.validation import sem_controle, validate
 from graphql_api.email import service as emails
 from graphql_api.integrador import service as integradores
 from graphql_api.usuario import repository
@@ -93,7 +93,7 @@ def _email(value: str) -> str:
 
 
 def _nome(value: str) -> str:
-    value = value.strip()
+    value = sem_controle(value.strip())
     if not value:
         raise PydanticCustomError("obrigatorio", "Campo obrigatório.")
     if len(value) > 200:

@@ -23,7 +23,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.validation import validate
+from graphql_api.core.validation import linha, validate
 from graphql_api.geracao.render import photo as photos
 from graphql_api.geracao.render import style
 from graphql_api.geracao.render.text import Box, Canvas
@@ -87,7 +87,7 @@ class Texto(_Op):
     """A band across the top or bottom with a short text (wrapped, shrunk to fit, two lines)."""
 
     tipo: Literal["texto"]
-    texto: Annotated[StrictStr, Field(min_length=1, max_length=80)]
+    texto: linha(80, 1)
     posicao: Literal["topo", "rodape"] = "rodape"
     cor: Hex = "#FFFFFF"
     fundo: Hex = "#16324F"
@@ -97,7 +97,7 @@ class Selo(_Op):
     """A round badge in a corner ("-20%", "Novo", "Frete grátis")."""
 
     tipo: Literal["selo"]
-    texto: Annotated[StrictStr, Field(min_length=1, max_length=24)]
+    texto: linha(24, 1)
     posicao: Literal[
         "superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"
     ] = "superior_direito"

@@ -4,8 +4,13 @@ Each operation document is parsed and validated once, then executed directly wit
 so a REST call pays only for resolving its fields. Expected failures come back as the ApiError
 the resolver raised; anything else propagates as the unexpected exception it is.
 
-Four shortcuts keep the facade's hot path cheap (issue 2 asks it to keep half the throughput of
-a bare handler, bench/api_overhead.py):
+Strawberry's schema extensions (`strawberry.Schema(extensions=...)`) do NOT run here: only the
+staff endpoint at /graphql goes through Strawberry's own execution. A rule every door must obey
+belongs in a permission class or a field extension (they are part of the resolvers), never in a
+schema extension; tests/unit/test_executor.py fails if a schema extension is added.
+
+Four shortcuts keep the facade's hot path cheap (it must keep half the throughput of a bare
+handler, bench/api_overhead.py):
 - every resolver is plain or `async def`, so a coroutine is the only awaitable a field can return;
 - a plain attribute with a scalar or enum type (Strawberry's "basic" field, no resolver, no
   extension) is read and serialised directly, without building a GraphQLResolveInfo. Anything
@@ -146,7 +151,10 @@ class _FastExecutor(Executor):
 
     def execute_fields(self, parent_type, source_value, path, grouped_field_set, position_context):
         if id(self.operation) in self.static_operations:
-            key = (parent_type.name, id(grouped_field_set))
+            # Sub-selections come from the process-lived collect_subfields cache, so their id is
+            # stable; the root selection is collected anew by every execution, so it is keyed by
+            # its (process-lived) operation instead.
+            key = (parent_type.name, id(self.operation) if path is None else id(grouped_field_set))
             if key not in self._plans:
                 self._plans[key] = self._plan(parent_type, grouped_field_set)
             plan = self._plans[key]
@@ -249,7 +257,10 @@ class _FastExecutor(Executor):
             return _serialize_list(graphql_type.serialize, value)
         if kind == _OBJECT:
             completed = self.collect_and_execute_subfields(graphql_type, field_details_list, path, value, position_context)
-            return None if _is_coroutine(completed) else completed
+            if _is_coroutine(completed):
+                completed.close()  # graphql-core runs it again below; never leave one unawaited
+                return None
+            return completed
         items = []
         for index, item in enumerate(value):
             if item is None:

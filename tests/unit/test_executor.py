@@ -122,3 +122,29 @@ async def test_an_operation_leaves_no_garbage_for_the_cycle_collector():
     finally:
         gc.enable()
     assert unreachable < runs, f"{unreachable} objects in cycles after {runs} operations"
+
+
+async def test_the_plan_cache_does_not_grow_with_repeated_operations():
+    # The root selection is collected anew by every execution: its plan must be keyed by the
+    # operation, or the cache grows (and a recycled id could pick another selection's plan).
+    from graphql_api.core.context import Context
+    from graphql_api.executor import Operation, _FastExecutor, run
+
+    operation = Operation("query Probe($n: String!) { __type(name: $n) { name kind } }")
+    await run(operation, Context(runtime=None), {"n": "Query"})
+    size = len(_FastExecutor._plans)
+    for _ in range(300):
+        assert await run(operation, Context(runtime=None), {"n": "Query"}) == {"__type": {"name": "Query", "kind": "OBJECT"}}
+    assert len(_FastExecutor._plans) == size
+
+
+def test_schema_extensions_are_only_the_parse_and_validation_caches():
+    # Schema extensions do not run for in-process operations (the facade, the portal, tasks): a
+    # rule added as one would silently skip every door but /graphql. Use a permission class or a
+    # field extension instead, and update this list only for a cache-like extension.
+    from strawberry.extensions import ParserCache, ValidationCache
+
+    from graphql_api.schema import schema
+
+    kinds = {type(factory()) for factory in schema.extensions}
+    assert kinds == {ParserCache, ValidationCache}

@@ -64,7 +64,8 @@ async def test_invalidations_reach_only_the_same_namespace(runtimes):
     while "outra" not in heard["b"] and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     await asyncio.sleep(0.3)
-    assert heard["a1"] == ["chaves"] and heard["a2"] == ["chaves"]
+    assert "outra" in heard["b"]
+    assert "outra" not in heard["a1"] + heard["a2"]
 
 
 async def test_rate_limit_counters_are_shared_only_within_a_namespace(runtimes):

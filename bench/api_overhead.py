@@ -127,10 +127,13 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
     key, geracao_id = json.loads(seeded.stdout.strip().splitlines()[-1])
     port = free_port()
     extra = ["--reuse-port"] if processes > 1 else []
+    from vitrine.infra.process import tied_to_this_process
+
     servers = [
         subprocess.Popen(
             [sys.executable, __file__, "--serve", str(port), *extra],
             env={**os.environ, **env}, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            preexec_fn=tied_to_this_process(),  # no server outlives an interrupted run
         )
         for _ in range(processes)
     ]

@@ -34,6 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api_overhead import PG_ADMIN, REDIS_URL, free_port  # noqa: E402
+from tests.processes import start_vitrine  # noqa: E402
+from vitrine.infra.process import tied_to_this_process  # noqa: E402
 
 
 def run_receptor(port: int, segredo: str, out: str, cert: str, key: str) -> None:
@@ -69,7 +71,7 @@ class Bench:
         self.env = {
             "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{self.database}",
             "VITRINE_REDIS_URL": REDIS_URL,
-            "VITRINE_TASK_QUEUE": f"vitrine-bench-{tag}",
+            "VITRINE_REDIS_NAMESPACE": f"bench-{tag}",
             "VITRINE_DATA_DIR": str(self.dir),
             "VITRINE_SECRET_KEY": "bench-secret-key",
             "VITRINE_OUTBOUND_ALLOW_PRIVATE": "1",  # the receiver is on 127.0.0.1
@@ -88,7 +90,7 @@ class Bench:
     def start_receptor(self, segredo: str) -> None:
         self.receptor = subprocess.Popen(
             [sys.executable, __file__, "--receptor", str(self.port), segredo, str(self.arrivals), str(self.cert), str(self.key)],
-            env=os.environ.copy(), start_new_session=True,
+            env=os.environ.copy(), start_new_session=True, preexec_fn=tied_to_this_process(),
         )
         deadline = time.time() + 15
         while time.time() < deadline:
@@ -105,10 +107,7 @@ class Bench:
     def start_worker(self) -> None:
         log_path = self.dir / "worker.log"
         log = open(log_path, "w")
-        self.worker = subprocess.Popen(
-            [sys.executable, "-m", "vitrine", "worker", "--workers", "2"],
-            env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=ROOT,
-        )
+        self.worker = start_vitrine("worker", "--workers", "2", env=os.environ.copy(), log=log)
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.worker.poll() is not None:
@@ -267,7 +266,9 @@ class Bench:
             pass
         await self.db.close_connections()
         redis = Redis.from_url(REDIS_URL)
-        await redis.delete(self.env["VITRINE_TASK_QUEUE"])
+        keys = [key async for key in redis.scan_iter(match=f"{self.env['VITRINE_REDIS_NAMESPACE']}:*")]
+        if keys:
+            await redis.delete(*keys)
         await redis.aclose()
         conn = await asyncpg.connect(PG_ADMIN)
         await conn.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')

@@ -244,8 +244,9 @@ def run_backend(env: dict[str, str]) -> dict[str, list[float]]:
     ids = json.loads(seeded.stdout.strip().splitlines()[-1])
     port = free_port()
     env |= {"VITRINE_PORT": str(port), "VITRINE_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-    server = subprocess.Popen([sys.executable, "-m", "vitrine", "serve"], env=env, cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    from tests.processes import start_vitrine
+
+    server = start_vitrine("serve", env=env, log=subprocess.DEVNULL)
     try:
         wait_for_port(port)
         return asyncio.run(measure(f"http://127.0.0.1:{port}", ids))

@@ -10,7 +10,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -19,6 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+
+from tests.processes import start_vitrine
 
 pytest_plugins = ["tests.harness"]
 
@@ -66,10 +67,7 @@ def service() -> str:
     }
     log_path = data_dir / "serve.log"
     log = open(log_path, "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "vitrine", "serve"], cwd=ROOT, env=env,
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
+    process = start_vitrine("serve", env=env, log=log)
     deadline = time.time() + 30
     while True:
         if process.poll() is not None:

@@ -28,7 +28,11 @@ async def _worker_startup(state: TaskiqState) -> None:
     if not broker.is_worker_process:
         return
     from vitrine import db
+    from vitrine.infra.process import die_with_multiprocessing_parent
     from vitrine.runtime import Runtime
+
+    # An orphan of a killed `vitrine worker` would go on taking tasks with nobody to stop it.
+    die_with_multiprocessing_parent()
 
     settings = Settings()
     state.db = await db.connect(settings)

@@ -50,18 +50,18 @@ class Loop:
 class PeriodicJobs(Loop):
     name = "periodic-jobs"
 
-    def __init__(self, tasks, redis: Redis | None, period: float = PERIOD_SECONDS, *, namespace: str = "vitrine") -> None:
+    def __init__(self, tasks, redis: Redis | None, period: float = PERIOD_SECONDS, *, key_prefix: str) -> None:
         self.jobs = [job if isinstance(job, tuple) else (job, period) for job in tasks]
         super().__init__(min((every for _, every in self.jobs), default=period))
         self.redis = redis
-        # The task queue's name: installations (or test sessions) sharing one Redis keep their own slots.
-        self.namespace = namespace
+        # Inside the deployment's Redis namespace: deployments sharing one Redis keep their own slots.
+        self.key_prefix = key_prefix
         self._last_slot: dict[str, int] = {}
 
     async def _claim(self, name: str, slot: int, every: float) -> bool:
         if self.redis is None:
             return True
-        key = f"vitrine:agenda:{self.namespace}:{name}:{slot}"
+        key = f"{self.key_prefix}:{name}:{slot}"
         return bool(await self.redis.set(key, "1", nx=True, ex=int(every) + 60))
 
     async def run_once(self) -> None:

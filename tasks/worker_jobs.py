@@ -12,7 +12,7 @@ from tasks.scheduler import PeriodicJobs
 @broker.on_event(TaskiqEvents.WORKER_STARTUP)
 async def _start_periodic(state: TaskiqState) -> None:
     if broker.is_worker_process:
-        state.periodic = PeriodicJobs(maintenance.PERIODIC, state.runtime.redis, namespace=state.runtime.settings.task_queue)
+        state.periodic = PeriodicJobs(maintenance.PERIODIC, state.runtime.redis, key_prefix=state.runtime.settings.redis_key("agenda"))
         state.periodic.start()
         state.varredura = Varredura(state.runtime, state.runtime.settings.aviso_varredura_segundos)
         state.varredura.start()

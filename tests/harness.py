@@ -2,7 +2,7 @@
 and e2e/ through their conftest files, so both pick the same back end).
 
 Back end: the embedded default (a SQLite file, in-process broker) unless VITRINE_TEST_BACKEND is
-`postgres`, in which case a fresh PostgreSQL database and a Redis database are used (created here,
+`postgres`, in which case a fresh PostgreSQL database and a Redis namespace are used (created here,
 dropped at the end). The test command (scripts/test) runs the suite once per back end."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import secrets
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -27,7 +26,9 @@ REDIS_URL = os.environ.get("VITRINE_TEST_REDIS", "redis://127.0.0.1:6379/13")
 _session_id = secrets.token_hex(4)
 _data_dir = Path(tempfile.mkdtemp(prefix=f"vitrine-test-{_session_id}-"))
 _pg_database = f"vitrine_test_{_session_id}"
+REDIS_NAMESPACE = f"test-{_session_id}"
 
+from tests.processes import start_vitrine  # noqa: E402
 from tests.tls import make_tls_files, server_context  # noqa: E402
 
 # Real HTTPS servers of the tests (photo hosts, notice receivers) are signed by this CA, which the
@@ -67,7 +68,9 @@ os.environ["VITRINE_AVISO_VARREDURA_SEGUNDOS"] = "0.2"
 if BACKEND == "postgres":
     os.environ["VITRINE_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{_pg_database}"
     os.environ["VITRINE_REDIS_URL"] = REDIS_URL
-    os.environ["VITRINE_TASK_QUEUE"] = f"vitrine-test-{_session_id}"
+    # The run's own Redis namespace (task queue, invalidations, limits, locks): runs sharing the
+    # Redis database, one after another or at once, never take each other's tasks.
+    os.environ["VITRINE_REDIS_NAMESPACE"] = REDIS_NAMESPACE
     os.environ["VITRINE_INPROCESS_WORKERS"] = "false"
 else:
     for name in ("VITRINE_DATABASE_URL", "VITRINE_REDIS_URL"):
@@ -112,10 +115,7 @@ _worker: subprocess.Popen | None = None
 def _start_worker() -> subprocess.Popen:
     """With Redis, tasks run in a real `vitrine worker` process, as in production."""
     log = open(_data_dir / "worker.log", "w")
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "vitrine", "worker", "--workers", "1"],
-        env=os.environ.copy(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
+    worker = start_vitrine("worker", "--workers", "1", env=os.environ.copy(), log=log)
     deadline = time.time() + 30
     while time.time() < deadline:
         if worker.poll() is not None:
@@ -155,6 +155,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         _smtp.stop()
     if BACKEND == "postgres":
         asyncio.run(_drop_pg_database())
+        asyncio.run(_drop_redis_namespace())
+
+
+async def _drop_redis_namespace() -> None:
+    from redis.asyncio import Redis
+
+    redis = Redis.from_url(REDIS_URL)
+    try:
+        keys = [key async for key in redis.scan_iter(match=f"{REDIS_NAMESPACE}:*", count=1000)]
+        if keys:
+            await redis.delete(*keys)
+    finally:
+        await redis.aclose()
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -174,6 +187,10 @@ def worker_process():
         @property
         def pid(self) -> int:
             return _worker.pid
+
+        @property
+        def log(self) -> Path:
+            return _data_dir / "worker.log"
 
         def kill(self) -> None:
             os.killpg(_worker.pid, signal.SIGKILL)

@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
         registry.import_all()
         broker.state.runtime = runtime
         await broker.startup()
-        periodic = PeriodicJobs(maintenance.PERIODIC, runtime.redis, namespace=settings.task_queue)
+        periodic = PeriodicJobs(maintenance.PERIODIC, runtime.redis, key_prefix=settings.redis_key("agenda"))
         varredura = Varredura(runtime, settings.aviso_varredura_segundos)
         if settings.runs_inprocess_workers:
             periodic.start()

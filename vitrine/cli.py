@@ -85,6 +85,9 @@ def serve(host: str | None, port: int | None, processes: int) -> None:
 
 def _serve_one(settings: Settings, migrate: bool, reuse_port: bool) -> None:
     from vitrine.app import create_app, run_web
+    from vitrine.infra.process import die_with_multiprocessing_parent
+
+    die_with_multiprocessing_parent()  # with --processes: no web process outlives the one that started it
 
     run_web(create_app(settings, migrate=migrate), settings.host, settings.port, reuse_port=reuse_port)
 

@@ -37,7 +37,7 @@ class Runtime:
         from graphql_api.integracao import service as integracao
 
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
-        bus = InvalidationBus(redis)
+        bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
         keys = KeyCache()
         bus.subscribe(lambda topic: keys.clear() if topic == CACHE_TOPIC else None)
         call_log = CallLogWriter(
@@ -51,7 +51,7 @@ class Runtime:
             redis=redis,
             bus=bus,
             keys=keys,
-            limiter=RateLimiter(redis),
+            limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl")),
             storage=MediaStorage(settings.media_dir, settings.signing_key, settings.base_url),
             call_log=call_log,
             outbound=OutboundClient(

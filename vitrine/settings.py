@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from functools import cached_property
 from pathlib import Path
@@ -36,7 +37,10 @@ class Settings(BaseSettings):
     # Requests refused with 401, per client IP address and minute; past it, 429 (docs/limites.md).
     rate_limit_unauthenticated_per_ip: int = 300
 
-    task_queue: str = "vitrine"  # the Redis list the workers read
+    # Prefix of every Redis key, pub/sub channel and the task queue: deployments (or test runs)
+    # sharing one Redis stay apart by each having its own. Lowercase, digits, "_" and "-" only,
+    # so no namespace is a prefix of another's keys ("a" vs "a:b").
+    redis_namespace: str = Field(default="vitrine", pattern=r"^[a-z0-9_-]{1,32}$")
 
     # The call log is written off the request path: every flush_seconds, or sooner once batch_size
     # calls wait. A crash (not a graceful stop, which writes them all) loses at most what waits.
@@ -72,6 +76,23 @@ class Settings(BaseSettings):
         if self.aviso_em_voo_max_segundos <= self.aviso_timeout_segundos + 1:
             raise ValueError("VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS must exceed VITRINE_AVISO_TIMEOUT_SEGUNDOS + 1")
         return self
+
+    @model_validator(mode="after")
+    def _no_task_queue(self) -> Settings:
+        # Its successor: a deployment kept apart by this alone would silently share everything else.
+        if os.environ.get("VITRINE_TASK_QUEUE"):
+            raise ValueError("VITRINE_TASK_QUEUE was replaced by VITRINE_REDIS_NAMESPACE, which names the task "
+                             "queue and every other Redis key: set that instead")
+        return self
+
+    def redis_key(self, *parts: str) -> str:
+        """A Redis key, channel or queue name inside this deployment's namespace."""
+        return ":".join((self.redis_namespace, *parts))
+
+    @property
+    def task_queue(self) -> str:
+        """The Redis list the workers read."""
+        return self.redis_key("tasks")
 
     @property
     def resolved_database_url(self) -> str:

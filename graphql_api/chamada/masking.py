@@ -1,7 +1,8 @@
 """What the call log may keep: secrets, credentials and personal data masked before storage.
 
 Masked: Authorization, API keys (the public identifier stays), OAuth codes and tokens, client
-secrets, whsec_ notice secrets, Idempotency-Key (partially), e-mail, telephone, CPF and CNPJ.
+secrets, whsec_ notice secrets, Idempotency-Key (partially), e-mail, telephone (Brazilian, 0800-style
+and international), CPF and CNPJ.
 Bodies are cut at the body limit (64 KB) after masking."""
 
 from __future__ import annotations
@@ -29,15 +30,22 @@ _TOKEN_PATTERNS = [
 ]
 
 _EMAIL = re.compile(r"\b([A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]*@([A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)\b")
-# CPF, CNPJ and Brazilian phone numbers in one pass; bare 11/14-digit runs only if the check
-# digits say they are a CPF or CNPJ (an EAN or an order number is not personal data).
+# CPF, CNPJ and phone numbers in one pass. Bare digit runs are judged by _mask_personal_number:
+# an EAN/GTIN, an order number or a timestamp is not personal data and stays.
 _PERSONAL_NUMBER = re.compile(
     r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b"  # CPF 123.456.789-09
     r"|\b\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}\b"  # CNPJ 11.222.333/0001-81
-    r"|(?:\+55[\s\-]?)?\(\d{2}\)[\s\-]?9?\d{4}[\s\-]?\d{4}\b"  # (11) 98765-4321
-    r"|(?:\+55[\s\-]?)?\b\d{2}[\s\-]9?\d{4}[\s\-]\d{4}\b"  # 11 98765-4321
-    r"|\+55\d{10,11}\b"  # +5511987654321
-    r"|\b(?P<bare>\d{11}|\d{14})\b"
+    r"|(?<![\w+])\+[1-9](?:[ .\-()]{0,2}\d){7,14}\b"  # E.164: +55 11 98765-4321, +1 415 555 2671
+    r"|\(\d{2}\)[\s\-]?9?[\s.\-]?\d{4}[\s.\-]?\d{4}\b"  # (11) 98765-4321
+    r"|\b\d{2}[\s\-]9?[\s.\-]?\d{4}[\s\-]\d{4}\b"  # 11 98765-4321, 11 9 8765-4321
+    r"|\b0[3589]00[\s.\-]?(?:\d{3}[\s.\-]?\d{4}|\d{4}[\s.\-]?\d{3})\b"  # 0800 123 4567
+    r"|\b(?P<bare>\d{10,14})\b"
+)
+# Brazilian area codes (DDD) in use.
+_DDD = frozenset(
+    "11 12 13 14 15 16 17 18 19 21 22 24 27 28 31 32 33 34 35 37 38 41 42 43 44 45 46 47 48 49 "
+    "51 53 54 55 61 62 63 64 65 66 67 68 69 71 73 74 75 77 79 81 82 83 84 85 86 87 88 89 "
+    "91 92 93 94 95 96 97 98 99".split()
 )
 _TOKEN_MARKER = re.compile(r"sk_|oat_|ort_|oac_|cs_|whsec_")
 
@@ -64,18 +72,30 @@ def _cnpj_valid(d: str) -> bool:
     return True
 
 
+def _br_phone(d: str) -> bool:
+    """A DDD then a mobile (9 + 8 digits) or landline (2-5 + 7 digits) number."""
+    if d[:2] not in _DDD:
+        return False
+    return (len(d) == 11 and d[2] == "9") or (len(d) == 10 and d[2] in "2345")
+
+
 def _mask_personal_number(match: re.Match) -> str:
     digits = match.group("bare")
     if digits is None:
         return MASK
-    if (len(digits) == 11 and _cpf_valid(digits)) or (len(digits) == 14 and _cnpj_valid(digits)):
-        return MASK
-    return digits
+    size = len(digits)
+    if size <= 11:
+        personal = _br_phone(digits) or (size == 11 and _cpf_valid(digits))
+    elif size == 14:
+        personal = _cnpj_valid(digits)
+    else:  # 55 + a Brazilian number, as messaging APIs write it; GS1 gives no EAN prefix 55
+        personal = digits.startswith("55") and _br_phone(digits[2:])
+    return MASK if personal else digits
 
 
-# Something that could be a phone, CPF or CNPJ: ten or more digits, separators allowed between
-# (up to two in a row, as in "(11) 98765-4321").
-_NUMBER_LIKE = re.compile(r"(?:\d[\s().\-/]{0,2}){10}")
+# Something that could be a phone, CPF or CNPJ: "+" and a digit (an international number), or
+# ten or more digits, separators allowed between (up to two in a row, as in "(11) 98765-4321").
+_NUMBER_LIKE = re.compile(r"\+\d|(?:\d[\s().\-/]{0,2}){10}")
 
 
 # Strings the service itself produces and that cannot hold personal data: ids, timestamps,
@@ -86,7 +106,7 @@ _SYSTEM_STRING = re.compile(
     r"|[a-z_]{1,40}$"
     r"|https?://[^\s?#]+/midia/[^\s?#]+\?exp=\d+&sig=[0-9a-f]{64}$"
 )
-_PERSONAL_HINT = re.compile(r"@|(?:\d[\s().\-/]{0,2}){10}")
+_PERSONAL_HINT = re.compile(r"@|\+\d|(?:\d[\s().\-/]{0,2}){10}")
 
 
 def mask_text(text: str) -> str:

@@ -78,6 +78,16 @@ async def test_bodies_and_headers_are_masked(client, factory, integrator):
     assert headers["Idempotency-Key"] == "pedi****7890"
 
 
+async def test_phones_in_a_ficha_are_masked_in_the_call_detail(client, factory, integrator):
+    phones = ["11912345678", "1133334444", "0800 123 4567", "+1 415 555 2671", "+44 20 7946 0958", "+14155552671"]
+    ficha = {"nome": "Produto", "descricao": "SAC: " + "; ".join(phones), "gtin": "7891234567895"}
+    conta = await factory.conta(integrator)
+    response = await client.put(f"/v1/contas/{conta['id']}/produtos/SKU-FONE", json=ficha, headers=integrator.headers)
+    call = await detail(client, integrator, response.headers["X-Request-Id"])
+    assert call["corpoEnviado"]["descricao"] == "SAC: " + "; ".join(["****"] * len(phones))
+    assert call["corpoEnviado"]["gtin"] == "7891234567895"
+
+
 async def test_bodies_are_cut_at_64_kb(client, factory, integrator):
     conta = await factory.conta(integrator)
     ficha = {"nome": "Grande", "atributos": [{"nome": f"a{i}", "valor": "v" * 490} for i in range(100)],

@@ -11,12 +11,11 @@ from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "vitrine:invalidar"
-
 
 class InvalidationBus:
-    def __init__(self, redis: Redis | None) -> None:
+    def __init__(self, redis: Redis | None, channel: str) -> None:
         self._redis = redis
+        self._channel = channel  # inside the deployment's Redis namespace
         self._handlers: list[Callable[[str], None]] = []
         self._task: asyncio.Task | None = None
 
@@ -30,13 +29,13 @@ class InvalidationBus:
     async def publish(self, topic: str) -> None:
         self._dispatch(topic)  # this process at once, before the caller's next request
         if self._redis is not None:
-            await self._redis.publish(CHANNEL, topic)
+            await self._redis.publish(self._channel, topic)
 
     async def start(self) -> None:
         if self._redis is None:
             return
         pubsub = self._redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
+        await pubsub.subscribe(self._channel)
         self._task = asyncio.create_task(self._listen(pubsub), name="invalidation-bus")
 
     async def _listen(self, pubsub) -> None:

@@ -37,8 +37,9 @@ class Decision:
 
 
 class RateLimiter:
-    def __init__(self, redis: Redis | None) -> None:
+    def __init__(self, redis: Redis | None, key_prefix: str) -> None:
         self._redis = redis
+        self._key_prefix = key_prefix  # inside the deployment's Redis namespace
         self._window = -1
         self._local: dict[str, int] = {}  # this process's hits in the window
         self._unsynced: dict[str, int] = {}  # of those, not yet added to Redis
@@ -92,7 +93,7 @@ class RateLimiter:
         self._unsynced = {}
         async with self._redis.pipeline(transaction=False) as pipe:
             for name, delta in batch.items():
-                key = f"vitrine:rl:{name}:{window}"
+                key = f"{self._key_prefix}:{name}:{window}"
                 pipe.incrby(key, delta)
                 pipe.expire(key, WINDOW_SECONDS + 5)
             results = await pipe.execute()

@@ -1,7 +1,8 @@
 """The taskiq broker: in-process by default, a Redis list queue when VITRINE_REDIS_URL is set.
 
 Every piece of queued work is a database row first, so a lost message is recovered by a sweep
-rather than by the broker (STACK-NOTES: a list queue stops cleanly on SIGTERM)."""
+rather than by the broker. A list queue is used because its workers stop cleanly on SIGTERM (a
+stream broker's ignored it and needed SIGKILL), see docs/desenvolvimento.md."""
 
 from __future__ import annotations
 
@@ -11,11 +12,26 @@ from taskiq.abc.broker import AsyncBroker
 from vitrine.settings import Settings
 
 
+# How long one wait for a task blocks in Redis: below redis-py's socket timeout (5 s), which an
+# endless BRPOP (taskiq-redis's default) runs into on an idle queue, crashing the worker process
+# (and any task it was running) every 5 s while taskiq starts another.
+_WAIT_SECONDS = 2
+
+
 def _make_broker(settings: Settings) -> AsyncBroker:
     if settings.redis_url:
+        from redis.asyncio import Redis
         from taskiq_redis import ListQueueBroker
 
-        return ListQueueBroker(settings.redis_url, queue_name=settings.task_queue)
+        class _ListQueue(ListQueueBroker):
+            async def listen(self):
+                while True:
+                    async with Redis(connection_pool=self.connection_pool) as connection:
+                        popped = await connection.brpop([self.queue_name], timeout=_WAIT_SECONDS)
+                    if popped is not None:
+                        yield popped[1]
+
+        return _ListQueue(settings.redis_url, queue_name=settings.task_queue)
     return InMemoryBroker()
 
 

@@ -112,3 +112,24 @@ async def test_password_hashing_does_not_queue_behind_the_default_executor():
     finally:
         release.set()
         await blocked
+
+
+def _unreadable() -> object:
+    return _Unreadable()
+
+
+class _Unreadable:
+    """Pickles in the worker, cannot be rebuilt in the parent: pebble gives up on the whole pool."""
+
+    def __reduce__(self):
+        return _refuse, ()
+
+
+def _refuse() -> None:
+    raise TypeError("cannot be rebuilt here")
+
+
+async def test_a_pool_that_broke_as_a_whole_is_rebuilt_for_the_next_job(pool):
+    with pytest.raises(WorkerCrashed):
+        await pool.run(_unreadable)
+    assert (await pool.run(_pid_and_niceness))[0] != os.getpid()

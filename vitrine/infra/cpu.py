@@ -52,9 +52,6 @@ class ProcessPool:
         self._jobs: set[Future] = set()
 
     def _running_pool(self) -> pebble.ProcessPool:
-        if self._pool is not None and not self._pool.active:
-            self._pool.stop()  # broke as a whole (a worker could not start, an unreadable result)
-            self._pool = None
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")
             # Takes effect when this process starts its forkserver, once: workers then fork ready.
@@ -65,6 +62,8 @@ class ProcessPool:
         return self._pool
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
+        if self._pool is not None and not self._pool.active:
+            await self.stop()  # broke as a whole (a worker could not start, an unreadable result)
         job = self._running_pool().schedule(function, args)
         self._jobs.add(job)
         job.add_done_callback(self._jobs.discard)

@@ -1,6 +1,6 @@
 """Process-wide resources, created once by the app factory or the worker and passed to the
-GraphQL context: settings, the invalidation bus, caches, the limiter, storage, the call log and
-the outbound HTTP client."""
+GraphQL context: settings, the invalidation bus, caches, the limiter, storage, the call log, the
+outbound HTTP client and the worker processes for CPU-bound work."""
 
 from __future__ import annotations
 
@@ -11,10 +11,14 @@ from redis.asyncio import Redis
 from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, RateLimits
 from vitrine.infra.bus import InvalidationBus
+from vitrine.infra.cpu import ProcessPool, render_workers
 from vitrine.infra.outbound import OutboundClient
 from vitrine.infra.ratelimit import RateLimiter
 from vitrine.infra.storage import MediaStorage
 from vitrine.settings import Settings
+
+# Imported once by the forkserver, so that a new worker process starts ready to work.
+_CPU_MODULES = ("graphql_api.geracao.render", "graphql_api.conferencia.analise")
 
 
 @dataclass
@@ -27,6 +31,8 @@ class Runtime:
     storage: MediaStorage
     call_log: CallLogWriter
     outbound: OutboundClient
+    render_pool: ProcessPool  # galleries, videos, image edits
+    photo_pool: ProcessPool  # photo measures and thumbnails: never queued behind a render
 
     @property
     def default_limits(self) -> RateLimits:
@@ -57,6 +63,9 @@ class Runtime:
             outbound=OutboundClient(
                 allow_private=settings.outbound_allow_private, ca_bundle=settings.outbound_ca_bundle
             ),
+            render_pool=ProcessPool("render", render_workers(), preload=_CPU_MODULES),
+            # One process: one full-size decode in memory at a time.
+            photo_pool=ProcessPool("photo", 1, preload=_CPU_MODULES),
         )
 
     async def start(self) -> None:
@@ -64,6 +73,8 @@ class Runtime:
         await self.call_log.start()
 
     async def stop(self) -> None:
+        await self.render_pool.stop()
+        await self.photo_pool.stop()
         await self.limiter.close()
         await self.call_log.stop()
         await self.outbound.close()

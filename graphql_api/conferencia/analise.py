@@ -7,7 +7,7 @@ decoded at reduced scale, and the measures are taken on a working copy of at mos
 - perceptual hash: a 256-bit difference hash (dHash) of a 17 × 16 grey thumbnail;
 - border lightness: the share of light, neutral pixels in a band around the edges.
 
-CPU-bound and blocking: callers run it in a worker thread."""
+CPU-bound and blocking: callers run it in a worker process (vitrine.infra.cpu)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ class ImagemRecusada(Exception):
         super().__init__(detalhe)
         self.codigo = codigo
         self.detalhe = detalhe
+
+    def __reduce__(self):  # rebuilt with its codigo when it comes back from a worker process
+        return type(self), (self.codigo, self.detalhe)
 
 
 @dataclass(frozen=True, slots=True)

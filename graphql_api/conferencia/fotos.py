@@ -1,6 +1,6 @@
 """Photo intake: each photo of a ficha version is fetched through the shared outbound client
 (https only, public addresses only, at most 3 redirects, size enforced while streaming),
-measured in a worker thread, and its original kept in media storage.
+measured in a worker process (the runtime's photo pool), and its original kept in media storage.
 
 A photo whose URL and content did not change since an earlier version is re-used, measures
 included: the fetch is conditional (If-None-Match / If-Modified-Since) when the server gave
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from tortoise.exceptions import IntegrityError
@@ -19,14 +18,12 @@ from graphql_api.conferencia import repository
 from graphql_api.conferencia.analise import ImagemRecusada, Medidas, medir, miniatura
 from graphql_api.conferencia.catalog import MAX_FOTO_BYTES
 from graphql_api.conferencia.models import Foto
+from vitrine.infra.cpu import ProcessPool
 from vitrine.infra.outbound import OutboundClient, OutboundError, OutboundResponse
 from vitrine.infra.storage import MediaStorage
 
 CONCURRENT_DOWNLOADS = 4
 RETRY_PAUSE = 0.5  # seconds before the one retry of a failure that may pass
-# One decoder thread per process: at most one full-size decode in memory at a time
-# (JPEGs are decoded at reduced scale anyway), and the event loop stays free.
-_DECODER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="foto-decode")
 
 # outbound failure -> (motivo, may pass by itself)
 _OUTBOUND_CODES = {
@@ -78,16 +75,12 @@ async def baixar(
     )
 
 
-async def medir_em_thread(data: bytes) -> Medidas:
-    return await asyncio.get_running_loop().run_in_executor(_DECODER, medir, data)
-
-
-async def garantir_miniatura(storage: MediaStorage, foto: Foto) -> str:
+async def garantir_miniatura(storage: MediaStorage, pool: ProcessPool, foto: Foto) -> str:
     """The storage key of the photo's thumbnail, made from the stored original the first time."""
     key = foto.arquivo.rsplit(".", 1)[0] + ".min.jpg"
     if not storage.exists(key):
         original = await asyncio.get_running_loop().run_in_executor(None, storage.path(foto.arquivo).read_bytes)
-        data = await asyncio.get_running_loop().run_in_executor(_DECODER, miniatura, original)
+        data = await pool.run(miniatura, original)
         await asyncio.get_running_loop().run_in_executor(None, storage.save, key, data)
     return key
 
@@ -123,10 +116,13 @@ def url_hash(url: str) -> str:
 class Recebimento:
     """The intake of the photos of one check: one fetch per distinct URL, a few at a time."""
 
-    def __init__(self, produto_id: str, *, outbound: OutboundClient, storage: MediaStorage, timeout: float) -> None:
+    def __init__(
+        self, produto_id: str, *, outbound: OutboundClient, storage: MediaStorage, pool: ProcessPool, timeout: float
+    ) -> None:
         self.produto_id = produto_id
         self.outbound = outbound
         self.storage = storage
+        self.pool = pool
         self.timeout = timeout
         self._slots = asyncio.Semaphore(CONCURRENT_DOWNLOADS)
 
@@ -155,7 +151,7 @@ class Recebimento:
             await known.save(update_fields=["etag", "ultima_modificacao", "verificada_em"])
             return Recebida(url, known)
         try:
-            medidas = await medir_em_thread(response.body)
+            medidas = await self.pool.run(medir, response.body)
         except ImagemRecusada as exc:
             return Recebida(url, falha=FotoRecusada(exc.codigo, exc.detalhe))
         return Recebida(url, await self._store(url, digest_url, digest, response, medidas))

@@ -140,7 +140,8 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
         ficha = versao.ficha
         imagens = ficha.get("imagens", [])
         recebimento = Recebimento(
-            produto.id, outbound=runtime.outbound, storage=runtime.storage, timeout=runtime.settings.foto_timeout_seconds
+            produto.id, outbound=runtime.outbound, storage=runtime.storage, pool=runtime.photo_pool,
+            timeout=runtime.settings.foto_timeout_seconds,
         )
         recebidas = await recebimento.receber_todas([im["url"] for im in imagens])
         itens = regras.triar(imagens, recebidas)
@@ -159,7 +160,7 @@ async def _foto_publica(produto: Produto, item, recebidas, runtime: Runtime) -> 
     publico = item.publico()
     foto = recebidas[item.url].foto
     if foto is not None:
-        publico["miniatura"] = await garantir_miniatura(runtime.storage, foto)
+        publico["miniatura"] = await garantir_miniatura(runtime.storage, runtime.photo_pool, foto)
     if item.aprovada and foto is not None:
         imagem = await imagens.registrar(
             integrador_id=produto.integrador_id, ambiente=produto.ambiente, conta_id=produto.conta_id,

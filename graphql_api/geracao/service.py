@@ -40,6 +40,7 @@ from graphql_api.imagem import service as imagens
 from graphql_api.imagem.models import Imagem
 from graphql_api.produto import repository as produtos
 from graphql_api.produto.models import Produto, ProdutoVersao
+from vitrine.infra.cpu import WorkerCrashed
 
 if TYPE_CHECKING:
     from vitrine.runtime import Runtime
@@ -205,6 +206,11 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
         saidas = await _render(geracao, runtime, work_dir)
     except (render.RenderError, render.VideoError) as exc:
         return await _settle_failure(geracao, _motivo(exc))
+    except WorkerCrashed:
+        # Killed mid-render (out of memory, a crash in native code): trying again would only
+        # repeat it, so the generation fails and its credits go back.
+        log.exception("generation %s: its render process died", geracao.id)
+        return await _settle_failure(geracao, {"codigo": "ERRO_INTERNO", "mensagem": "O processo que gerava a mídia terminou de forma inesperada."})
     except Exception as exc:
         log.exception("generation %s broke (attempt %d)", geracao.id, geracao.tentativas)
         if geracao.tentativas >= MAX_ATTEMPTS:
@@ -264,7 +270,7 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
         fonte = await Imagem.get(id=geracao.pedido["imagemId"])
         pedido = render.parse_edicao({"operacoes": geracao.pedido["operacoes"]})
         work_dir.mkdir(parents=True, exist_ok=True)
-        editada = await asyncio.to_thread(
+        editada = await runtime.render_pool.run(
             render.apply_edits, storage.path(fonte.arquivo), pedido, ambiente, work_dir / "edicao-01.jpg"
         )
         await _progress(geracao.id, "publicando", 90)
@@ -273,7 +279,7 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
     ficha, fotos = await _material(geracao, runtime)
     if geracao.tipo == "galeria":
         await _progress(geracao.id, "compondo_imagens", 20)
-        result = await asyncio.to_thread(
+        result = await runtime.render_pool.run(
             render.render_gallery, ficha, fotos, geracao.pedido["quantidadeImagens"], ambiente, work_dir
         )
         await _progress(geracao.id, "publicando", 90)
@@ -281,7 +287,7 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
         return _Saidas({"imagens": await images(result.imagens, "galeria")}, len(result.imagens), falhas)
 
     await _progress(geracao.id, "narrando_e_montando_video", 20)
-    result = await asyncio.to_thread(
+    result = await runtime.render_pool.run(
         render.render_video, ficha, fotos, geracao.pedido["tipo"], geracao.pedido["avatar"], ambiente, work_dir
     )
     await _progress(geracao.id, "publicando", 90)

@@ -25,6 +25,9 @@ class RenderError(RuntimeError):
         super().__init__("; ".join(f"{f.saida}: {f.erro}" for f in falhas) or "nothing rendered")
         self.falhas = falhas
 
+    def __reduce__(self):  # rebuilt from falhas when it comes back from a render process
+        return type(self), (self.falhas,)
+
 
 @dataclass(frozen=True, slots=True)
 class Falha:

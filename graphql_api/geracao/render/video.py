@@ -105,6 +105,9 @@ class VideoError(ValueError):
         super().__init__(message)
         self.codigo = codigo
 
+    def __reduce__(self):  # rebuilt with its codigo when it comes back from a render process
+        return type(self), (self.codigo, str(self))
+
 
 # -- layout of a frame ------------------------------------------------------------------------------
 

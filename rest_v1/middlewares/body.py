@@ -6,6 +6,7 @@ from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from rest_v1.keys import JSON_BODY, RAW_BODY
+from rest_v1.routing import RouteSpec, declares
 
 MAX_BODY = 1024 * 1024
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -15,6 +16,11 @@ def _is_json(content_type: str) -> bool:
     return content_type == "application/json" or content_type.endswith("+json")
 
 
+def _errors_for(spec: RouteSpec) -> tuple[str, ...]:
+    return ("INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE") if spec.method in _WITH_BODY else ()
+
+
+@declares(_errors_for)
 @web.middleware
 async def body_middleware(request: web.Request, handler):
     if request.method not in _WITH_BODY:

@@ -10,6 +10,7 @@ from rest_v1.middlewares.body import body_middleware
 from rest_v1.middlewares.call_log import call_log_middleware
 from rest_v1.middlewares.errors import error_middleware
 from rest_v1.middlewares.idempotency import idempotency_middleware
+from rest_v1.middlewares.methods import method_middleware
 from rest_v1.middlewares.rate_limit import add_rate_limit_headers, rate_limit_middleware
 from rest_v1.middlewares.request_id import add_request_id_header, request_id_middleware
 from rest_v1.routing import MethodTable, Routes
@@ -22,6 +23,7 @@ MIDDLEWARES = (
     call_log_middleware,
     error_middleware,
     auth_middleware,
+    method_middleware,
     rate_limit_middleware,
     body_middleware,
     idempotency_middleware,

@@ -207,7 +207,7 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
                 operation["parameters"] = parameters
             if spec.body is not None:
                 operation["requestBody"] = {
-                    "required": True,
+                    "required": spec.body_required,
                     "content": {"application/json": {"schema": _body_schema(spec.body, components)}},
                 }
             data_schema = _response_schema(spec, graphql_types, components) if spec.response is not None else {}

@@ -43,6 +43,7 @@ LISTAR_QUERY = page_parameters("avs_")
 ENTREGAS_QUERY = page_parameters("ent_") | {"situacao": enum_schema("pendente", "enviando", "entregue", "falhou")}
 _REGISTRAR_DOC = dict(
     status=201, body=NovoAviso, response=fragments.AVISO, response_extra=(("RegistroAviso", "segredo"),), errors=_ERRORS + ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"),
+    also=((200, "A url já existia: eventos atualizados, endereço reativado, sem novo segredo."),),
     description="201 na criação, com o segredo whsec_ (mostrado uma única vez); 200 quando a url já existia "
     "(atualiza os eventos e reativa um endereço desativado, sem novo segredo).",
 )
@@ -89,7 +90,7 @@ async def remover_aviso(request: web.Request) -> web.Response:
 
 @routes.post(
     "/avisos/{avisoId}/segredo/rotacao", summary="Gera um novo segredo; o anterior ainda assina durante a carência",
-    body=Rotacao, response=fragments.AVISO, response_extra=(("RegistroAviso", "segredo"),), errors=_ERRORS + ("NOT_FOUND", "VALIDATION_FAILED"),
+    body=Rotacao, body_required=False, response=fragments.AVISO, response_extra=(("RegistroAviso", "segredo"),), errors=_ERRORS + ("NOT_FOUND", "VALIDATION_FAILED"),
     description="O novo segredo vem uma única vez em `segredo`. Durante `carenciaHoras` (padrão 24, 0 a 168) cada "
     "entrega leva as duas assinaturas em webhook-signature, separadas por espaço.",
 )
@@ -122,7 +123,7 @@ async def reenviar_entrega(request: web.Request) -> web.Response:
 
 @routes.post(
     "/avisos/teste", summary="Envia três entregas de teste: válida, assinatura errada, timestamp de 10 minutos atrás",
-    status=202, body=PedidoTeste, response=fragments.TESTE_AVISO, list_response=True, paginated=False,
+    status=202, body=PedidoTeste, body_required=False, response=fragments.TESTE_AVISO, list_response=True, paginated=False,
     errors=_ERRORS + ("NOTICE_ADDRESS_REQUIRED", "NOTICE_ADDRESS_DISABLED", "NOT_FOUND", "VALIDATION_FAILED"),
     description="Sem corpo, testa o endereço ativo registrado ou atualizado por último; {\"avisoId\": …} escolhe outro. "
     "Acompanhe cada teste em GET /testes-de-avisos/{testeId}.",

@@ -39,7 +39,7 @@ async def test_every_operation_of_the_document_conforms(client, factory, tmp_pat
     }
     # A separate process: the app runs on this test's event loop, which must stay free to answer.
     process = await asyncio.create_subprocess_exec(
-        *command, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        *command, env=env, cwd=tmp_path, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
     )
     output = (await process.communicate())[0].decode()
     report = f"back end {BACKEND}; VITRINE_CONFORMANCE_KEY={integrator.key} {' '.join(command)}\n{output}"

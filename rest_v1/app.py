@@ -4,15 +4,16 @@ from aiohttp import web
 
 from rest_v1 import openapi
 from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, saldo
-from rest_v1.keys import RUNTIME
+from rest_v1.keys import METHODS, RUNTIME
 from rest_v1.middlewares.auth import auth_middleware
 from rest_v1.middlewares.body import body_middleware
 from rest_v1.middlewares.call_log import call_log_middleware
 from rest_v1.middlewares.errors import error_middleware
 from rest_v1.middlewares.idempotency import idempotency_middleware
+from rest_v1.middlewares.methods import method_middleware
 from rest_v1.middlewares.rate_limit import add_rate_limit_headers, rate_limit_middleware
 from rest_v1.middlewares.request_id import add_request_id_header, request_id_middleware
-from rest_v1.routing import Routes
+from rest_v1.routing import MethodTable, Routes
 from vitrine.runtime import Runtime
 
 # Outermost first. The call log sees the final response, errors included; authentication runs
@@ -22,6 +23,7 @@ MIDDLEWARES = (
     call_log_middleware,
     error_middleware,
     auth_middleware,
+    method_middleware,
     rate_limit_middleware,
     body_middleware,
     idempotency_middleware,
@@ -43,6 +45,7 @@ ROUTE_MODULES: tuple[Routes, ...] = (
 def create_v1_app(runtime: Runtime) -> web.Application:
     app = web.Application(middlewares=MIDDLEWARES)
     app[RUNTIME] = runtime
+    app[METHODS] = MethodTable(spec for routes in ROUTE_MODULES for spec in routes.specs)
     app.on_response_prepare.append(add_request_id_header)
     app.on_response_prepare.append(add_rate_limit_headers)
     for routes in ROUTE_MODULES:

@@ -1,4 +1,6 @@
-"""The fields of each resource as the contract shows it, shared by the operations that return it."""
+"""The fields of each resource as the contract shows it, shared by the operations that return it.
+A route's spec names the fragment its handler selects (RouteSpec.response): the OpenAPI document
+derives each response schema from that selection, so both stay the same by construction."""
 
 CONTA = """
 fragment ContaFields on Conta {
@@ -98,5 +100,19 @@ fragment TesteAvisoFields on TesteAviso {
   enviado { cabecalhos corpo }
   resposta { status corpo erro duracaoMs }
   veredito criadoEm concluidoEm
+}
+"""
+
+LANCAMENTO = """
+fragment LancamentoFields on Lancamento {
+  id tipo creditosDisponiveis creditosReservados geracaoId descricao criadoEm
+}
+"""
+
+PRECO = "fragment PrecoFields on Preco { tipo creditos unidade descricao }"
+
+ERRO_RECENTE = """
+fragment ErroRecenteFields on ErroRecente {
+  tipo status total ultimaOcorrencia ultimoRequestId mensagem causa comoCorrigir documentacao
 }
 """

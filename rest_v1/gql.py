@@ -1,5 +1,6 @@
 """How a REST handler talks to the internal API: run an operation in the request's context."""
 
+from collections.abc import Collection
 from typing import Any
 
 from aiohttp import web
@@ -24,7 +25,7 @@ def body(request: web.Request) -> dict[str, Any]:
     return data
 
 
-def query_params(request: web.Request, allowed: set[str]) -> dict[str, str]:
+def query_params(request: web.Request, allowed: Collection[str]) -> dict[str, str]:
     """Query parameters, refusing unknown ones (a typo in a filter must not pass silently)."""
     unknown = [name for name in request.query if name not in allowed]
     if unknown:
@@ -35,7 +36,6 @@ def query_params(request: web.Request, allowed: set[str]) -> dict[str, str]:
     return {name: request.query[name] for name in request.query}
 
 
-PAGE_PARAMS = {"limite", "cursor"}
 
 
 def page_variables(params: dict[str, str]) -> dict[str, Any]:

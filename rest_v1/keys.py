@@ -6,9 +6,11 @@ from graphql_api.chave.service import Authenticated
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from vitrine.infra.ratelimit import Decision
+from rest_v1.routing import MethodTable
 from vitrine.runtime import Runtime
 
 RUNTIME = web.AppKey("runtime", Runtime)
+METHODS = web.AppKey("methods", MethodTable)  # the methods each path allows (the Allow of a 405)
 
 # What each request carries, set by the middleware named beside each.
 REQUEST_ID = web.RequestKey("request_id", str)  # request_id

@@ -9,18 +9,24 @@ from typing import Any
 
 from aiohttp import web
 from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
     GraphQLEnumType,
     GraphQLList,
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLScalarType,
+    SelectionSetNode,
+    parse,
 )
 from pydantic import BaseModel
 
 from graphql_api.core.errors import CATALOG
-from graphql_api.creditos.service import CREDIT_SPENDING_ENDPOINTS
+from rest_v1 import fragments
 from rest_v1.keys import RUNTIME
-from rest_v1.routing import Routes
+from rest_v1.middlewares import idempotency
+from rest_v1.routing import PATH_PARAMETERS, RouteSpec, Routes, path_parameters
 
 routes = Routes("Referência")
 
@@ -64,19 +70,13 @@ _ERROR_SCHEMA = {
     },
 }
 
-# Errors any authenticated route can answer.
-_COMMON_ERRORS = ("UNAUTHORIZED", "INTEGRATOR_PAUSED", "TOO_MANY_REQUESTS", "INTERNAL_ERROR")
-_BODY_ERRORS = ("INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE")
-
-
-def _type_schema(graphql_type: Any, components: dict[str, Any]) -> dict[str, Any]:
+def _output_schema(graphql_type: Any, selection: SelectionSetNode | None, fragments: dict, components: dict) -> dict[str, Any]:
     nullable = not isinstance(graphql_type, GraphQLNonNull)
     inner = graphql_type.of_type if not nullable else graphql_type
     if isinstance(inner, GraphQLList):
-        schema: dict[str, Any] = {"type": "array", "items": _type_schema(inner.of_type, components)}
+        schema: dict[str, Any] = {"type": "array", "items": _output_schema(inner.of_type, selection, fragments, components)}
     elif isinstance(inner, GraphQLObjectType):
-        _object_component(inner, components)
-        schema = {"$ref": f"#/components/schemas/{inner.name}"}
+        schema = _selection_component(inner, selection, fragments, components)
     elif isinstance(inner, GraphQLEnumType):
         schema = {"type": "string", "enum": list(inner.values)}
     elif isinstance(inner, GraphQLScalarType):
@@ -88,18 +88,72 @@ def _type_schema(graphql_type: Any, components: dict[str, Any]) -> dict[str, Any
     return schema
 
 
-def _object_component(graphql_type: GraphQLObjectType, components: dict[str, Any]) -> None:
-    if graphql_type.name in components:
-        return
-    components[graphql_type.name] = {}  # placeholder against recursion
-    properties = {name: _type_schema(field.type, components) for name, field in graphql_type.fields.items()}
-    required = [name for name, field in graphql_type.fields.items() if isinstance(field.type, GraphQLNonNull)]
-    components[graphql_type.name] = {
-        "type": "object",
-        "description": graphql_type.description or "",
-        "properties": properties,
-        "required": required,
-    }
+def _selection_object(graphql_type: GraphQLObjectType, selection: SelectionSetNode, fragments: dict, components: dict):
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for node in selection.selections:
+        if isinstance(node, FragmentSpreadNode):
+            spread = _selection_object(graphql_type, fragments[node.name.value].selection_set, fragments, components)
+            properties |= spread["properties"]
+            required += [name for name in spread["required"] if name not in required]
+            continue
+        assert isinstance(node, FieldNode), "only fields and fragment spreads in the facade's selections"
+        field = graphql_type.fields[node.name.value]
+        name = node.alias.value if node.alias else node.name.value
+        properties[name] = _output_schema(field.type, node.selection_set, fragments, components)
+        if isinstance(field.type, GraphQLNonNull) and name not in required:
+            required.append(name)
+    # No other field: an answer carrying more than the document shows fails the conformance test.
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+def _selection_component(graphql_type: GraphQLObjectType, selection: SelectionSetNode, fragments: dict, components: dict):
+    """The schema of a selection on an object type, kept as a component named after the type;
+    one type selected two different ways would need two names, so that is refused."""
+    schema = {"description": graphql_type.description or ""} | _selection_object(graphql_type, selection, fragments, components)
+    if components.setdefault(graphql_type.name, schema) != schema:
+        raise ValueError(f"{graphql_type.name} is selected with two different sets of fields")
+    return {"$ref": f"#/components/schemas/{graphql_type.name}"}
+
+
+def _response_schema(spec: RouteSpec, graphql_types: dict, components: dict) -> dict[str, Any]:
+    """The schema of `data`: the fields of the fragment the handler selects (the one no other
+    fragment of its text spreads), plus what the handler adds (response_extra)."""
+    document = parse(spec.response)
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    spread = {node.name.value for d in fragments.values() for node in _spreads(d.selection_set)}
+    (main,) = [d for name, d in fragments.items() if name not in spread]
+    graphql_type = graphql_types[main.type_condition.name.value]
+    ref = _selection_component(graphql_type, main.selection_set, fragments, components)
+    if not spec.response_extra:
+        return ref
+    schema = dict(components[graphql_type.name])
+    properties = dict(schema["properties"])
+    for type_name, field_name in spec.response_extra:
+        field = graphql_types[type_name].fields[field_name]
+        properties[field_name] = _output_schema(field.type, None, {}, components)
+    return schema | {"properties": properties}
+
+
+def _spreads(selection: SelectionSetNode | None):
+    for node in selection.selections if selection else ():
+        if isinstance(node, FragmentSpreadNode):
+            yield node
+        elif isinstance(node, FieldNode):
+            yield from _spreads(node.selection_set)
+
+
+def _paginacao_schema(graphql_types: dict, components: dict) -> dict[str, Any]:
+    document = parse("{ " + fragments.PAGINACAO + " }")
+    (paginacao,) = document.definitions[0].selection_set.selections
+    return _selection_component(graphql_types["Paginacao"], paginacao.selection_set, {}, components)
+
+
+def _middleware_errors(spec: RouteSpec) -> tuple[str, ...]:
+    """What the middlewares can answer on this route, each by its own rule (rest_v1/routing.declares)."""
+    from rest_v1.app import MIDDLEWARES
+
+    return tuple(error for middleware in MIDDLEWARES for error in getattr(middleware, "errors_for", lambda spec: ())(spec))
 
 
 def _body_schema(body: Any, components: dict[str, Any]) -> dict[str, Any]:
@@ -143,39 +197,38 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             if spec.description:
                 operation["description"] = spec.description
             parameters = [
-                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-                for name in _path_params(spec.path)
-            ] + [{"name": name, "in": "query", "required": False, "schema": {"type": "string"}} for name in spec.query]
-            if spec.method == "POST" and not spec.public:
-                parameters.append({
-                    "name": "Idempotency-Key", "in": "header",
-                    "required": spec.path in CREDIT_SPENDING_ENDPOINTS,
-                    "schema": {"type": "string", "pattern": "^[A-Za-z0-9_\\-:.]{8,120}$"},
-                })
+                {"name": name, "in": "path", "required": True, "schema": PATH_PARAMETERS[name]}
+                for name in path_parameters(spec.path)
+            ] + [{"name": name, "in": "query", "required": False, "schema": schema} for name, schema in spec.query.items()]
+            header = idempotency.header_parameter(spec)
+            if header is not None:
+                parameters.append(header)
             if parameters:
                 operation["parameters"] = parameters
             if spec.body is not None:
                 operation["requestBody"] = {
-                    "required": True,
+                    "required": spec.body_required,
                     "content": {"application/json": {"schema": _body_schema(spec.body, components)}},
                 }
-            data_schema: dict[str, Any] = {}
-            if spec.response is not None:
-                _object_component(graphql_types[spec.response], components)
-                data_schema = {"$ref": f"#/components/schemas/{spec.response}"}
+            data_schema = _response_schema(spec, graphql_types, components) if spec.response is not None else {}
             if spec.list_response and spec.paginated:
                 body_schema = {
-                    "type": "object",
-                    "properties": {"data": {"type": "array", "items": data_schema}, "paginacao": {"$ref": "#/components/schemas/Paginacao"}},
+                    "type": "object", "required": ["data", "paginacao"], "additionalProperties": False,
+                    "properties": {
+                        "data": {"type": "array", "items": data_schema},
+                        "paginacao": _paginacao_schema(graphql_types, components),
+                    },
                 }
-                _object_component(graphql_types["Paginacao"], components)
             elif spec.list_response:
-                body_schema = {"type": "object", "properties": {"data": {"type": "array", "items": data_schema}}}
+                body_schema = {
+                    "type": "object", "required": ["data"], "additionalProperties": False,
+                    "properties": {"data": {"type": "array", "items": data_schema}},
+                }
             elif spec.response is not None:
-                body_schema = {"type": "object", "properties": {"data": data_schema}}
+                body_schema = {"type": "object", "required": ["data"], "additionalProperties": False, "properties": {"data": data_schema}}
             else:
                 body_schema = {"type": "object"}
-            errors = spec.errors if spec.public else tuple(dict.fromkeys(spec.errors + _COMMON_ERRORS + (_BODY_ERRORS if spec.body is not None else ())))
+            errors = tuple(dict.fromkeys(spec.errors + _middleware_errors(spec)))
             success = {"description": "Sucesso", "content": {"application/json": {"schema": body_schema}}}
             operation["responses"] = {
                 str(spec.status): {"description": "Sucesso, sem corpo"} if spec.status == 204 else success,
@@ -204,10 +257,6 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             },
         },
     }
-
-
-def _path_params(path: str) -> list[str]:
-    return [part[1:-1] for part in path.split("/") if part.startswith("{") and part.endswith("}")]
 
 
 @routes.get("/openapi.json", summary="Este documento OpenAPI 3.1", public=True)

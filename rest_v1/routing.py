@@ -3,13 +3,54 @@ OpenAPI document needs (summary, body schema, response type, error types), in on
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
+from graphql_api.core.pagination import MAX_LIMIT
+from graphql_api.produto.service import MAX_CODIGO
+
 API_PREFIX = "/v1"
+
+
+def id_schema(prefix: str) -> dict[str, Any]:
+    """An id of one kind: its prefix and 26 lowercase ULID characters (graphql_api/core/ids.py)."""
+    return {"type": "string", "pattern": f"^{prefix}[0-9a-z]{{26}}$", "maxLength": len(prefix) + 26}
+
+
+def text_schema(max_length: int) -> dict[str, Any]:
+    """An identifier-like filter: at most the column's length, no control characters."""
+    return {"type": "string", "minLength": 1, "maxLength": max_length, "pattern": "^[^\\u0000-\\u001f\\u007f]*$"}
+
+
+def enum_schema(*values: str) -> dict[str, Any]:
+    return {"type": "string", "enum": list(values)}
+
+
+# Every path parameter of the facade, by name: the OpenAPI document declares these, and a 405
+# lists the methods of the path templates a URL really matches under them.
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
+    "contaId": id_schema("cta_"),
+    "produtoId": id_schema("prd_"),
+    "geracaoId": id_schema("ger_"),
+    "imagemId": id_schema("img_"),
+    "requestId": id_schema("req_"),
+    "avisoId": id_schema("avs_"),
+    "entregaId": id_schema("ent_"),
+    "testeId": id_schema("tst_"),
+    # A SKU: 1 to MAX_CODIGO characters, none a control character; "/" cannot travel in a segment.
+    "codigo": {"type": "string", "pattern": f"^[^\\u0000-\\u001f\\u007f/]{{1,{MAX_CODIGO}}}$"},
+}
+
+LIMITE_SCHEMA = {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}
+
+
+def page_parameters(cursor_prefix: str) -> dict[str, dict[str, Any]]:
+    """Query parameters of a cursor-paginated list whose items are ids with this prefix."""
+    return {"limite": LIMITE_SCHEMA, "cursor": id_schema(cursor_prefix)}
 
 
 def endpoint_template(request: web.Request) -> str:
@@ -30,11 +71,16 @@ class RouteSpec:
     # Other success statuses with the same body, and what each means: ((202, "…"),)
     also: tuple[tuple[int, str], ...] = ()
     body: Any = None  # a pydantic model (its JSON schema) or a JSON-schema dict
-    response: str | None = None  # GraphQL type name of `data` (its schema comes from the schema)
+    body_required: bool = True  # False when the handler reads the body with request.get(JSON_BODY)
+    # The GraphQL fragment (rest_v1/fragments.py) the handler selects for `data`; its schema is
+    # derived from that selection, so the document shows exactly the fields the answer carries.
+    response: str | None = None
+    # Fields of other GraphQL types the handler adds to `data` when present: (("Type", "field"),)
+    response_extra: tuple[tuple[str, str], ...] = ()
     list_response: bool = False
     paginated: bool = True  # a list_response with "paginacao" (cursor pagination)
     errors: tuple[str, ...] = ()  # catalog types this route can answer
-    query: tuple[str, ...] = ()  # query parameters
+    query: dict[str, dict] = field(default_factory=dict)  # query parameter -> its JSON schema
     public: bool = False
     description: str = ""
     extra: dict = field(default_factory=dict)
@@ -66,3 +112,51 @@ class Routes:
 
     def aiohttp_routes(self) -> list[web.RouteDef]:
         return [web.route(s.method, s.path, s.handler) for s in self.specs]
+
+
+def path_parameters(path: str) -> list[str]:
+    return re.findall(r"\{(\w+)\}", path)
+
+
+class MethodTable:
+    """The methods each URL path allows, from the declared path templates and their parameter
+    patterns (so /avisos/teste is its own path, not an avisoId): the Allow header of a 405."""
+
+    def __init__(self, specs: Iterable[RouteSpec]) -> None:
+        self._templates: dict[str, tuple[re.Pattern, set[str]]] = {}
+        for spec in specs:
+            if spec.path not in self._templates:
+                self._templates[spec.path] = (self._compile(spec.path), set())
+            methods = self._templates[spec.path][1]
+            methods.add(spec.method)
+            if spec.method == "GET":
+                methods.add("HEAD")  # aiohttp answers HEAD on every GET route
+
+    @staticmethod
+    def _compile(path: str) -> re.Pattern:
+        parts = re.split(r"(\{\w+\})", path)
+        regex = "".join(
+            "(?:" + PATH_PARAMETERS[part[1:-1]]["pattern"].removeprefix("^").removesuffix("$") + ")"
+            if part.startswith("{") else re.escape(part)
+            for part in parts
+        )
+        return re.compile(regex)
+
+    def allowed(self, path: str) -> set[str]:
+        """Methods of every template the path matches; empty when it matches none."""
+        methods: set[str] = set()
+        for regex, template_methods in self._templates.values():
+            if regex.fullmatch(path):
+                methods |= template_methods
+        return methods
+
+
+def declares(errors_for: Callable[[RouteSpec], tuple[str, ...]]) -> Callable:
+    """Marks a middleware with the catalog error types it can answer on a route: the OpenAPI
+    document adds them to each operation from the same rule the middleware applies."""
+
+    def mark(middleware: Callable) -> Callable:
+        middleware.errors_for = errors_for
+        return middleware
+
+    return mark

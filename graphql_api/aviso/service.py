@@ -13,6 +13,7 @@ import json
 import logging
 import random
 import secrets
+from typing import Annotated
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -33,7 +34,7 @@ from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import after_commit, transaction
-from graphql_api.core.validation import linha, validate
+from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, validate
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 from graphql_api.integracao import alertas
 from graphql_api.integracao import service as integracao
@@ -74,8 +75,10 @@ def _json(value: Any) -> str:
 class NovoAviso(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    url: linha(MAX_URL, 1)
-    eventos: list[StrictStr] = Field(min_length=1, max_length=len(EVENT_TYPES))
+    url: Annotated[linha(MAX_URL, 1), Field(json_schema_extra=HTTPS_URL_SCHEMA)]
+    eventos: list[Annotated[StrictStr, Field(json_schema_extra={"enum": list(EVENT_TYPES)})]] = Field(
+        min_length=1, max_length=len(EVENT_TYPES)
+    )
 
     @field_validator("url")
     @classmethod

@@ -24,9 +24,9 @@ BODY_RETENTION = timedelta(days=30)
 ROW_RETENTION = timedelta(days=90)
 RECENT_ERRORS_WINDOW = timedelta(days=7)
 
-_STATUS = re.compile(r"^([1-5][0-9][0-9]|[1-5]xx)$")
+STATUS_PATTERN = re.compile(r"^([1-5][0-9][0-9]|[1-5]xx)$")
+CHAVE_PATTERN = re.compile(r"^(?:sk_(?:test|live)_)?([A-Za-z0-9]{12})$")
 METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-_CHAVE = re.compile(r"^(?:sk_(?:test|live)_)?([A-Za-z0-9]{12})$")
 
 
 def _parse_moment(value: str, *, end_of_day: bool) -> datetime:
@@ -65,14 +65,14 @@ class FiltroChamadas(BaseModel):
     @field_validator("status")
     @classmethod
     def _status(cls, value: str | None) -> str | None:
-        if value is not None and not _STATUS.match(value.lower()):
+        if value is not None and not STATUS_PATTERN.match(value.lower()):
             raise ValueError("use um código exato (422) ou uma classe (2xx, 4xx, 5xx)")
         return value.lower() if value else value
 
     @field_validator("chave")
     @classmethod
     def _chave(cls, value: str | None) -> str | None:
-        if value is not None and not _CHAVE.match(value):
+        if value is not None and not CHAVE_PATTERN.match(value):
             raise ValueError("use o identificador da chave, com ou sem o prefixo sk_test_/sk_live_")
         return value
 
@@ -142,7 +142,7 @@ async def listar_chamadas(
     if filtros.contaId:
         query = query.filter(conta_id=filtros.contaId)
     if filtros.chave:
-        query = query.filter(chave_id=_CHAVE.match(filtros.chave).group(1))
+        query = query.filter(chave_id=CHAVE_PATTERN.match(filtros.chave).group(1))
     return await paginate(query, page)
 
 

@@ -67,6 +67,10 @@ _CODES = {
     "date_parsing": "formato_invalido",
 }
 
+# What the OpenAPI document shows for an https URL field: a plain one the validators accept (their
+# rules stay the authority; a schema cannot say "resolvable" or "not private").
+HTTPS_URL_SCHEMA = {"pattern": "^https://[a-z0-9][a-z0-9.-]{0,60}(/[A-Za-z0-9/_.-]*)?$"}
+
 
 def field_path(loc: tuple[Any, ...]) -> str:
     """('imagens', 2, 'url') -> 'imagens[2].url'"""

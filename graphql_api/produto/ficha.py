@@ -21,7 +21,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.validation import linha, sem_controle, texto_livre, validate
+from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, sem_controle, texto_livre, validate
 
 MAX_FOTOS = 20
 
@@ -77,7 +77,7 @@ class Atributo(_Strict):
 
 
 class Imagem(_Strict):
-    url: Annotated[StrictStr, Field(max_length=2000), AfterValidator(sem_controle), AfterValidator(_https_url)]
+    url: Annotated[StrictStr, Field(max_length=2000, json_schema_extra=HTTPS_URL_SCHEMA), AfterValidator(sem_controle), AfterValidator(_https_url)]
     ordem: Annotated[StrictInt, Field(ge=1, le=1000)]
     principal: StrictBool | None = None
 
@@ -100,7 +100,7 @@ class ItemComposicao(_Strict):
 class Avaliacao(_Strict):
     nota: Annotated[StrictInt, Field(ge=1, le=5)]
     texto: texto_livre(2000) | None = None
-    data: Annotated[StrictStr, AfterValidator(_iso_date)] | None = None
+    data: Annotated[StrictStr, AfterValidator(_iso_date), Field(json_schema_extra={"format": "date"})] | None = None
 
 
 class Pergunta(_Strict):

@@ -6,10 +6,10 @@ from aiohttp import web
 from graphql_api.aviso.service import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.executor import Operation
 from rest_v1 import fragments
-from rest_v1.gql import PAGE_PARAMS, body, execute, page_variables, query_params
+from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.keys import JSON_BODY
 from rest_v1.responses import ok, page
-from rest_v1.routing import Routes
+from rest_v1.routing import Routes, enum_schema, page_parameters
 
 routes = Routes("Avisos")
 
@@ -39,8 +39,11 @@ TESTAR = Operation("mutation($dados: JSON) { testarAviso(dados: $dados) { ...Tes
 OBTER_TESTE = Operation("query($id: ID!) { testeAviso(id: $id) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO)
 
 _ERRORS = ("FORBIDDEN",)
+LISTAR_QUERY = page_parameters("avs_")
+ENTREGAS_QUERY = page_parameters("ent_") | {"situacao": enum_schema("pendente", "enviando", "entregue", "falhou")}
 _REGISTRAR_DOC = dict(
-    status=201, body=NovoAviso, response="Aviso", errors=_ERRORS + ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"),
+    status=201, body=NovoAviso, response=fragments.AVISO, response_extra=(("RegistroAviso", "segredo"),), errors=_ERRORS + ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"),
+    also=((200, "A url já existia: eventos atualizados, endereço reativado, sem novo segredo."),),
     description="201 na criação, com o segredo whsec_ (mostrado uma única vez); 200 quando a url já existia "
     "(atualiza os eventos e reativa um endereço desativado, sem novo segredo).",
 )
@@ -64,15 +67,15 @@ async def registrar_aviso_post(request: web.Request) -> web.Response:
 
 
 @routes.get(
-    "/avisos", summary="Lista os endereços de avisos do ambiente", response="Aviso", list_response=True,
-    query=tuple(sorted(PAGE_PARAMS)), errors=_ERRORS + ("VALIDATION_FAILED",),
+    "/avisos", summary="Lista os endereços de avisos do ambiente", response=fragments.AVISO, list_response=True,
+    query=LISTAR_QUERY, errors=_ERRORS + ("VALIDATION_FAILED",),
 )
 async def listar_avisos(request: web.Request) -> web.Response:
-    params = query_params(request, PAGE_PARAMS)
+    params = query_params(request, LISTAR_QUERY)
     return page((await execute(request, LISTAR, **page_variables(params)))["avisos"])
 
 
-@routes.get("/avisos/{avisoId}", summary="Um endereço de avisos", response="Aviso", errors=_ERRORS + ("NOT_FOUND",))
+@routes.get("/avisos/{avisoId}", summary="Um endereço de avisos", response=fragments.AVISO, errors=_ERRORS + ("NOT_FOUND",))
 async def obter_aviso(request: web.Request) -> web.Response:
     return ok((await execute(request, OBTER, id=request.match_info["avisoId"]))["aviso"])
 
@@ -87,7 +90,7 @@ async def remover_aviso(request: web.Request) -> web.Response:
 
 @routes.post(
     "/avisos/{avisoId}/segredo/rotacao", summary="Gera um novo segredo; o anterior ainda assina durante a carência",
-    body=Rotacao, response="Aviso", errors=_ERRORS + ("NOT_FOUND", "VALIDATION_FAILED"),
+    body=Rotacao, body_required=False, response=fragments.AVISO, response_extra=(("RegistroAviso", "segredo"),), errors=_ERRORS + ("NOT_FOUND", "VALIDATION_FAILED"),
     description="O novo segredo vem uma única vez em `segredo`. Durante `carenciaHoras` (padrão 24, 0 a 168) cada "
     "entrega leva as duas assinaturas em webhook-signature, separadas por espaço.",
 )
@@ -98,18 +101,18 @@ async def rotacionar_segredo(request: web.Request) -> web.Response:
 
 @routes.get(
     "/avisos/{avisoId}/entregas", summary="Entregas de um endereço, com tentativas, status e trechos das respostas",
-    response="Entrega", list_response=True, query=tuple(sorted(PAGE_PARAMS | {"situacao"})),
+    response=fragments.ENTREGA, list_response=True, query=ENTREGAS_QUERY,
     errors=_ERRORS + ("NOT_FOUND", "VALIDATION_FAILED"),
 )
 async def listar_entregas(request: web.Request) -> web.Response:
-    params = query_params(request, PAGE_PARAMS | {"situacao"})
+    params = query_params(request, ENTREGAS_QUERY)
     result = await execute(request, ENTREGAS, avisoId=request.match_info["avisoId"], **page_variables(params), **params)
     return page(result["entregasAviso"])
 
 
 @routes.post(
     "/avisos/{avisoId}/entregas/{entregaId}/reenvio", summary="Reenvia uma entrega agora (mesmo webhook-id e corpo)",
-    status=202, response="Entrega", errors=_ERRORS + ("NOT_FOUND", "NOTICE_ADDRESS_DISABLED"),
+    status=202, response=fragments.ENTREGA, errors=_ERRORS + ("NOT_FOUND", "NOTICE_ADDRESS_DISABLED"),
 )
 async def reenviar_entrega(request: web.Request) -> web.Response:
     result = await execute(
@@ -120,7 +123,7 @@ async def reenviar_entrega(request: web.Request) -> web.Response:
 
 @routes.post(
     "/avisos/teste", summary="Envia três entregas de teste: válida, assinatura errada, timestamp de 10 minutos atrás",
-    status=202, body=PedidoTeste, response="TesteAviso", list_response=True, paginated=False,
+    status=202, body=PedidoTeste, body_required=False, response=fragments.TESTE_AVISO, list_response=True, paginated=False,
     errors=_ERRORS + ("NOTICE_ADDRESS_REQUIRED", "NOTICE_ADDRESS_DISABLED", "NOT_FOUND", "VALIDATION_FAILED"),
     description="Sem corpo, testa o endereço ativo registrado ou atualizado por último; {\"avisoId\": …} escolhe outro. "
     "Acompanhe cada teste em GET /testes-de-avisos/{testeId}.",
@@ -131,7 +134,7 @@ async def testar_aviso(request: web.Request) -> web.Response:
 
 @routes.get(
     "/testes-de-avisos/{testeId}", summary="O que foi enviado num teste, o que o endereço respondeu e se era o esperado",
-    response="TesteAviso", errors=_ERRORS + ("NOT_FOUND",),
+    response=fragments.TESTE_AVISO, errors=_ERRORS + ("NOT_FOUND",),
 )
 async def obter_teste(request: web.Request) -> web.Response:
     return ok((await execute(request, OBTER_TESTE, id=request.match_info["testeId"]))["testeAviso"])

@@ -10,7 +10,7 @@ from rest_v1 import fragments
 from rest_v1.gql import execute, query_params
 from rest_v1.keys import CONTA_ID
 from rest_v1.responses import ok
-from rest_v1.routing import Routes
+from rest_v1.routing import Routes, enum_schema
 
 routes = Routes("Conferência")
 
@@ -21,11 +21,13 @@ CONFERIR = Operation(
     + fragments.CONFERENCIA
 )
 
+CONFERIR_QUERY = {"refazer": enum_schema("true", "false")}
+
 
 @routes.post(
     "/produtos/{produtoId}/conferencia", summary="A conferência da versão atual do produto",
-    response="Conferencia", errors=("NOT_FOUND", "CHECK_LIMIT_EXCEEDED", "VALIDATION_FAILED", "FORBIDDEN"),
-    query=("refazer",),
+    response=fragments.CONFERENCIA, errors=("NOT_FOUND", "CHECK_LIMIT_EXCEEDED", "VALIDATION_FAILED", "FORBIDDEN"),
+    query=CONFERIR_QUERY,
     also=((202, "Conferência em andamento ou agendada: pergunte de novo em consultarNovamenteEm "
                 "(também em Retry-After, em segundos)."),),
     description="200 com o resultado quando concluída. Uma conferência nova começa quando não há "
@@ -33,7 +35,7 @@ CONFERIR = Operation(
     "corrigir o servidor das fotos); até 10 por produto em 24 horas, contando as automáticas.",
 )
 async def conferir(request: web.Request) -> web.Response:
-    refazer = query_params(request, {"refazer"}).get("refazer", "false")
+    refazer = query_params(request, CONFERIR_QUERY).get("refazer", "false")
     if refazer not in ("true", "false"):
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("refazer", "valor_invalido", "Use true ou false.")])
     result = await execute(request, CONFERIR, produtoId=request.match_info["produtoId"], refazer=refazer == "true")

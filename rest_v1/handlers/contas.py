@@ -3,9 +3,9 @@ from aiohttp import web
 from graphql_api.conta.service import NovaConta
 from graphql_api.executor import Operation
 from rest_v1 import fragments
-from rest_v1.gql import PAGE_PARAMS, body, execute, page_variables, query_params
+from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from rest_v1.routing import Routes
+from rest_v1.routing import Routes, enum_schema, page_parameters, text_schema
 
 routes = Routes("Contas")
 
@@ -21,28 +21,30 @@ LISTAR = Operation(
     }"""
     + fragments.CONTA
 )
-FILTROS = {"codigoExterno", "origem", "situacao"}
+LISTAR_QUERY = page_parameters("cta_") | {
+    "codigoExterno": text_schema(100), "origem": enum_schema("subconta", "vinculada"), "situacao": enum_schema("ativa", "pausada"),
+}
 
 
 @routes.post(
     "/contas", summary="Cria uma subconta (Idempotency-Key opcional)", status=201, body=NovaConta,
-    response="Conta", errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
+    response=fragments.CONTA, errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
 )
 async def criar_conta(request: web.Request) -> web.Response:
     conta = (await execute(request, CRIAR, dados=body(request)))["criarConta"]
     return ok(conta, status=201)
 
 
-@routes.get("/contas/{contaId}", summary="Uma conta", response="Conta", errors=("NOT_FOUND",))
+@routes.get("/contas/{contaId}", summary="Uma conta", response=fragments.CONTA, errors=("NOT_FOUND",))
 async def obter_conta(request: web.Request) -> web.Response:
     return ok((await execute(request, OBTER, id=request.match_info["contaId"]))["conta"])
 
 
 @routes.get(
-    "/contas", summary="Lista as contas (um token OAuth vê só a conta vinculada)", response="Conta",
-    list_response=True, query=tuple(sorted(PAGE_PARAMS | FILTROS)), errors=("VALIDATION_FAILED",),
+    "/contas", summary="Lista as contas (um token OAuth vê só a conta vinculada)", response=fragments.CONTA,
+    list_response=True, query=LISTAR_QUERY, errors=("VALIDATION_FAILED",),
 )
 async def listar_contas(request: web.Request) -> web.Response:
-    params = query_params(request, PAGE_PARAMS | FILTROS)
+    params = query_params(request, LISTAR_QUERY)
     result = await execute(request, LISTAR, **page_variables(params), **params)
     return page(result["contas"])

@@ -19,7 +19,6 @@ CRIAR_EDICAO = Operation(
     + fragments.GERACAO
 )
 CREATE_ERRORS = (
-    "IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS",
     "NOT_FOUND", "VALIDATION_FAILED", "INSUFFICIENT_CREDITS",
 )
 
@@ -32,7 +31,7 @@ def _created(request: web.Request, geracao: dict) -> web.Response:
 
 @routes.get(
     "/geracoes/{geracaoId}", summary="Uma geração, com links assinados novos a cada leitura",
-    response="Geracao", errors=("NOT_FOUND",),
+    response=fragments.GERACAO, errors=("NOT_FOUND",),
     description="Consulte a cada 5 a 10 segundos, ou receba o aviso geracao.concluida.",
 )
 async def obter_geracao(request: web.Request) -> web.Response:
@@ -41,7 +40,7 @@ async def obter_geracao(request: web.Request) -> web.Response:
 
 @routes.post(
     "/galerias", summary="Pede uma galeria de imagens (gasta créditos; Idempotency-Key obrigatória)",
-    status=201, body=NovaGaleria, response="Geracao",
+    status=201, body=NovaGaleria, response=fragments.GERACAO,
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
 )
 async def criar_galeria(request: web.Request) -> web.Response:
@@ -50,7 +49,7 @@ async def criar_galeria(request: web.Request) -> web.Response:
 
 @routes.post(
     "/videos", summary="Pede um vídeo com fala (gasta créditos; Idempotency-Key obrigatória)",
-    status=201, body=NovoVideo, response="Geracao",
+    status=201, body=NovoVideo, response=fragments.GERACAO,
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
 )
 async def criar_video(request: web.Request) -> web.Response:
@@ -60,7 +59,7 @@ async def criar_video(request: web.Request) -> web.Response:
 @routes.post(
     "/imagens/{imagemId}/edicoes",
     summary="Edita uma imagem gerada ou uma foto aprovada (gasta créditos; Idempotency-Key obrigatória)",
-    status=201, body=EdicaoRequest, response="Geracao", errors=CREATE_ERRORS,
+    status=201, body=EdicaoRequest, response=fragments.GERACAO, errors=CREATE_ERRORS,
 )
 async def criar_edicao(request: web.Request) -> web.Response:
     result = await execute(request, CRIAR_EDICAO, imagemId=request.match_info["imagemId"], dados=body(request))

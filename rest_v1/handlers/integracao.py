@@ -2,13 +2,22 @@ from aiohttp import web
 
 from graphql_api.executor import Operation
 from rest_v1 import fragments
-from rest_v1.gql import PAGE_PARAMS, execute, page_variables, query_params
+from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from rest_v1.routing import Routes
+from graphql_api.chamada.service import CHAVE_PATTERN, STATUS_PATTERN
+from graphql_api.core.errors import CATALOG
+from rest_v1.routing import Routes, enum_schema, id_schema, page_parameters, text_schema
 
 routes = Routes("Integração")
 
-FILTROS = {"de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente"}
+_MOMENT = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}
+# The filters' own rules are FiltroChamadas' (graphql_api/chamada/service.py); these are their shapes.
+CHAMADAS_QUERY = page_parameters("req_") | {
+    "de": _MOMENT, "ate": _MOMENT, "status": {"type": "string", "pattern": STATUS_PATTERN.pattern},
+    "metodo": enum_schema("GET", "POST", "PUT", "PATCH", "DELETE"),
+    "endpoint": text_schema(200), "codigoErro": enum_schema(*sorted(CATALOG)), "contaId": id_schema("cta_"),
+    "chave": {"type": "string", "pattern": CHAVE_PATTERN.pattern}, "ambiente": enum_schema("teste", "producao"),
+}
 
 LISTAR_CHAMADAS = Operation(
     """query($filtros: JSON, $limite: Int, $cursor: String) {
@@ -24,20 +33,16 @@ OBTER_CHAMADA = Operation(
 )
 STATUS = Operation("query { integracaoStatus { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS)
 PEDIR_PRODUCAO = Operation("mutation { pedirProducao { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS)
-ERROS = Operation(
-    """query { errosRecentes {
-      tipo status total ultimaOcorrencia ultimoRequestId mensagem causa comoCorrigir documentacao
-    } }"""
-)
+ERROS = Operation("query { errosRecentes { ...ErroRecenteFields } }" + fragments.ERRO_RECENTE)
 
 
 @routes.get(
     "/integracao/chamadas", summary="Registro de chamadas, sem corpos, com filtros",
-    response="Chamada", list_response=True, query=tuple(sorted(PAGE_PARAMS | FILTROS)),
+    response=fragments.CHAMADA, list_response=True, query=CHAMADAS_QUERY,
     errors=("VALIDATION_FAILED", "FORBIDDEN"),
 )
 async def listar_chamadas(request: web.Request) -> web.Response:
-    params = query_params(request, PAGE_PARAMS | FILTROS)
+    params = query_params(request, CHAMADAS_QUERY)
     paging = page_variables(params)
     result = await execute(request, LISTAR_CHAMADAS, filtros=params, **paging)
     return page(result["chamadas"])
@@ -45,7 +50,7 @@ async def listar_chamadas(request: web.Request) -> web.Response:
 
 @routes.get(
     "/integracao/chamadas/{requestId}", summary="Detalhe de uma chamada: corpos mascarados, causa e correção",
-    response="ChamadaDetalhe", errors=("NOT_FOUND", "FORBIDDEN"),
+    response=fragments.CHAMADA_DETALHE, errors=("NOT_FOUND", "FORBIDDEN"),
 )
 async def obter_chamada(request: web.Request) -> web.Response:
     result = await execute(request, OBTER_CHAMADA, requestId=request.match_info["requestId"])
@@ -54,7 +59,7 @@ async def obter_chamada(request: web.Request) -> web.Response:
 
 @routes.get(
     "/integracao/erros", summary="Seus erros dos últimos 7 dias, agrupados por tipo (chave de API ou token OAuth)",
-    response="ErroRecente", list_response=True, paginated=False, errors=(),
+    response=fragments.ERRO_RECENTE, list_response=True, paginated=False, errors=(),
 )
 async def erros_recentes(request: web.Request) -> web.Response:
     return ok((await execute(request, ERROS))["errosRecentes"])
@@ -62,7 +67,7 @@ async def erros_recentes(request: web.Request) -> web.Response:
 
 @routes.get(
     "/integracao/status", summary="As 8 etapas de integração, o acesso de produção e os alertas abertos",
-    response="IntegracaoStatus", errors=("FORBIDDEN",),
+    response=fragments.INTEGRACAO_STATUS, errors=("FORBIDDEN",),
 )
 async def obter_status(request: web.Request) -> web.Response:
     return ok((await execute(request, STATUS))["integracaoStatus"])
@@ -70,7 +75,7 @@ async def obter_status(request: web.Request) -> web.Response:
 
 @routes.post(
     "/integracao/pedido-producao", summary="Pede a liberação de produção (automática com as 8 etapas ok)",
-    response="IntegracaoStatus", errors=("INTEGRATION_STEPS_PENDING", "FORBIDDEN"),
+    response=fragments.INTEGRACAO_STATUS, errors=("INTEGRATION_STEPS_PENDING", "FORBIDDEN"),
 )
 async def pedir_producao(request: web.Request) -> web.Response:
     return ok((await execute(request, PEDIR_PRODUCAO))["pedirProducao"])

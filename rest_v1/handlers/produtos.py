@@ -3,9 +3,10 @@ from aiohttp import web
 from graphql_api.executor import Operation
 from graphql_api.produto.ficha import Ficha
 from rest_v1 import fragments
-from rest_v1.gql import PAGE_PARAMS, body, execute, page_variables, query_params
+from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from rest_v1.routing import Routes
+from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO
+from rest_v1.routing import Routes, enum_schema, page_parameters
 
 routes = Routes("Produtos")
 
@@ -30,7 +31,7 @@ LISTAR = Operation(
 EXCLUIR = Operation(
     "mutation($contaId: String!, $codigo: String!) { excluirFicha(contaId: $contaId, codigo: $codigo) }"
 )
-FILTROS = {"situacao"}
+LISTAR_QUERY = page_parameters("prd_") | {"situacao": enum_schema(CONFERINDO, APROVADO, REPROVADO, CONFERENCIA_FALHOU)}
 
 
 def _path(request: web.Request) -> dict[str, str]:
@@ -40,7 +41,7 @@ def _path(request: web.Request) -> dict[str, str]:
 @routes.put(
     "/contas/{contaId}/produtos/{codigo}",
     summary="Envia a ficha do produto (nova versão só se o conteúdo mudou)",
-    body=Ficha, response="Produto", errors=("NOT_FOUND", "VALIDATION_FAILED"),
+    body=Ficha, response=fragments.PRODUTO, errors=("NOT_FOUND", "VALIDATION_FAILED"),
     description="Cada versão nova começa uma conferência sozinha (situacao conferindo).",
 )
 async def salvar_ficha(request: web.Request) -> web.Response:
@@ -50,7 +51,7 @@ async def salvar_ficha(request: web.Request) -> web.Response:
 
 @routes.get(
     "/contas/{contaId}/produtos/{codigo}", summary="Um produto, com a triagem das fotos da versão atual",
-    response="Produto", errors=("NOT_FOUND",),
+    response=fragments.PRODUTO, errors=("NOT_FOUND",),
 )
 async def obter_produto(request: web.Request) -> web.Response:
     return ok((await execute(request, OBTER, **_path(request)))["produto"])
@@ -58,11 +59,11 @@ async def obter_produto(request: web.Request) -> web.Response:
 
 @routes.get(
     "/contas/{contaId}/produtos", summary="Lista os produtos da conta, mais novos primeiro",
-    response="Produto", list_response=True, query=tuple(sorted(PAGE_PARAMS | FILTROS)),
+    response=fragments.PRODUTO, list_response=True, query=LISTAR_QUERY,
     errors=("NOT_FOUND", "VALIDATION_FAILED"),
 )
 async def listar_produtos(request: web.Request) -> web.Response:
-    params = query_params(request, PAGE_PARAMS | FILTROS)
+    params = query_params(request, LISTAR_QUERY)
     result = await execute(request, LISTAR, contaId=request.match_info["contaId"], **page_variables(params), **params)
     return page(result["produtos"])
 

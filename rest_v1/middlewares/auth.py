@@ -11,7 +11,7 @@ from graphql_api.chave import service as chaves
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID, RUNTIME
-from rest_v1.routing import endpoint_template
+from rest_v1.routing import RouteSpec, declares, endpoint_template
 
 PUBLIC_ENDPOINTS = frozenset({"/openapi.json"})
 
@@ -27,6 +27,12 @@ def bearer_token(request: web.Request) -> str:
     return token.strip()
 
 
+def _errors_for(spec: RouteSpec) -> tuple[str, ...]:
+    # TOO_MANY_REQUESTS: refused credentials from one address past their limit.
+    return () if spec.public else ("UNAUTHORIZED", "INTEGRATOR_PAUSED", "FORBIDDEN", "TOO_MANY_REQUESTS")
+
+
+@declares(_errors_for)
 @web.middleware
 async def auth_middleware(request: web.Request, handler):
     if endpoint_template(request) in PUBLIC_ENDPOINTS:

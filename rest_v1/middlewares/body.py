@@ -9,6 +9,7 @@ from aiohttp import web
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.validation import field_path
 from rest_v1.keys import JSON_BODY, RAW_BODY
+from rest_v1.routing import RouteSpec, declares
 
 MAX_BODY = 1024 * 1024
 # Deeper bodies are refused: no contract body goes past 4 levels, and a recursive walk of 1,000
@@ -77,6 +78,11 @@ def parse_json_object(raw: bytes) -> dict:
     return data
 
 
+def _errors_for(spec: RouteSpec) -> tuple[str, ...]:
+    return ("INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_FAILED") if spec.method in _WITH_BODY else ()
+
+
+@declares(_errors_for)
 @web.middleware
 async def body_middleware(request: web.Request, handler):
     if request.method not in _WITH_BODY:

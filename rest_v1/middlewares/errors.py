@@ -7,7 +7,8 @@ import logging
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
-from rest_v1.keys import REQUEST_ID
+from rest_v1.keys import METHODS, REQUEST_ID
+from rest_v1.routing import API_PREFIX, declares
 from rest_v1.responses import error_response
 
 log = logging.getLogger("vitrine.api")
@@ -21,14 +22,19 @@ _HTTP_TYPES = {
 }
 
 
-def _from_http_exception(exc: web.HTTPException) -> ApiError:
+def _from_http_exception(request: web.Request, exc: web.HTTPException) -> ApiError:
     headers = {}
     if isinstance(exc, web.HTTPMethodNotAllowed):
-        headers["Allow"] = ", ".join(sorted(exc.allowed_methods))
+        # The router merges the methods of every resource the URL matches (/avisos/teste also
+        # matches /avisos/{avisoId}); the declared templates with their parameter patterns say
+        # which path this really is. OPTIONS is not served: it gets this same 405.
+        allowed = request.app[METHODS].allowed(request.path.removeprefix(API_PREFIX)) or exc.allowed_methods
+        headers["Allow"] = ", ".join(sorted(allowed))
     error_type = _HTTP_TYPES.get(exc.status, "INTERNAL_ERROR" if exc.status >= 500 else "BAD_REQUEST")
     return ApiError(error_type, headers=headers)
 
 
+@declares(lambda spec: ("INTERNAL_ERROR",))
 @web.middleware
 async def error_middleware(request: web.Request, handler):
     try:
@@ -38,7 +44,7 @@ async def error_middleware(request: web.Request, handler):
     except web.HTTPException as exc:
         if exc.status < 400:
             raise
-        return error_response(request, _from_http_exception(exc))
+        return error_response(request, _from_http_exception(request, exc))
     except asyncio.CancelledError:
         raise
     except Exception:

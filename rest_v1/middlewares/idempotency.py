@@ -15,11 +15,11 @@ from graphql_api.creditos.service import CREDIT_SPENDING_ENDPOINTS
 from rest_v1 import idempotency_store as store
 from rest_v1.idempotency_store import Outcome
 from rest_v1.keys import AUTH, CONTEXT, JSON_BODY, RAW_BODY, REPLAYED
-from rest_v1.routing import endpoint_template
+from rest_v1.routing import RouteSpec, declares, endpoint_template
 
 HEADER = "Idempotency-Key"
 REQUIRED_ON = CREDIT_SPENDING_ENDPOINTS
-KEY_PATTERN = re.compile(r"^[A-Za-z0-9_\-:.]{8,120}$")
+KEY_PATTERN = re.compile(r"^[A-Za-z0-9_\-:.]{8,120}$")  # also the header's schema in the OpenAPI document
 _KEPT_HEADERS = ("Content-Type", "Location")
 
 
@@ -35,6 +35,29 @@ def _replay(record) -> web.Response:
     return web.Response(status=record.status, body=record.corpo.encode(), headers=headers)
 
 
+def applies(spec: RouteSpec) -> bool:
+    """Every authenticated POST takes the header (the same test the middleware makes per request)."""
+    return spec.method == "POST" and not spec.public
+
+
+def header_parameter(spec: RouteSpec) -> dict | None:
+    """The Idempotency-Key header of the route, as the OpenAPI document declares it."""
+    if not applies(spec):
+        return None
+    return {
+        "name": HEADER, "in": "header", "required": spec.path in REQUIRED_ON,
+        "schema": {"type": "string", "pattern": KEY_PATTERN.pattern},
+    }
+
+
+def _errors_for(spec: RouteSpec) -> tuple[str, ...]:
+    if not applies(spec):
+        return ()
+    required = ("IDEMPOTENCY_KEY_REQUIRED",) if spec.path in REQUIRED_ON else ()
+    return required + ("IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS")
+
+
+@declares(_errors_for)
 @web.middleware
 async def idempotency_middleware(request: web.Request, handler):
     if request.method != "POST" or request.get(AUTH) is None:
@@ -44,7 +67,7 @@ async def idempotency_middleware(request: web.Request, handler):
         if endpoint_template(request) in REQUIRED_ON:
             raise ApiError("IDEMPOTENCY_KEY_REQUIRED")
         return await handler(request)
-    if not KEY_PATTERN.match(key):
+    if not KEY_PATTERN.fullmatch(key):
         raise ApiError(
             "IDEMPOTENCY_KEY_INVALID",
             fields=[FieldError(HEADER, "formato_invalido", "De 8 a 120 caracteres: letras, dígitos, _ - : .")],

@@ -7,12 +7,14 @@ from aiohttp import web
 from graphql_api.core.errors import ApiError
 from graphql_api.core.principal import Ambiente
 from rest_v1.keys import AUTH, RATE_DECISION, RUNTIME
+from rest_v1.routing import RouteSpec, declares
 
 FORCE_HEADER = "X-Vitrine-Teste"
 FORCE_VALUE = "forcar-429"
 FORCED_RETRY_AFTER = 5
 
 
+@declares(lambda spec: () if spec.public else ("TOO_MANY_REQUESTS",))
 @web.middleware
 async def rate_limit_middleware(request: web.Request, handler):
     auth = request.get(AUTH)

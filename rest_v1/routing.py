@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from graphql_api.core.pagination import MAX_LIMIT
+from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
 from graphql_api.produto.service import MAX_CODIGO
 
 API_PREFIX = "/v1"
@@ -23,7 +24,7 @@ def id_schema(prefix: str) -> dict[str, Any]:
 
 def text_schema(max_length: int) -> dict[str, Any]:
     """An identifier-like filter: at most the column's length, no control characters."""
-    return {"type": "string", "minLength": 1, "maxLength": max_length, "pattern": "^[^\\u0000-\\u001f\\u007f]*$"}
+    return {"type": "string", "minLength": 1, "maxLength": max_length} | SEM_CONTROLE_SCHEMA
 
 
 def enum_schema(*values: str) -> dict[str, Any]:

@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 MAX_AVISOS = 20  # per integrator and environment
 MAX_URL = 2048
+SITUACOES_ENTREGA = ("pendente", "enviando", "entregue", "falhou")
 RESPOSTA_MAX = 1024  # bytes of an answer kept with each attempt
 ALERTA_APOS = timedelta(hours=1)
 CARENCIA_PADRAO_HORAS = 24
@@ -411,6 +412,11 @@ async def listar_entregas(
     aviso = await obter_aviso(principal, aviso_id)
     query = repository.entregas_of(aviso.id)
     if situacao is not None:
+        if situacao not in SITUACOES_ENTREGA:
+            raise ApiError(
+                "VALIDATION_FAILED",
+                fields=[FieldError("situacao", "valor_invalido", f"Valores aceitos: {', '.join(SITUACOES_ENTREGA)}.")],
+            )
         query = query.filter(situacao=situacao)
     rows, next_cursor = await paginate(query, page)
     return rows, next_cursor, await repository.tentativas_of([e.id for e in rows])

@@ -44,12 +44,12 @@ class PageRequest:
                 "VALIDATION_FAILED",
                 fields=[FieldError("limite", "fora_do_intervalo", f"Use de 1 a {MAX_LIMIT}.")],
             )
-        if cursor and not pode_existir(cursor, prefixo):
+        if cursor is not None and not pode_existir(cursor, prefixo):
             raise ApiError(
                 "VALIDATION_FAILED",
                 fields=[FieldError("cursor", "formato_invalido", "Use o valor de paginacao.proximoCursor da página anterior.")],
             )
-        return cls(limite, cursor or None)
+        return cls(limite, cursor)
 
 
 async def paginate(query: QuerySet, page: PageRequest, *, id_field: str = "id") -> tuple[list, str | None]:

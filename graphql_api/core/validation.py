@@ -12,11 +12,22 @@ from graphql_api.core.errors import FIELD_CODES, ApiError, FieldError
 
 M = TypeVar("M", bound=BaseModel)
 
-# One rule for every text an integrator sends (docs/erros.md, codigo caractere_invalido): no control
+# One rule for every text an integrator sends (docs/limites.md, codigo caractere_invalido): no control
 # characters (C0, DEL, C1). Free text (descriptions, answers) may also hold tab and line breaks;
 # identifiers, names and URLs are one line. A NUL byte would also be refused by PostgreSQL.
-_CONTROLE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_CONTROLE_EM_TEXTO_LIVRE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROLE_CHARS = r"\x00-\x1f\x7f-\x9f"
+_CONTROLE_EM_TEXTO_LIVRE_CHARS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+_CONTROLE = re.compile(f"[{_CONTROLE_CHARS}]")
+_CONTROLE_EM_TEXTO_LIVRE = re.compile(f"[{_CONTROLE_EM_TEXTO_LIVRE_CHARS}]")
+
+
+def _schema_pattern(chars: str) -> dict[str, str]:
+    """The same rule for the OpenAPI document (JSON Schema patterns spell code points \\uXXXX)."""
+    return {"pattern": "^[^" + re.sub(r"\\x([0-9a-f]{2})", r"\\u00\1", chars) + "]*$"}
+
+
+SEM_CONTROLE_SCHEMA = _schema_pattern(_CONTROLE_CHARS)
+TEXTO_LIVRE_SCHEMA = _schema_pattern(_CONTROLE_EM_TEXTO_LIVRE_CHARS)
 
 
 def tem_controle(value: str) -> bool:
@@ -37,13 +48,17 @@ def _sem_controle_em_texto_livre(value: str) -> str:
 
 def linha(max_length: int, min_length: int = 0) -> Any:
     """A one-line text: identifiers, names, URLs."""
-    return Annotated[StrictStr, Field(min_length=min_length, max_length=max_length), AfterValidator(sem_controle)]
+    return Annotated[
+        StrictStr, Field(min_length=min_length, max_length=max_length, json_schema_extra=SEM_CONTROLE_SCHEMA),
+        AfterValidator(sem_controle),
+    ]
 
 
 def texto_livre(max_length: int, min_length: int = 0) -> Any:
     """Free text: tab and line breaks allowed, no other control character."""
     return Annotated[
-        StrictStr, Field(min_length=min_length, max_length=max_length), AfterValidator(_sem_controle_em_texto_livre)
+        StrictStr, Field(min_length=min_length, max_length=max_length, json_schema_extra=TEXTO_LIVRE_SCHEMA),
+        AfterValidator(_sem_controle_em_texto_livre),
     ]
 
 # pydantic error types -> the field codes of the catalog (graphql_api.core.errors.FIELD_CODES)
@@ -69,7 +84,7 @@ _CODES = {
 
 # What the OpenAPI document shows for an https URL field: a plain one the validators accept (their
 # rules stay the authority; a schema cannot say "resolvable" or "not private").
-HTTPS_URL_SCHEMA = {"pattern": "^https://[a-z0-9][a-z0-9.-]{0,60}(/[A-Za-z0-9/_.-]*)?$"}
+HTTPS_URL_SCHEMA = {"pattern": "^https://([a-z0-9-]{1,30}\\.){1,3}[a-z]{2,10}(/[A-Za-z0-9/_.-]*)?$"}
 
 
 def field_path(loc: tuple[Any, ...]) -> str:

@@ -3,7 +3,7 @@ answers 403 FORBIDDEN to OAuth tokens."""
 
 from aiohttp import web
 
-from graphql_api.aviso.service import NovoAviso, PedidoTeste, Rotacao
+from graphql_api.aviso.service import SITUACOES_ENTREGA, NovoAviso, PedidoTeste, Rotacao
 from graphql_api.executor import Operation
 from rest_v1 import fragments
 from rest_v1.gql import body, execute, page_variables, query_params
@@ -40,7 +40,7 @@ OBTER_TESTE = Operation("query($id: ID!) { testeAviso(id: $id) { ...TesteAvisoFi
 
 _ERRORS = ("FORBIDDEN",)
 LISTAR_QUERY = page_parameters("avs_")
-ENTREGAS_QUERY = page_parameters("ent_") | {"situacao": enum_schema("pendente", "enviando", "entregue", "falhou")}
+ENTREGAS_QUERY = page_parameters("ent_") | {"situacao": enum_schema(*SITUACOES_ENTREGA)}
 _REGISTRAR_DOC = dict(
     status=201, body=NovoAviso, response=fragments.AVISO, response_extra=(("RegistroAviso", "segredo"),), errors=_ERRORS + ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"),
     also=((200, "A url já existia: eventos atualizados, endereço reativado, sem novo segredo."),),

@@ -4,7 +4,8 @@ from graphql_api.executor import Operation
 from rest_v1 import fragments
 from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from graphql_api.chamada.service import CHAVE_PATTERN, STATUS_PATTERN
+from graphql_api.chamada.service import CHAVE_PATTERN, METODOS, STATUS_PATTERN
+from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
 from graphql_api.core.errors import CATALOG
 from rest_v1.routing import Routes, enum_schema, id_schema, page_parameters, text_schema
 
@@ -14,8 +15,8 @@ _MOMENT = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time
 # The filters' own rules are FiltroChamadas' (graphql_api/chamada/service.py); these are their shapes.
 CHAMADAS_QUERY = page_parameters("req_") | {
     "de": _MOMENT, "ate": _MOMENT, "status": {"type": "string", "pattern": STATUS_PATTERN.pattern},
-    "metodo": enum_schema("GET", "POST", "PUT", "PATCH", "DELETE"),
-    "endpoint": text_schema(200), "codigoErro": enum_schema(*sorted(CATALOG)), "contaId": id_schema("cta_"),
+    "metodo": enum_schema(*METODOS),
+    "endpoint": text_schema(200) | {"pattern": "^/" + SEM_CONTROLE_SCHEMA["pattern"].removeprefix("^")}, "codigoErro": enum_schema(*sorted(CATALOG)), "contaId": id_schema("cta_"),
     "chave": {"type": "string", "pattern": CHAVE_PATTERN.pattern}, "ambiente": enum_schema("teste", "producao"),
 }
 

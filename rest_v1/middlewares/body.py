@@ -27,6 +27,13 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} não é um número JSON")
 
 
+def _number(text: str) -> int | float:
+    """JSON has one number type: 4.0 is the integer 4 (JSON Schema agrees), so an integer field
+    takes it. Beyond 2**53 a float is not exact, and stays a float."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) <= 2**53 else value
+
+
 def _too_deep() -> ApiError:
     return ApiError("INVALID_JSON", description=f"O JSON passa de {MAX_DEPTH} níveis de aninhamento.")
 
@@ -67,7 +74,7 @@ def _check_text(value: str) -> None:
 
 def parse_json_object(raw: bytes) -> dict:
     try:
-        data = json.loads(raw, parse_constant=_refuse_constant)
+        data = json.loads(raw, parse_constant=_refuse_constant, parse_float=_number)
     except RecursionError:  # far deeper than the limit: the parser ran out of stack
         raise _too_deep() from None
     except (ValueError, UnicodeDecodeError) as exc:

@@ -225,3 +225,20 @@ async def test_a_poison_request_does_not_stop_the_call_log_of_anyone(client, fac
     assert detail.status == 200
     data = (await detail.json())["data"]
     assert data["status"] == 400 and data["codigoErro"] == "INVALID_JSON"
+
+
+async def test_a_whole_number_written_with_a_fraction_is_an_integer(client, integrator, conta):
+    # JSON has one number type: 3.0 is the integer 3, as JSON Schema says
+    raw = b'{"nome": "P", "provaSocial": {"vendidos": 3.0, "notaMedia": 4.5}}'
+    response = await client.put(
+        f"/v1/contas/{conta['id']}/produtos/SKU-F", data=raw, headers=integrator.headers | {"Content-Type": "application/json"}
+    )
+    assert response.status == 200, await response.text()
+    ficha = await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-F", headers=integrator.headers)
+    assert ficha.status == 200
+    bad = await client.put(
+        f"/v1/contas/{conta['id']}/produtos/SKU-F", data=b'{"nome": "P", "provaSocial": {"vendidos": 3.5}}',
+        headers=integrator.headers | {"Content-Type": "application/json"},
+    )
+    assert bad.status == 422
+    assert [f["campo"] for f in (await bad.json())["error"]["fields"]] == ["provaSocial.vendidos"]

@@ -11,6 +11,25 @@ from pathlib import Path
 from tests.harness import BACKEND
 
 SEED = 20261115
+# The key goes through the document's security scheme, so schemathesis can also leave it out.
+# Rules no JSON Schema can state make a schema-valid request a 422 on two operations, and only
+# there is 422 an accepted answer to valid data: a notice address must be a public, reachable
+# host (an IP literal like https://0 is refused); a ficha's images have distinct `ordem` and at
+# most one `principal` (uniqueness of a field across list items).
+CONFIG = """
+[auth.openapi.chaveOuToken]
+bearer = "${VITRINE_CONFORMANCE_KEY}"
+
+[[operations]]
+include-path-regex = "^/avisos$"
+include-method = ["PUT", "POST"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
+
+[[operations]]
+include-path = "/contas/{contaId}/produtos/{codigo}"
+include-method = "PUT"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "409", "422", "429"]
+"""
 MAX_EXAMPLES = 5  # per operation and phase: about a minute per back end on two shared cores
 
 
@@ -19,12 +38,14 @@ async def test_every_operation_of_the_document_conforms(client, factory, tmp_pat
     integrator = await factory.integrator(limite_chave=100_000, limite_integrador=100_000)
     document = await (await client.get("/v1/openapi.json")).json()
     operations = {f"{method.upper()} {path}" for path, ops in document["paths"].items() for method in ops}
+    # The document itself is what `st` loads first; it does not always call it again as a case.
+    operations.discard("GET /openapi.json")
 
     base = str(client.make_url("/v1"))
     log = tmp_path / "calls.log"
     # The key through the document's security scheme, so schemathesis can also leave it out.
     config = tmp_path / "schemathesis.toml"
-    config.write_text('[auth.openapi.chaveOuToken]\nbearer = "${VITRINE_CONFORMANCE_KEY}"\n')
+    config.write_text(CONFIG)
     command = [
         str(Path(sys.executable).with_name("st")), "--config-file", str(config), "run", f"{base}/openapi.json", "--url", base,
         "--checks", "all", "--seed", str(SEED), "--generation-deterministic",

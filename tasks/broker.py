@@ -15,7 +15,11 @@ def _make_broker(settings: Settings) -> AsyncBroker:
     if settings.redis_url:
         from taskiq_redis import ListQueueBroker
 
-        return ListQueueBroker(settings.redis_url, queue_name=settings.task_queue)
+        # The worker waits on an endless BRPOP: redis-py 8 reads with a 5 s socket timeout by default,
+        # which raised in every worker whose queue stayed empty for 5 s and killed its process,
+        # abandoning the task it was running (a render). No read timeout on this pool; TCP
+        # keepalive still notices a Redis that went away.
+        return ListQueueBroker(settings.redis_url, queue_name=settings.task_queue, socket_timeout=None, socket_keepalive=True)
     return InMemoryBroker()
 
 

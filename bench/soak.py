@@ -330,7 +330,9 @@ class Stats:
     routes: Counter = field(default_factory=Counter)
     request_ids: set[str] = field(default_factory=set)
     server_errors: list[tuple] = field(default_factory=list)
-    unanswered_restart: int = 0  # connection refused or cut while a web process was restarting
+    # While a web process restarts: refused (never reached it) or cut (sent, the answer lost).
+    refused_restart: int = 0
+    cut_restart: int = 0
     unanswered_other: list[str] = field(default_factory=list)
     waited_retry_after: int = 0
     problems: list[str] = field(default_factory=list)  # contract breaches seen by a client
@@ -371,8 +373,10 @@ class Api:
                     raw = await response.read()
                     answer = Answer(response.status, response.headers.copy(), json.loads(raw) if raw else {})
             except (aiohttp.ClientConnectionError, asyncio.TimeoutError) as exc:
-                if self.soak.restarting:
-                    self.stats.unanswered_restart += 1
+                if self.soak.restarting and isinstance(exc, aiohttp.ClientConnectorError):
+                    self.stats.refused_restart += 1
+                elif self.soak.restarting:
+                    self.stats.cut_restart += 1
                 else:
                     self.stats.unanswered_other.append(f"{method} {route}: {type(exc).__name__} {exc}")
                 await asyncio.sleep(0.2)
@@ -492,7 +496,7 @@ class Soak:
             again = await self.put_ficha(api, codigo, seeds)
             if again["versao"] != produto["versao"]:
                 self.stats.problems.append(f"identical ficha {codigo} made version {again['versao']}")
-            result = await self.checked(api, produto["id"])
+            result = await self.checked(api, produto["id"], timeout=max(2.0, deadline - time.monotonic()))
             if result and all(r["aprovado"] for r in result["resultados"] if r["tipo"] in ("galeria", "video_apresentacao")):
                 self.produtos.append(produto["id"])
             await asyncio.sleep(pause)
@@ -597,6 +601,11 @@ class Ledger:
             self.integrador_id))[0]
         return dict(row)
 
+    async def unfinished_checks(self) -> list:
+        return await self.rows(
+            "SELECT p.codigo, c.situacao, c.tentativas, c.reservada_ate FROM produtos p "
+            "JOIN conferencias c ON c.produto_id = p.id WHERE p.situacao = 'conferindo' AND c.versao_produto = p.versao")
+
     async def generations(self) -> list:
         return await self.rows("SELECT id, chave_idempotencia, situacao, tipo, tentativas FROM geracoes WHERE integrador_id = $1", self.integrador_id)
 
@@ -692,6 +701,11 @@ async def check_generations(soak: Soak, ledger: Ledger) -> list[Check]:
     ]
 
 
+async def check_checks(ledger: Ledger) -> list[Check]:
+    stuck = [dict(r) for r in await ledger.unfinished_checks()]
+    return [Check("quality checks lost (never finished)", not stuck, f"{len(stuck)} {stuck[:3]}")]
+
+
 async def check_notices(soak: Soak, ledger: Ledger) -> list[Check]:
     events = {r["id"]: r["tipo"] for r in await ledger.events()}
     deliveries = await ledger.deliveries()
@@ -733,8 +747,9 @@ async def check_call_log(soak: Soak, ledger: Ledger) -> list[Check]:
               f"{len(s.request_ids)} answered with X-Request-Id, {len(logged)} rows, missing {len(missing)} {sorted(missing)[:5]}; "
               f"rows whose answer reached no client: {len(extra)}"),
         Check("no answer outside the web restart", not s.unanswered_other,
-              f"{len(s.unanswered_other)} {s.unanswered_other[:5]}; during the restart: {s.unanswered_restart} "
-              "(connection refused or closed by web-0 going down; each retried on web-1)"),
+              f"{len(s.unanswered_other)} {s.unanswered_other[:5]}; during the restart of web-0: {s.refused_restart} "
+              f"refused (it was not listening), {s.cut_restart} cut after sending (a kept-alive connection it closed); "
+              "each retried on the other web process"),
     ]
 
 
@@ -798,6 +813,7 @@ async def run(args: argparse.Namespace, topo: Topology) -> bool:
         checks = [
             *check_requests(soak.stats),
             *await check_generations(soak, ledger),
+            *await check_checks(ledger),
             *await check_notices(soak, ledger),
             *await check_ledger(ledger),
             *await check_call_log(soak, ledger),
@@ -814,7 +830,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=600.0, help="duration of the load (default 600)")
     parser.add_argument("--kill-every", type=float, default=120.0, help="seconds between worker kills (default 120)")
-    parser.add_argument("--drain-seconds", type=float, default=300.0, help="most time to wait for work to settle")
+    parser.add_argument("--drain-seconds", type=float, default=420.0,
+                        help="most time to wait for work to settle (default 420: a check whose worker was killed "
+                             "is taken back when its 5-minute lease ends)")
     parser.add_argument("--max-requests", type=int, default=100_000, help="bound of each client's loop")
     parser.add_argument("--keep", action="store_true", help="keep the data dir (logs) at the end")
     args = parser.parse_args()

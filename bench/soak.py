@@ -686,10 +686,9 @@ async def check_generations(soak: Soak, ledger: Ledger) -> list[Check]:
     by_key = defaultdict(list)
     for r in rows:
         by_key[r["chave_idempotencia"]].append(r)
-    ordered = {k: g for k, g in soak.orders.by_key.items()}
     doubled = {k: [r["id"] for r in v] for k, v in by_key.items() if len(v) > 1}
     unfinished = [f"{r['id']} ({r['tipo']}, {r['situacao']}, tentativas {r['tentativas']})" for r in rows if r["situacao"] not in FINAL]
-    missing = [k for k, g in ordered.items() if g and g not in {r["id"] for r in rows}]
+    missing = [k for k, g in soak.orders.by_key.items() if g and g not in {r["id"] for r in rows}]
     situacoes = Counter(r["situacao"] for r in rows)
     twice_reserved = await ledger.double_reservations()
     return [
@@ -798,7 +797,7 @@ async def run(args: argparse.Namespace, topo: Topology) -> bool:
         print(f"set-up done: integrator {seeded['integradorId']}, 2 approved products; load for {args.seconds:.0f} s")
         soak.started = time.monotonic()
         deadline = soak.started + args.seconds
-        await asyncio.gather(
+        ended = await asyncio.gather(
             soak.reader(api(seeded["chave"]), deadline, pause=0.05),
             soak.reader(api(seeded["chave"]), deadline, pause=0.05),
             soak.fichas(api(seeded["chave"]), deadline, pause=4),
@@ -806,7 +805,13 @@ async def run(args: argparse.Namespace, topo: Topology) -> bool:
             soak.orderer(api(seeded["chave"]), deadline, pause=3, name="b"),
             soak.throttled(api(seeded["chave429"]), deadline),
             soak.chaos(deadline),
+            return_exceptions=True,
         )
+        # A client that gave up (no answer in all its attempts) stops; the checks still run.
+        soak.stats.unanswered_other += [f"a client stopped: {e}" for e in ended if isinstance(e, Unanswered)]
+        for error in ended:
+            if isinstance(error, BaseException) and not isinstance(error, Unanswered):
+                raise error
         ledger = Ledger(pool, seeded["integradorId"])
         print(f"load done at {soak.elapsed():.0f} s; draining (at most {args.drain_seconds:.0f} s)")
         drained = await drain(soak, ledger, args.drain_seconds)

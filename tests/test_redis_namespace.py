@@ -117,11 +117,3 @@ async def test_a_worker_takes_tasks_only_from_its_own_namespace(worker_process):
         await redis.delete(theirs.task_queue)
         await redis.aclose()
 
-
-async def test_an_idle_worker_keeps_its_process(worker_process):
-    # redis-py gives up on a socket read after 5 s: a wait for tasks longer than that crashed the
-    # worker's process (and the task it was running) every 5 s on an idle queue.
-    before = worker_process.log.read_text()
-    await asyncio.sleep(9)  # a crash cycle took 7.5 s
-    added = worker_process.log.read_text()[len(before):]
-    assert "Timeout reading" not in added and "Listening started" not in added, added[-2000:]

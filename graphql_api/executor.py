@@ -175,6 +175,8 @@ class _FastExecutor(Executor):
             attribute, kind, graphql_type = basic
             serialize = _leaf_serializer(graphql_type) if kind in (_LEAF, _LEAF_LIST) else None
             child = self._child_plan(graphql_type, field_details_list) if kind in (_OBJECT, _OBJECT_LIST) else None
+            if kind in (_OBJECT, _OBJECT_LIST) and child is None:
+                return None  # its resolvers may be async: graphql-core's loop awaits them
             plan.append(_PlanEntry(response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child))
         return tuple(plan)
 
@@ -209,13 +211,8 @@ class _FastExecutor(Executor):
                     completed = serialize(value)
                 elif kind == _LEAF_LIST:
                     completed = _serialize_list(serialize, value)
-                elif child is not None:
-                    completed = self._execute_nested(kind, child, graphql_type, value, position_context)
                 else:
-                    completed = self._complete_basic(
-                        kind, graphql_type, field_details_list, Path(path, response_name, parent_type.name), value,
-                        position_context,
-                    )
+                    completed = self._execute_nested(kind, child, graphql_type, value, position_context)
             except Exception:
                 return None
             if completed is None:
@@ -245,34 +242,34 @@ class _FastExecutor(Executor):
                     completed = self._complete_basic(kind, graphql_type, field_details_list, path, value, position_context)
                 except Exception:
                     completed = None  # let graphql-core report it below
+                if _is_coroutine(completed):
+                    return self._await_completed(completed, parent_type.fields[node.name.value].type, field_details_list, path)
                 if completed is not None:
                     return completed
         return super().execute_field(parent_type, source, field_details_list, path, position_context)
 
+    async def _await_completed(self, completed, return_type, field_details_list, path):
+        """What graphql-core's execute_field does with a completion still running (async
+        resolvers below): wait for it, and report its error at this field."""
+        try:
+            return await completed
+        except Exception as raw_error:
+            self.handle_field_error(raw_error, return_type, field_details_list, path)
+            return None
+
     def _complete_basic(self, kind, graphql_type, field_details_list, path, value, position_context):
-        """The completed value, or None when the fast path does not apply (then graphql-core runs)."""
+        """The completed value (a coroutine when a resolver below is async), or None when the fast
+        path does not apply (then graphql-core runs, before anything was started)."""
         if kind == _LEAF:
             return graphql_type.serialize(value)
         if kind == _LEAF_LIST:
             return _serialize_list(graphql_type.serialize, value)
+        child = self._child_plan(graphql_type, field_details_list)
+        if child is not None:
+            return self._execute_nested(kind, child, graphql_type, value, position_context)
         if kind == _OBJECT:
-            completed = self.collect_and_execute_subfields(graphql_type, field_details_list, path, value, position_context)
-            if _is_coroutine(completed):
-                completed.close()  # graphql-core runs it again below; never leave one unawaited
-                return None
-            return completed
-        items = []
-        for index, item in enumerate(value):
-            if item is None:
-                return None
-            completed = self.collect_and_execute_subfields(
-                graphql_type, field_details_list, path.add_key(index, None), item, position_context
-            )
-            if _is_coroutine(completed):
-                completed.close()
-                return None
-            items.append(completed)
-        return items
+            return self.collect_and_execute_subfields(graphql_type, field_details_list, path, value, position_context)
+        return None  # a list of objects with resolvers below: graphql-core completes each item
 
 
 _executor_class: type[Executor] | None = None

@@ -25,3 +25,36 @@ async def test_read_then_write_transaction_survives_a_commit_on_the_other_connec
     await other
     rows = await connections.get(MAIN_CONNECTION).execute_query_dict("SELECT origem FROM teste_concorrencia")
     assert {"principal", "outra"} <= {r["origem"] for r in rows}
+
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_the_connection_usable(client):
+    main = connections.get(MAIN_CONNECTION)
+    log = connections.get(CALL_LOG_CONNECTION)
+    await log.execute_script("CREATE TABLE IF NOT EXISTS teste_cancelamento (x TEXT)")
+    await asyncio.sleep(0.5)  # the app's start-up jobs are done with the database
+    # given the call log's connection holding the write lock, so BEGIN IMMEDIATE waits
+    async with log.acquire_connection() as raw:
+        await raw.execute("BEGIN IMMEDIATE")
+
+        async def unit_of_work():
+            async with transaction():
+                await connections.get(MAIN_CONNECTION).execute_query("INSERT INTO teste_cancelamento VALUES ('a')")
+
+        # when a task is cancelled while its transaction is beginning (a shutdown, say)
+        task = asyncio.create_task(unit_of_work())
+        async with asyncio.timeout(3):
+            while not main._lock.locked():  # the transaction took the connection and sent BEGIN
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert not task.done()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await raw.execute("ROLLBACK")
+    # then the main connection still answers, in and out of transactions (it hung for good before)
+    async with asyncio.timeout(10):
+        async with transaction():
+            await connections.get(MAIN_CONNECTION).execute_query("INSERT INTO teste_cancelamento VALUES ('b')")
+        rows = await connections.get(MAIN_CONNECTION).execute_query_dict("SELECT x FROM teste_cancelamento")
+    assert [r["x"] for r in rows] == ["b"]

@@ -79,9 +79,9 @@ class FiltroChamadas(BaseModel):
     @field_validator("metodo")
     @classmethod
     def _metodo(cls, value: str | None) -> str | None:
-        if value is not None and value not in METODOS:
+        if value is not None and value.upper() not in METODOS:
             raise PydanticCustomError("valor_invalido", "Valores aceitos: {aceitos}.", {"aceitos": ", ".join(METODOS)})
-        return value
+        return value.upper() if value else value
 
     @field_validator("endpoint")
     @classmethod

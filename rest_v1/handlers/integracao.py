@@ -15,7 +15,7 @@ _MOMENT = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time
 # The filters' own rules are FiltroChamadas' (graphql_api/chamada/service.py); these are their shapes.
 CHAMADAS_QUERY = page_parameters("req_") | {
     "de": _MOMENT, "ate": _MOMENT, "status": {"type": "string", "pattern": STATUS_PATTERN.pattern},
-    "metodo": enum_schema(*METODOS),
+    "metodo": enum_schema(*METODOS, *(m.lower() for m in METODOS)),  # either case
     "endpoint": text_schema(200) | {"pattern": "^/" + SEM_CONTROLE_SCHEMA["pattern"].removeprefix("^")}, "codigoErro": enum_schema(*sorted(CATALOG)), "contaId": id_schema("cta_"),
     "chave": {"type": "string", "pattern": CHAVE_PATTERN.pattern}, "ambiente": enum_schema("teste", "producao"),
 }

@@ -843,7 +843,7 @@ def main() -> int:
     args = parser.parse_args()
     print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)")
     topo = Topology(args)
-    print(f"database {topo.database}, queue {topo.queue}, data and logs in {topo.dir}")
+    print(f"database {topo.database}, Redis namespace {topo.namespace}, data and logs in {topo.dir}")
     # SIGTERM ends the run like Ctrl-C does: through the cleanup below.
     signal.signal(signal.SIGTERM, interrupted)
     ok = False

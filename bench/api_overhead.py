@@ -5,7 +5,7 @@ same database, plus the facade's p99 latency under 20 concurrent clients.
     .venv/bin/python bench/api_overhead.py            # SQLite, and PostgreSQL + Redis if reachable
     .venv/bin/python bench/api_overhead.py --backends sqlite
 
-Targets (issue 2): facade >= 50% of the bare handler's throughput on each back end; p99 < 25 ms.
+Targets: facade >= 50% of the bare handler's throughput on each back end; p99 < 25 ms.
 Load comes from wrk (Debian package `wrk`), run on the other core."""
 
 from __future__ import annotations

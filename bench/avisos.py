@@ -5,7 +5,7 @@ receiver (its own process) that verifies every delivery with `standardwebhooks`.
     .venv/bin/python bench/avisos.py --down-seconds 60     # shorter outage (say so when quoting)
     .venv/bin/python bench/avisos.py --skip-down           # throughput figure only
 
-Figures (issue 5):
+Figures:
 1. 1,000 deliveries drained in under 20 s with 2 workers; none lost, none sent twice when the
    receiver answers 2XX; p99 from event to first attempt under 1 s. Events are emitted at
    --rate per second (default 100; 0 = all at once) by this process, each in its own

@@ -10,7 +10,7 @@
 
     .venv/bin/python bench/conferencia.py
 
-Targets (issue 3): (1) under 3 s; (2) refused without the process passing 300 MB."""
+Targets: (1) under 3 s; (2) refused without the process passing 300 MB."""
 
 from __future__ import annotations
 

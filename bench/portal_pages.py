@@ -7,7 +7,7 @@ included).
     .venv/bin/python bench/portal_pages.py                      # SQLite, and PostgreSQL + Redis if reachable
     .venv/bin/python bench/portal_pages.py --backends sqlite
 
-Target (issue 7): every page under 150 ms server time; the slowest page's p95 is compared."""
+Target: every page under 150 ms server time; the slowest page's p95 is compared."""
 
 from __future__ import annotations
 

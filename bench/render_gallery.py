@@ -4,7 +4,7 @@ six 2000×2000 camera-size photos, in one run of a fresh process.
     .venv/bin/python bench/render_gallery.py
     .venv/bin/python bench/render_gallery.py --quantidade 8 --ambiente teste
 
-Targets (issue 4): under 2.5 s in total on the 2-core machine; peak memory under 400 MB."""
+Targets: under 2.5 s in total on the 2-core machine; peak memory under 400 MB."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ teste (640×360, AMOSTRA), each in one run; with --cinepremium also the CinePrem
     .venv/bin/python bench/render_video.py
     .venv/bin/python bench/render_video.py --cinepremium
 
-Targets (issue 4): a presentation video of about 20 s with speech renders in under 20 s wall time
+Targets: a presentation video of about 20 s with speech renders in under 20 s wall time
 (faster than real time); the contract says a test sample returns in "about 15 seconds", and the
 teste render must beat that: under 8 s."""
 

@@ -85,7 +85,9 @@ async def migrate(settings: Settings) -> None:
 
 
 async def connect(settings: Settings) -> TortoiseContext:
-    """Open the connections for this process. Close through the returned context (STACK-NOTES)."""
+    """Open the connections for this process. Close through the returned context: Tortoise keeps
+    its connections in a context variable, so closing from another context (an aiohttp cleanup
+    under pytest) would close nothing and leave the process hanging at exit."""
     return await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
 
 

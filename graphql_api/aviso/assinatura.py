@@ -1,4 +1,4 @@
-"""Notice signatures (Standard Webhooks, DESIGN.md) and the secrets behind them.
+"""Notice signatures (Standard Webhooks, docs/avisos.md) and the secrets behind them.
 
 A secret is `whsec_` + base64 of 32 random bytes; the key is those bytes. Only the key is kept,
 encrypted with Fernet under a key derived (HKDF) from the service's secret key, so a database

@@ -1,4 +1,4 @@
-"""Issue 6, end to end: a new integrator walks from zero to production using only the public API
+"""End to end: a new integrator walks from zero to production using only the public API
 (and the CLI for its keys and the contract), every step turning ok from real calls."""
 
 import asyncio

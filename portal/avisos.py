@@ -7,9 +7,8 @@ from aiohttp import web
 from graphql_api.core.errors import ApiError
 from graphql_api.executor import Operation
 from portal.web import Page, PortalRoutes, form_errors
-from rest_v1 import fragments
 # The same documents as the /v1/avisos routes: one per operation.
-from rest_v1.handlers.avisos import REENVIAR, REGISTRAR, REMOVER, ROTACIONAR, TESTAR
+from graphql_api.operations import aviso as ops, fragments
 
 routes = PortalRoutes()
 
@@ -67,7 +66,7 @@ async def avisos(page: Page) -> web.StreamResponse:
 async def registrar(page: Page) -> web.StreamResponse:
     valores = {"url": (await page.field("url")).strip(), "eventos": await _eventos_marcados(page)}
     try:
-        registro = (await page.run(REGISTRAR, dados=valores))["registrarAviso"]
+        registro = (await page.run(ops.REGISTRAR_AVISO, dados=valores))["registrarAviso"]
     except ApiError as error:
         if error.type not in ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"):
             raise
@@ -107,7 +106,7 @@ async def testes(page: Page) -> web.StreamResponse:
 @routes.post("/avisos/{id}/testar")
 async def testar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
-    await page.run(TESTAR, dados={"avisoId": aviso_id})
+    await page.run(ops.TESTAR_AVISO, dados={"avisoId": aviso_id})
     return page.redirect(f"/avisos/{aviso_id}", aviso="testes_enviados")
 
 
@@ -118,7 +117,7 @@ async def alterar_eventos(page: Page) -> web.StreamResponse:
     aviso = (await page.run(OBTER, id=aviso_id))["aviso"]
     marcados = await _eventos_marcados(page)
     try:
-        await page.run(REGISTRAR, dados={"url": aviso["url"], "eventos": marcados})
+        await page.run(ops.REGISTRAR_AVISO, dados={"url": aviso["url"], "eventos": marcados})
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise
@@ -142,7 +141,7 @@ async def rotacionar(page: Page) -> web.StreamResponse:
     except ValueError:
         dados = {"carenciaHoras": carencia}  # the service reports it beside the field
     try:
-        novo = (await page.run(ROTACIONAR, id=aviso_id, dados=dados))["rotacionarSegredoAviso"]
+        novo = (await page.run(ops.ROTACIONAR_SEGREDO, id=aviso_id, dados=dados))["rotacionarSegredoAviso"]
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise  # REAUTHENTICATION_REQUIRED asks for the password and comes back here
@@ -162,12 +161,12 @@ async def remover_confirmar(page: Page) -> web.StreamResponse:
 
 @routes.post("/avisos/{id}/remover")
 async def remover(page: Page) -> web.StreamResponse:
-    await page.run(REMOVER, id=page.request.match_info["id"])
+    await page.run(ops.REMOVER_AVISO, id=page.request.match_info["id"])
     return page.redirect("/avisos", aviso="aviso_removido")
 
 
 @routes.post("/avisos/{id}/entregas/{entregaId}/reenviar")
 async def reenviar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
-    await page.run(REENVIAR, avisoId=aviso_id, entregaId=page.request.match_info["entregaId"])
+    await page.run(ops.REENVIAR_ENTREGA, avisoId=aviso_id, entregaId=page.request.match_info["entregaId"])
     return page.redirect(f"/avisos/{aviso_id}", aviso="reenvio")

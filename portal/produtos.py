@@ -15,7 +15,7 @@ from graphql_api.executor import Operation
 from graphql_api.geracao.render import AVATARES
 from portal.geracoes import vocabulario
 from portal.web import Page, PortalRoutes
-from rest_v1 import fragments
+from graphql_api.operations import fragments
 
 routes = PortalRoutes()
 

@@ -11,7 +11,7 @@ from aiohttp import web
 
 from graphql_api.conferencia.catalog import MOTIVOS, PENDENCIAS
 from graphql_api.core.errors import CATALOG, FIELD_CODES
-from rest_v1.keys import RUNTIME
+from vitrine.keys import RUNTIME
 from vitrine.templating import DOCS_DIR, environment, render_markdown
 
 _PAGE_NAME = re.compile(r"^[a-z0-9\-]+$")

@@ -20,6 +20,13 @@ class Query:
         )
         return pagina([ChamadaType.from_model(c) for c in rows], page, next_cursor)
 
+    @strawberry.field(
+        extensions=requires(integrator_only=True, portal_scope="chamadas:ler"),
+        description="Os modelos de caminho (endpoint) presentes no registro de chamadas do ambiente.",
+    )
+    async def endpoints_chamadas(self, info: Info) -> list[str]:
+        return await service.endpoints_chamadas(info.context.principal)
+
     @strawberry.field(extensions=requires(integrator_only=True, portal_scope="chamadas:ler"))
     async def chamada(self, info: Info, request_id: str) -> ChamadaDetalheType:
         chamada = await service.obter_chamada(info.context.principal, request_id)

@@ -74,7 +74,7 @@ class RouteSpec:
     also: tuple[tuple[int, str], ...] = ()
     body: Any = None  # a pydantic model (its JSON schema) or a JSON-schema dict
     body_required: bool = True  # False when the handler reads the body with request.get(JSON_BODY)
-    # The GraphQL fragment (rest_v1/fragments.py) the handler selects for `data`; its schema is
+    # The GraphQL fragment (graphql_api/operations/fragments.py) the handler selects for `data`; its schema is
     # derived from that selection, so the document shows exactly the fields the answer carries.
     response: str | None = None
     # Fields of other GraphQL types the handler adds to `data` when present: (("Type", "field"),)

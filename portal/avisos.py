@@ -4,7 +4,9 @@ watch their results arrive, and read its delivery history with manual redelivery
 
 from aiohttp import web
 
+from graphql_api.aviso.service import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core.errors import ApiError
+from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
 from portal.web import Page, PortalRoutes, form_errors
 # The same documents as the /v1/avisos routes: one per operation.
@@ -66,7 +68,7 @@ async def avisos(page: Page) -> web.StreamResponse:
 async def registrar(page: Page) -> web.StreamResponse:
     valores = {"url": (await page.field("url")).strip(), "eventos": await _eventos_marcados(page)}
     try:
-        registro = (await page.run(ops.REGISTRAR_AVISO, dados=valores))["registrarAviso"]
+        registro = (await page.run(ops.REGISTRAR_AVISO, dados=entrada(NovoAviso, valores)))["registrarAviso"]
     except ApiError as error:
         if error.type not in ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"):
             raise
@@ -106,7 +108,7 @@ async def testes(page: Page) -> web.StreamResponse:
 @routes.post("/avisos/{id}/testar")
 async def testar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
-    await page.run(ops.TESTAR_AVISO, dados={"avisoId": aviso_id})
+    await page.run(ops.TESTAR_AVISO, dados=entrada(PedidoTeste, {"avisoId": aviso_id}))
     return page.redirect(f"/avisos/{aviso_id}", aviso="testes_enviados")
 
 
@@ -117,7 +119,7 @@ async def alterar_eventos(page: Page) -> web.StreamResponse:
     aviso = (await page.run(OBTER, id=aviso_id))["aviso"]
     marcados = await _eventos_marcados(page)
     try:
-        await page.run(ops.REGISTRAR_AVISO, dados={"url": aviso["url"], "eventos": marcados})
+        await page.run(ops.REGISTRAR_AVISO, dados=entrada(NovoAviso, {"url": aviso["url"], "eventos": marcados}))
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise
@@ -141,7 +143,7 @@ async def rotacionar(page: Page) -> web.StreamResponse:
     except ValueError:
         dados = {"carenciaHoras": carencia}  # the service reports it beside the field
     try:
-        novo = (await page.run(ops.ROTACIONAR_SEGREDO, id=aviso_id, dados=dados))["rotacionarSegredoAviso"]
+        novo = (await page.run(ops.ROTACIONAR_SEGREDO, id=aviso_id, dados=entrada(Rotacao, dados)))["rotacionarSegredoAviso"]
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise  # REAUTHENTICATION_REQUIRED asks for the password and comes back here

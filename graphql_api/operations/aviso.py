@@ -5,10 +5,10 @@ from graphql_api.operations import fragments
 
 _REGISTRO = "{ criado segredo aviso { ...AvisoFields } }"
 REGISTRAR_AVISO = Operation(
-    "mutation RegistrarAviso($dados: JSON!) { registrarAviso(dados: $dados) " + _REGISTRO + " }" + fragments.AVISO
+    "mutation RegistrarAviso($dados: NovoAvisoInput!) { registrarAviso(dados: $dados) " + _REGISTRO + " }" + fragments.AVISO
 )
 ROTACIONAR_SEGREDO = Operation(
-    "mutation RotacionarSegredoAviso($id: ID!, $dados: JSON) { rotacionarSegredoAviso(id: $id, dados: $dados) "
+    "mutation RotacionarSegredoAviso($id: ID!, $dados: RotacaoInput) { rotacionarSegredoAviso(id: $id, dados: $dados) "
     + _REGISTRO + " }" + fragments.AVISO
 )
 LISTAR_AVISOS = Operation(
@@ -29,7 +29,7 @@ REENVIAR_ENTREGA = Operation(
     "{ reenviarEntregaAviso(avisoId: $avisoId, entregaId: $entregaId) { ...EntregaFields } }" + fragments.ENTREGA
 )
 TESTAR_AVISO = Operation(
-    "mutation TestarAviso($dados: JSON) { testarAviso(dados: $dados) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO
+    "mutation TestarAviso($dados: PedidoTesteInput) { testarAviso(dados: $dados) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO
 )
 OBTER_TESTE = Operation(
     "query TesteAviso($id: ID!) { testeAviso(id: $id) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO

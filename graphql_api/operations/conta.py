@@ -4,7 +4,7 @@ from graphql_api.executor import Operation
 from graphql_api.operations import fragments
 
 CRIAR_CONTA = Operation(
-    "mutation CriarConta($dados: JSON!) { criarConta(dados: $dados) { ...ContaFields } }" + fragments.CONTA
+    "mutation CriarConta($dados: NovaContaInput!) { criarConta(dados: $dados) { ...ContaFields } }" + fragments.CONTA
 )
 OBTER_CONTA = Operation("query Conta($id: ID!) { conta(id: $id) { ...ContaFields } }" + fragments.CONTA)
 LISTAR_CONTAS = Operation(

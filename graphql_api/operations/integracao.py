@@ -4,7 +4,7 @@ from graphql_api.executor import Operation
 from graphql_api.operations import fragments
 
 LISTAR_CHAMADAS = Operation(
-    """query Chamadas($filtros: JSON, $limite: Int, $cursor: String) {
+    """query Chamadas($filtros: FiltroChamadasInput, $limite: Int, $cursor: String) {
       chamadas(filtros: $filtros, limite: $limite, cursor: $cursor) {
         itens { ...ChamadaFields } """ + fragments.PAGINACAO + """
       }

@@ -3,6 +3,7 @@ answers 403 FORBIDDEN to OAuth tokens."""
 
 from aiohttp import web
 
+from graphql_api.core.inputs import entrada
 from graphql_api.aviso.service import SITUACOES_ENTREGA, NovoAviso, PedidoTeste, Rotacao
 from graphql_api.operations import aviso as ops, fragments
 from rest_v1.gql import body, execute, page_variables, query_params
@@ -32,7 +33,7 @@ def _registro(result: dict) -> web.Response:
 
 @routes.put("/avisos", summary="Registra ou atualiza (pela url) um endereço de avisos", **_REGISTRAR_DOC)
 async def registrar_aviso(request: web.Request) -> web.Response:
-    return _registro((await execute(request, ops.REGISTRAR_AVISO, dados=body(request)))["registrarAviso"])
+    return _registro((await execute(request, ops.REGISTRAR_AVISO, dados=entrada(NovoAviso, body(request))))["registrarAviso"])
 
 
 @routes.post("/avisos", summary="Registra ou atualiza (pela url) um endereço de avisos", **_REGISTRAR_DOC)
@@ -69,7 +70,7 @@ async def remover_aviso(request: web.Request) -> web.Response:
     "entrega leva as duas assinaturas em webhook-signature, separadas por espaço.",
 )
 async def rotacionar_segredo(request: web.Request) -> web.Response:
-    result = await execute(request, ops.ROTACIONAR_SEGREDO, id=request.match_info["avisoId"], dados=request.get(JSON_BODY))
+    result = await execute(request, ops.ROTACIONAR_SEGREDO, id=request.match_info["avisoId"], dados=entrada(Rotacao, request.get(JSON_BODY)))
     return _registro(result["rotacionarSegredoAviso"])
 
 
@@ -103,7 +104,7 @@ async def reenviar_entrega(request: web.Request) -> web.Response:
     "Acompanhe cada teste em GET /testes-de-avisos/{testeId}.",
 )
 async def testar_aviso(request: web.Request) -> web.Response:
-    return ok((await execute(request, ops.TESTAR_AVISO, dados=request.get(JSON_BODY)))["testarAviso"], status=202)
+    return ok((await execute(request, ops.TESTAR_AVISO, dados=entrada(PedidoTeste, request.get(JSON_BODY))))["testarAviso"], status=202)
 
 
 @routes.get(

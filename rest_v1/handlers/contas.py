@@ -2,6 +2,7 @@ from aiohttp import web
 
 from graphql_api.chamada.writer import TipoChamada
 from graphql_api.conta.service import NovaConta
+from graphql_api.core.inputs import entrada
 from graphql_api.operations import conta as ops, fragments
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
@@ -19,7 +20,7 @@ LISTAR_QUERY = page_parameters("cta_") | {
     response=fragments.CONTA, errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
 )
 async def criar_conta(request: web.Request) -> web.Response:
-    conta = (await execute(request, ops.CRIAR_CONTA, dados=body(request)))["criarConta"]
+    conta = (await execute(request, ops.CRIAR_CONTA, dados=entrada(NovaConta, body(request))))["criarConta"]
     return ok(conta, status=201)
 
 

@@ -1,5 +1,6 @@
 from aiohttp import web
 
+from graphql_api.core.inputs import entrada
 from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
 from graphql_api.geracao.render.edits import EdicaoRequest
 from graphql_api.operations import fragments, geracao as ops
@@ -36,7 +37,7 @@ async def obter_geracao(request: web.Request) -> web.Response:
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
 )
 async def criar_galeria(request: web.Request) -> web.Response:
-    return _created(request, (await execute(request, ops.CRIAR_GALERIA, dados=body(request)))["criarGaleria"])
+    return _created(request, (await execute(request, ops.CRIAR_GALERIA, dados=entrada(NovaGaleria, body(request))))["criarGaleria"])
 
 
 @routes.post(
@@ -45,7 +46,7 @@ async def criar_galeria(request: web.Request) -> web.Response:
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
 )
 async def criar_video(request: web.Request) -> web.Response:
-    return _created(request, (await execute(request, ops.CRIAR_VIDEO, dados=body(request)))["criarVideo"])
+    return _created(request, (await execute(request, ops.CRIAR_VIDEO, dados=entrada(NovoVideo, body(request))))["criarVideo"])
 
 
 @routes.post(

@@ -3,7 +3,8 @@ from aiohttp import web
 from graphql_api.operations import fragments, integracao as ops
 from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from graphql_api.chamada.service import CHAVE_PATTERN, METODOS, STATUS_PATTERN
+from graphql_api.chamada.service import CHAVE_PATTERN, METODOS, STATUS_PATTERN, FiltroChamadas
+from graphql_api.core.inputs import entrada
 from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
 from graphql_api.core.errors import CATALOG
 from rest_v1.routing import Routes, enum_schema, id_schema, page_parameters, text_schema
@@ -27,7 +28,7 @@ CHAMADAS_QUERY = page_parameters("req_") | {
 async def listar_chamadas(request: web.Request) -> web.Response:
     params = query_params(request, CHAMADAS_QUERY)
     paging = page_variables(params)
-    result = await execute(request, ops.LISTAR_CHAMADAS, filtros=params, **paging)
+    result = await execute(request, ops.LISTAR_CHAMADAS, filtros=entrada(FiltroChamadas, params), **paging)
     return page(result["chamadas"])
 
 

@@ -37,6 +37,7 @@ from graphql import (
     GraphQLObjectType,
     GraphQLSchema,
     GraphQLString,
+    OperationDefinitionNode,
     is_leaf_type,
     parse,
     validate,
@@ -284,11 +285,20 @@ def _executor(schema: GraphQLSchema) -> type[Executor]:
 
 
 class Operation:
-    """One GraphQL document, parsed and validated against the schema on first use."""
+    """One GraphQL document, parsed and validated against the schema on first use (the shared
+    operations of graphql_api/operations are all validated at start-up)."""
 
     def __init__(self, source: str) -> None:
         self.source = source
         self._document: DocumentNode | None = None
+
+    @property
+    def name(self) -> str | None:
+        """The name of the document's operation (`query Saldo { … }`), None when anonymous."""
+        for definition in self.document.definitions:
+            if isinstance(definition, OperationDefinitionNode):
+                return definition.name.value if definition.name else None
+        return None
 
     @property
     def document(self) -> DocumentNode:

@@ -4,12 +4,13 @@ watch their results arrive, and read its delivery history with manual redelivery
 
 from aiohttp import web
 
+from graphql_api.aviso.service import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core.errors import ApiError
+from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
 from portal.web import Page, PortalRoutes, form_errors
-from rest_v1 import fragments
 # The same documents as the /v1/avisos routes: one per operation.
-from rest_v1.handlers.avisos import REENVIAR, REGISTRAR, REMOVER, ROTACIONAR, TESTAR
+from graphql_api.operations import aviso as ops, fragments
 
 routes = PortalRoutes()
 
@@ -67,7 +68,7 @@ async def avisos(page: Page) -> web.StreamResponse:
 async def registrar(page: Page) -> web.StreamResponse:
     valores = {"url": (await page.field("url")).strip(), "eventos": await _eventos_marcados(page)}
     try:
-        registro = (await page.run(REGISTRAR, dados=valores))["registrarAviso"]
+        registro = (await page.run(ops.REGISTRAR_AVISO, dados=entrada(NovoAviso, valores)))["registrarAviso"]
     except ApiError as error:
         if error.type not in ("VALIDATION_FAILED", "NOTICE_ADDRESS_LIMIT_REACHED"):
             raise
@@ -107,7 +108,7 @@ async def testes(page: Page) -> web.StreamResponse:
 @routes.post("/avisos/{id}/testar")
 async def testar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
-    await page.run(TESTAR, dados={"avisoId": aviso_id})
+    await page.run(ops.TESTAR_AVISO, dados=entrada(PedidoTeste, {"avisoId": aviso_id}))
     return page.redirect(f"/avisos/{aviso_id}", aviso="testes_enviados")
 
 
@@ -118,7 +119,7 @@ async def alterar_eventos(page: Page) -> web.StreamResponse:
     aviso = (await page.run(OBTER, id=aviso_id))["aviso"]
     marcados = await _eventos_marcados(page)
     try:
-        await page.run(REGISTRAR, dados={"url": aviso["url"], "eventos": marcados})
+        await page.run(ops.REGISTRAR_AVISO, dados=entrada(NovoAviso, {"url": aviso["url"], "eventos": marcados}))
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise
@@ -142,7 +143,7 @@ async def rotacionar(page: Page) -> web.StreamResponse:
     except ValueError:
         dados = {"carenciaHoras": carencia}  # the service reports it beside the field
     try:
-        novo = (await page.run(ROTACIONAR, id=aviso_id, dados=dados))["rotacionarSegredoAviso"]
+        novo = (await page.run(ops.ROTACIONAR_SEGREDO, id=aviso_id, dados=entrada(Rotacao, dados)))["rotacionarSegredoAviso"]
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise  # REAUTHENTICATION_REQUIRED asks for the password and comes back here
@@ -162,12 +163,12 @@ async def remover_confirmar(page: Page) -> web.StreamResponse:
 
 @routes.post("/avisos/{id}/remover")
 async def remover(page: Page) -> web.StreamResponse:
-    await page.run(REMOVER, id=page.request.match_info["id"])
+    await page.run(ops.REMOVER_AVISO, id=page.request.match_info["id"])
     return page.redirect("/avisos", aviso="aviso_removido")
 
 
 @routes.post("/avisos/{id}/entregas/{entregaId}/reenviar")
 async def reenviar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
-    await page.run(REENVIAR, avisoId=aviso_id, entregaId=page.request.match_info["entregaId"])
+    await page.run(ops.REENVIAR_ENTREGA, avisoId=aviso_id, entregaId=page.request.match_info["entregaId"])
     return page.redirect(f"/avisos/{aviso_id}", aviso="reenvio")

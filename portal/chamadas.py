@@ -5,11 +5,12 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
+from graphql_api.chamada.service import FiltroChamadas
 from graphql_api.core.errors import CATALOG, ApiError
+from graphql_api.core.inputs import entrada
 from portal.web import Page, PortalRoutes, form_errors
-from rest_v1.app import ROUTE_MODULES
 # The same operations as GET /v1/integracao/chamadas and its detail: one document each.
-from rest_v1.handlers.integracao import LISTAR_CHAMADAS, OBTER_CHAMADA
+from graphql_api.operations.integracao import ENDPOINTS_CHAMADAS, LISTAR_CHAMADAS, OBTER_CHAMADA
 
 routes = PortalRoutes()
 
@@ -17,7 +18,6 @@ PAGE_SIZE = 50
 
 FILTROS = ("de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente")
 METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE")
-ENDPOINTS = sorted({spec.path for routes_ in ROUTE_MODULES for spec in routes_.specs})
 CODIGOS_ERRO = sorted(CATALOG)
 POLL_SECONDS = 3
 
@@ -26,12 +26,12 @@ def _filters(page: Page) -> dict[str, str]:
     return {name: page.query(name).strip() for name in FILTROS if page.query(name).strip()}
 
 
-async def _listing(page: Page, template: str) -> web.StreamResponse:
+async def _listing(page: Page, template: str, *, endpoints: tuple[str, ...] | list[str] = ()) -> web.StreamResponse:
     filtros = _filters(page)
     cursor = page.query("cursor") or None
     erros, erro, result = {}, None, {"itens": [], "paginacao": {"proximoCursor": None}}
     try:
-        result = (await page.run(LISTAR_CHAMADAS, filtros=filtros, limite=PAGE_SIZE, cursor=cursor))["chamadas"]
+        result = (await page.run(LISTAR_CHAMADAS, filtros=entrada(FiltroChamadas, filtros), limite=PAGE_SIZE, cursor=cursor))["chamadas"]
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise
@@ -49,14 +49,17 @@ async def _listing(page: Page, template: str) -> web.StreamResponse:
         erros=erros,
         erro=erro,
         metodos=METODOS,
-        endpoints=ENDPOINTS,
+        endpoints=endpoints,
         codigos_erro=CODIGOS_ERRO,
     )
 
 
 @routes.get("/chamadas")
 async def chamadas(page: Page) -> web.StreamResponse:
-    return await _listing(page, "portal/chamadas.html")
+    # The endpoint filter suggests the templates this log really holds: whichever door took the
+    # calls, and nothing that could not match.
+    endpoints = (await page.run(ENDPOINTS_CHAMADAS))["endpointsChamadas"]
+    return await _listing(page, "portal/chamadas.html", endpoints=endpoints)
 
 
 @routes.get("/chamadas/lista")

@@ -4,7 +4,7 @@ from aiohttp import web
 
 from graphql_api.executor import Operation
 from portal.web import Page, PortalRoutes
-from rest_v1 import fragments
+from graphql_api.operations import fragments
 
 routes = PortalRoutes()
 

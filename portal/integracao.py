@@ -6,8 +6,8 @@ from aiohttp import web
 from graphql_api.core.errors import ApiError
 from graphql_api.executor import Operation
 from portal.web import Page, PortalRoutes
-from rest_v1 import fragments
-from rest_v1.handlers.integracao import PEDIR_PRODUCAO
+from graphql_api.operations import fragments
+from graphql_api.operations.integracao import PEDIR_PRODUCAO
 
 routes = PortalRoutes()
 

@@ -11,11 +11,13 @@ from aiohttp import web
 
 from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import ApiError
+from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
+from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
 from graphql_api.geracao.render import AVATARES
 from portal.geracoes import vocabulario
 from portal.web import Page, PortalRoutes
-from rest_v1 import fragments
+from graphql_api.operations import fragments
 
 routes = PortalRoutes()
 
@@ -37,8 +39,9 @@ VEREDITO = Operation(
 CONFERIR = Operation(
     "mutation($produtoId: String!) { conferirProduto(produtoId: $produtoId, refazer: true) { id situacao } }"
 )
-GALERIA = Operation("mutation($dados: JSON!) { criarGaleria(dados: $dados) { id } }")
-VIDEO = Operation("mutation($dados: JSON!) { criarVideo(dados: $dados) { id } }")
+GALERIA = Operation("mutation($dados: NovaGaleriaInput!) { criarGaleria(dados: $dados) { id } }")
+VIDEO = Operation("mutation($dados: NovoVideoInput!) { criarVideo(dados: $dados) { id } }")
+MODELOS = {"galeria": NovaGaleria, "video": NovoVideo}  # each order form's input
 
 TIPOS_MIDIA = {"galeria": "Galeria de imagens", "video_apresentacao": "Vídeo de apresentação",
                "video_cinepremium": "Vídeo CinePremium"}
@@ -85,7 +88,7 @@ async def _order(page: Page, operation: Operation, form: str, dados: dict) -> we
     if not _IDEMPOTENCY_KEY.fullmatch(chave):
         chave = secrets.token_urlsafe(18)
     try:
-        result = await page.run(operation, idempotency_key=chave, dados=dados)
+        result = await page.run(operation, idempotency_key=chave, dados=entrada(MODELOS[form], dados))
     except ApiError as error:
         if error.status >= 500 or error.type in ("UNAUTHORIZED", "REAUTHENTICATION_REQUIRED"):
             raise

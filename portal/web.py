@@ -29,7 +29,7 @@ from graphql_api.core.principal import ROLE_SCOPES
 from graphql_api.core.scalars import parse_timestamp
 from graphql_api.executor import Operation, run
 from graphql_api.usuario import service as usuarios
-from rest_v1.keys import RUNTIME
+from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 from vitrine.templating import environment, render_markdown
 

@@ -4,7 +4,8 @@ from aiohttp import web
 
 from rest_v1 import openapi
 from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, saldo
-from rest_v1.keys import METHODS, RUNTIME
+from rest_v1.keys import METHODS
+from vitrine.keys import RUNTIME
 from rest_v1.middlewares.auth import auth_middleware
 from rest_v1.middlewares.body import body_middleware
 from rest_v1.middlewares.call_log import call_log_middleware

@@ -1,4 +1,5 @@
-"""Typed keys of what the facade keeps on the aiohttp application and on each request."""
+"""Typed keys of what the facade keeps on the aiohttp application and on each request (the runtime
+is the composition root's: vitrine/keys.py)."""
 
 from aiohttp import web
 
@@ -7,9 +8,7 @@ from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from vitrine.infra.ratelimit import Decision
 from rest_v1.routing import MethodTable
-from vitrine.runtime import Runtime
 
-RUNTIME = web.AppKey("runtime", Runtime)
 METHODS = web.AppKey("methods", MethodTable)  # the methods each path allows (the Allow of a 405)
 
 # What each request carries, set by the middleware named beside each.

@@ -23,8 +23,8 @@ from graphql import (
 from pydantic import BaseModel
 
 from graphql_api.core.errors import CATALOG
-from rest_v1 import fragments
-from rest_v1.keys import RUNTIME
+from graphql_api.operations import fragments
+from vitrine.keys import RUNTIME
 from rest_v1.middlewares import idempotency
 from rest_v1.routing import PATH_PARAMETERS, RouteSpec, Routes, path_parameters
 

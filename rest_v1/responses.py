@@ -8,7 +8,8 @@ import orjson
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
-from rest_v1.keys import API_ERROR, RUNTIME
+from rest_v1.keys import API_ERROR
+from vitrine.keys import RUNTIME
 
 
 def json_body(value: Any) -> bytes:

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp import web
 
 from graphql_api.core.pagination import MAX_LIMIT
+from graphql_api.chamada.writer import TipoChamada
 from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
 from graphql_api.produto.service import MAX_CODIGO
 
@@ -73,7 +74,7 @@ class RouteSpec:
     also: tuple[tuple[int, str], ...] = ()
     body: Any = None  # a pydantic model (its JSON schema) or a JSON-schema dict
     body_required: bool = True  # False when the handler reads the body with request.get(JSON_BODY)
-    # The GraphQL fragment (rest_v1/fragments.py) the handler selects for `data`; its schema is
+    # The GraphQL fragment (graphql_api/operations/fragments.py) the handler selects for `data`; its schema is
     # derived from that selection, so the document shows exactly the fields the answer carries.
     response: str | None = None
     # Fields of other GraphQL types the handler adds to `data` when present: (("Type", "field"),)
@@ -85,6 +86,15 @@ class RouteSpec:
     public: bool = False
     description: str = ""
     extra: dict = field(default_factory=dict)
+    # The route spends credits: Idempotency-Key becomes required (middleware and document).
+    spends_credits: bool = False
+    # What else a call of this route is, for those who judge the call log (integration steps).
+    kind: TipoChamada | None = None
+
+    @property
+    def call_kind(self) -> TipoChamada | None:
+        """What a call of this route was, as its call record carries it."""
+        return TipoChamada.GASTA_CREDITOS if self.spends_credits else self.kind
 
 
 class Routes:
@@ -125,7 +135,9 @@ class MethodTable:
 
     def __init__(self, specs: Iterable[RouteSpec]) -> None:
         self._templates: dict[str, tuple[re.Pattern, set[str]]] = {}
+        self._specs: dict[tuple[str, str], RouteSpec] = {}
         for spec in specs:
+            self._specs[(spec.method, spec.path)] = spec
             if spec.path not in self._templates:
                 self._templates[spec.path] = (self._compile(spec.path), set())
             methods = self._templates[spec.path][1]
@@ -142,6 +154,11 @@ class MethodTable:
             for part in parts
         )
         return re.compile(regex)
+
+    def spec_of(self, request: web.Request) -> RouteSpec | None:
+        """The spec of the route the request matched (HEAD is its GET), None when none did."""
+        method = "GET" if request.method == "HEAD" else request.method
+        return self._specs.get((method, endpoint_template(request)))
 
     def allowed(self, path: str) -> set[str]:
         """Methods of every template the path matches; empty when it matches none."""

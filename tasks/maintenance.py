@@ -6,7 +6,7 @@ import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.usuario import service as usuarios
-from rest_v1 import idempotency_store
+from graphql_api.idempotencia import service as idempotency_store
 from tasks import conferencia, geracao
 from tasks.broker import broker
 

@@ -21,7 +21,7 @@ from graphql_api.creditos import service as creditos_service
 from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
 from graphql_api.integrador.models import Integrador
-from rest_v1.keys import RUNTIME
+from vitrine.keys import RUNTIME
 from tests.photos import PhotoHost
 
 

@@ -9,7 +9,8 @@ from aiohttp import web
 
 from portal.app import add_routes as add_portal_routes
 from rest_v1.app import create_v1_app
-from rest_v1.keys import RUNTIME
+from vitrine.keys import RUNTIME
+from graphql_api import operations
 from vitrine import db, docs_site, media_routes, staff_graphql
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
@@ -32,6 +33,7 @@ async def _stop_inprocess_tasks(broker) -> None:
 
 def create_app(settings: Settings | None = None, *, migrate: bool = False) -> web.Application:
     settings = settings or Settings()
+    operations.check()  # every door's shared GraphQL documents, against the schema: fail fast
     runtime = Runtime.build(settings)
     app = web.Application(client_max_size=MAX_REQUEST_BODY)
     app[RUNTIME] = runtime

@@ -34,7 +34,7 @@ MODEL_MODULES = [
     "graphql_api.equipe.models",
     "graphql_api.aviso.models",
     "graphql_api.usuario.models",
-    "rest_v1.idempotency_models",
+    "graphql_api.idempotencia.models",
 ]
 
 

@@ -11,8 +11,9 @@ from aiohttp import web
 
 from graphql_api.conferencia.catalog import MOTIVOS, PENDENCIAS
 from graphql_api.core.errors import CATALOG, FIELD_CODES
-from rest_v1.keys import RUNTIME
-from vitrine.templating import DOCS_DIR, environment, render_markdown
+from vitrine.keys import RUNTIME
+from vitrine.settings import DOCS_DIR
+from vitrine.templating import environment, render_markdown
 
 _PAGE_NAME = re.compile(r"^[a-z0-9\-]+$")
 _templates = environment()

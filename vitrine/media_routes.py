@@ -3,7 +3,7 @@ link gets 403 and no file; Range requests are served (aiohttp's FileResponse).""
 
 from aiohttp import web
 
-from rest_v1.keys import RUNTIME
+from vitrine.keys import RUNTIME
 
 
 async def signed_media(request: web.Request) -> web.StreamResponse:

@@ -10,6 +10,11 @@ from pathlib import Path
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# The checkout: the developer guide in docs/ is also served (docs site) and read by the domain
+# (the first version of the integration contract).
+ROOT = Path(__file__).resolve().parent.parent
+DOCS_DIR = ROOT / "docs"
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="VITRINE_", extra="ignore")

@@ -15,7 +15,7 @@ from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.equipe import service as equipe
 from graphql_api.schema import schema
-from rest_v1.keys import RUNTIME
+from vitrine.keys import RUNTIME
 
 STAFF = web.RequestKey("staff_principal", object)
 

@@ -5,10 +5,10 @@ from pathlib import Path
 import jinja2
 from markdown_it import MarkdownIt
 
-ROOT = Path(__file__).resolve().parent.parent
+from vitrine.settings import DOCS_DIR, ROOT
+
 TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
-DOCS_DIR = ROOT / "docs"
 
 # Raw HTML in Markdown is not rendered: texts (guides, contract versions) stay plain content.
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")

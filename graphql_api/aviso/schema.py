@@ -1,8 +1,8 @@
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graphql_api.aviso import service
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.aviso.types import (
     AvisoType,
     EntregaType,
@@ -58,11 +58,16 @@ class Query:
         return [EventoAvisoType(nome=nome, descricao=descricao) for nome, descricao in EVENT_TYPES.items()]
 
 
+NovoAvisoInput = input_type(service.NovoAviso)
+RotacaoInput = input_type(service.Rotacao)
+PedidoTesteInput = input_type(service.PedidoTeste)
+
+
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def registrar_aviso(self, info: Info, dados: JSON) -> RegistroAvisoType:
-        return _registro(await service.registrar_aviso(info.context.principal, dados, runtime=info.context.runtime))
+    async def registrar_aviso(self, info: Info, dados: NovoAvisoInput) -> RegistroAvisoType:
+        return _registro(await service.registrar_aviso(info.context.principal, as_dados(dados), runtime=info.context.runtime))
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def remover_aviso(self, info: Info, id: strawberry.ID) -> bool:
@@ -70,8 +75,8 @@ class Mutation:
         return True
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def rotacionar_segredo_aviso(self, info: Info, id: strawberry.ID, dados: JSON | None = None) -> RegistroAvisoType:
-        return _registro(await service.rotacionar_segredo(info.context.principal, id, dados, runtime=info.context.runtime))
+    async def rotacionar_segredo_aviso(self, info: Info, id: strawberry.ID, dados: RotacaoInput | None = None) -> RegistroAvisoType:
+        return _registro(await service.rotacionar_segredo(info.context.principal, id, as_dados(dados), runtime=info.context.runtime))
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def reenviar_entrega_aviso(self, info: Info, aviso_id: str, entrega_id: str) -> EntregaType:
@@ -79,5 +84,5 @@ class Mutation:
         return EntregaType.from_model(entrega, tentativas)
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def testar_aviso(self, info: Info, dados: JSON | None = None) -> list[TesteAvisoType]:
-        return [TesteAvisoType.from_model(t) for t in await service.testar(info.context.principal, dados)]
+    async def testar_aviso(self, info: Info, dados: PedidoTesteInput | None = None) -> list[TesteAvisoType]:
+        return [TesteAvisoType.from_model(t) for t in await service.testar(info.context.principal, as_dados(dados))]

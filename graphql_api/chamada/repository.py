@@ -10,6 +10,10 @@ def of_tenant(integrador_id: str, ambiente: str):
     return Chamada.filter(integrador_id=integrador_id, ambiente=ambiente)
 
 
+async def endpoints(query) -> list[str]:
+    return list(await query.distinct().order_by("endpoint").values_list("endpoint", flat=True))
+
+
 async def errors_grouped(query) -> list[dict]:
     """Per error type: how many, the last request id (ids are time-ordered) and when."""
     return await (

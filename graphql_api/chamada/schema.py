@@ -1,24 +1,34 @@
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graphql_api.chamada import service
 from graphql_api.chamada.types import ChamadaDetalheType, ChamadaType, ErroRecenteType
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
+
+
+FiltroChamadasInput = input_type(service.FiltroChamadas)
 
 
 @strawberry.type
 class Query:
     @strawberry.field(extensions=requires(integrator_only=True, portal_scope="chamadas:ler"))
     async def chamadas(
-        self, info: Info, filtros: JSON | None = None, limite: int | None = None, cursor: str | None = None
+        self, info: Info, filtros: FiltroChamadasInput | None = None, limite: int | None = None, cursor: str | None = None
     ) -> Pagina[ChamadaType]:
         page = PageRequest.of(limite, cursor, prefixo="req_")
         rows, next_cursor = await service.listar_chamadas(
-            info.context.principal, service.parse_filtros(filtros or {}), page
+            info.context.principal, service.parse_filtros(as_dados(filtros) or {}), page
         )
         return pagina([ChamadaType.from_model(c) for c in rows], page, next_cursor)
+
+    @strawberry.field(
+        extensions=requires(integrator_only=True, portal_scope="chamadas:ler"),
+        description="Os modelos de caminho (endpoint) presentes no registro de chamadas do ambiente.",
+    )
+    async def endpoints_chamadas(self, info: Info) -> list[str]:
+        return await service.endpoints_chamadas(info.context.principal)
 
     @strawberry.field(extensions=requires(integrator_only=True, portal_scope="chamadas:ler"))
     async def chamada(self, info: Info, request_id: str) -> ChamadaDetalheType:

@@ -146,6 +146,12 @@ async def listar_chamadas(
     return await paginate(query, page)
 
 
+async def endpoints_chamadas(principal: Principal) -> list[str]:
+    """The endpoint templates the tenant's call log holds: what its endpoint filter can match,
+    whichever door took the calls."""
+    return await repository.endpoints(repository.of_tenant(principal.integrador_id, principal.ambiente.value))
+
+
 async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
     chamada = None
     if pode_existir(request_id, "req_"):

@@ -4,6 +4,7 @@ task masks and inserts the buffer in batches. Listeners (integration steps) see 
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -54,6 +55,14 @@ ROWS_PER_SLICE = 50
 MAX_BUFFER = 50_000  # beyond this the database is not keeping up: drop and say so
 
 
+class TipoChamada(enum.StrEnum):
+    """What a call was, as the door that took it declares it: those who judge the call log
+    (integration steps) read this, never the door's paths."""
+
+    GASTA_CREDITOS = "gasta_creditos"  # asks for media that spends credits
+    CRIA_SUBCONTA = "cria_subconta"
+
+
 @dataclass(slots=True)
 class CallRecord:
     id: str
@@ -78,6 +87,7 @@ class CallRecord:
     response_body: bytes | None
     criado_em: datetime  # when the request arrived
     retry_after: int | None = None  # seconds, when the answer carried Retry-After
+    tipo: TipoChamada | None = None  # what the call was (not stored: only the batch's listeners read it)
 
 
 Listener = Callable[[list[CallRecord]], Awaitable[None]]

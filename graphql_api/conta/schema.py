@@ -1,8 +1,8 @@
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graphql_api.conta import service
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.conta.types import ContaType
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
@@ -35,8 +35,11 @@ class Query:
         return pagina([ContaType.from_model(c) for c in rows], page, next_cursor)
 
 
+NovaContaInput = input_type(service.NovaConta)
+
+
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("contas:escrever", integrator_only=True))
-    async def criar_conta(self, info: Info, dados: JSON) -> ContaType:
-        return ContaType.from_model(await service.criar_conta(info.context.principal, dados))
+    async def criar_conta(self, info: Info, dados: NovaContaInput) -> ContaType:
+        return ContaType.from_model(await service.criar_conta(info.context.principal, as_dados(dados)))

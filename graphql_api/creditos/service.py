@@ -11,8 +11,6 @@ from graphql_api.creditos.models import Carteira, Lancamento
 # Play credits a new test wallet starts with (refilled for free in the portal).
 CREDITOS_INICIAIS_TESTE = 1000
 
-# The routes that spend credits: they require Idempotency-Key (contract, "Idempotency rules").
-CREDIT_SPENDING_ENDPOINTS = frozenset({"/galerias", "/videos", "/imagens/{imagemId}/edicoes"})
 
 
 async def abrir_carteiras(integrador_id: str) -> None:

@@ -4,7 +4,9 @@ from strawberry.types import Info
 
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.geracao import service
+from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
 from graphql_api.geracao.types import GeracaoType
 
 
@@ -25,16 +27,20 @@ class Query:
         return pagina([GeracaoType.from_model(g, storage) for g in rows], page, next_cursor)
 
 
+NovaGaleriaInput = input_type(NovaGaleria)
+NovoVideoInput = input_type(NovoVideo)
+
+
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("geracoes:criar"))
-    async def criar_galeria(self, info: Info, dados: JSON) -> GeracaoType:
-        geracao = await service.criar_galeria(info.context.principal, dados, idempotency_key=info.context.idempotency_key)
+    async def criar_galeria(self, info: Info, dados: NovaGaleriaInput) -> GeracaoType:
+        geracao = await service.criar_galeria(info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key)
         return GeracaoType.from_model(geracao, info.context.runtime.storage)
 
     @strawberry.mutation(extensions=requires("geracoes:criar"))
-    async def criar_video(self, info: Info, dados: JSON) -> GeracaoType:
-        geracao = await service.criar_video(info.context.principal, dados, idempotency_key=info.context.idempotency_key)
+    async def criar_video(self, info: Info, dados: NovoVideoInput) -> GeracaoType:
+        geracao = await service.criar_video(info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key)
         return GeracaoType.from_model(geracao, info.context.runtime.storage)
 
     @strawberry.mutation(extensions=requires("geracoes:criar"))

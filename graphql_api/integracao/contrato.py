@@ -8,7 +8,7 @@ from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.integracao.models import AceiteContrato, ContratoVersao
 from graphql_api.integrador.models import Integrador
-from vitrine.templating import DOCS_DIR
+from vitrine.settings import DOCS_DIR
 
 FIRST_VERSION_FILE = DOCS_DIR / "contrato.md"
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from graphql_api.chamada.writer import TipoChamada
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.scalars import format_timestamp
@@ -96,7 +97,7 @@ async def registrar_chamadas(batch: list, *, smtp_url: str | None = None) -> Non
     for r in tests:
         if 200 <= r.status < 300:
             await _succeed_once(r.integrador_id, "CHAVE_E_PRIMEIRA_CHAMADA", {"requestId": r.id}, r.criado_em)
-        if r.metodo == "POST" and r.endpoint == "/contas" and r.status == 201 and not r.replay:
+        if r.tipo is TipoChamada.CRIA_SUBCONTA and r.status == 201 and not r.replay:
             await _succeed_once(r.integrador_id, "SUBCONTA_CRIADA", {"requestId": r.id}, r.criado_em)
         if r.codigo_erro == "IDEMPOTENCY_KEY_REQUIRED" or r.replay:
             await _note_idempotency(r)

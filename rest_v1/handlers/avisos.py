@@ -3,40 +3,15 @@ answers 403 FORBIDDEN to OAuth tokens."""
 
 from aiohttp import web
 
+from graphql_api.core.inputs import entrada
 from graphql_api.aviso.service import SITUACOES_ENTREGA, NovoAviso, PedidoTeste, Rotacao
-from graphql_api.executor import Operation
-from rest_v1 import fragments
+from graphql_api.operations import aviso as ops, fragments
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.keys import JSON_BODY
 from rest_v1.responses import ok, page
 from rest_v1.routing import Routes, enum_schema, page_parameters
 
 routes = Routes("Avisos")
-
-_REGISTRO = "{ criado segredo aviso { ...AvisoFields } }"
-REGISTRAR = Operation("mutation($dados: JSON!) { registrarAviso(dados: $dados) " + _REGISTRO + " }" + fragments.AVISO)
-ROTACIONAR = Operation(
-    "mutation($id: ID!, $dados: JSON) { rotacionarSegredoAviso(id: $id, dados: $dados) " + _REGISTRO + " }" + fragments.AVISO
-)
-LISTAR = Operation(
-    "query($limite: Int, $cursor: String) { avisos(limite: $limite, cursor: $cursor) { itens { ...AvisoFields } "
-    + fragments.PAGINACAO + " } }" + fragments.AVISO
-)
-OBTER = Operation("query($id: ID!) { aviso(id: $id) { ...AvisoFields } }" + fragments.AVISO)
-REMOVER = Operation("mutation($id: ID!) { removerAviso(id: $id) }")
-ENTREGAS = Operation(
-    """query($avisoId: String!, $limite: Int, $cursor: String, $situacao: String) {
-      entregasAviso(avisoId: $avisoId, limite: $limite, cursor: $cursor, situacao: $situacao) {
-        itens { ...EntregaFields } """ + fragments.PAGINACAO + """
-      }
-    }""" + fragments.ENTREGA
-)
-REENVIAR = Operation(
-    "mutation($avisoId: String!, $entregaId: String!) { reenviarEntregaAviso(avisoId: $avisoId, entregaId: $entregaId) "
-    "{ ...EntregaFields } }" + fragments.ENTREGA
-)
-TESTAR = Operation("mutation($dados: JSON) { testarAviso(dados: $dados) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO)
-OBTER_TESTE = Operation("query($id: ID!) { testeAviso(id: $id) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO)
 
 _ERRORS = ("FORBIDDEN",)
 LISTAR_QUERY = page_parameters("avs_")
@@ -58,7 +33,7 @@ def _registro(result: dict) -> web.Response:
 
 @routes.put("/avisos", summary="Registra ou atualiza (pela url) um endereço de avisos", **_REGISTRAR_DOC)
 async def registrar_aviso(request: web.Request) -> web.Response:
-    return _registro((await execute(request, REGISTRAR, dados=body(request)))["registrarAviso"])
+    return _registro((await execute(request, ops.REGISTRAR_AVISO, dados=entrada(NovoAviso, body(request))))["registrarAviso"])
 
 
 @routes.post("/avisos", summary="Registra ou atualiza (pela url) um endereço de avisos", **_REGISTRAR_DOC)
@@ -72,19 +47,19 @@ async def registrar_aviso_post(request: web.Request) -> web.Response:
 )
 async def listar_avisos(request: web.Request) -> web.Response:
     params = query_params(request, LISTAR_QUERY)
-    return page((await execute(request, LISTAR, **page_variables(params)))["avisos"])
+    return page((await execute(request, ops.LISTAR_AVISOS, **page_variables(params)))["avisos"])
 
 
 @routes.get("/avisos/{avisoId}", summary="Um endereço de avisos", response=fragments.AVISO, errors=_ERRORS + ("NOT_FOUND",))
 async def obter_aviso(request: web.Request) -> web.Response:
-    return ok((await execute(request, OBTER, id=request.match_info["avisoId"]))["aviso"])
+    return ok((await execute(request, ops.OBTER_AVISO, id=request.match_info["avisoId"]))["aviso"])
 
 
 @routes.delete(
     "/avisos/{avisoId}", summary="Remove um endereço de avisos e suas entregas", status=204, errors=_ERRORS + ("NOT_FOUND",)
 )
 async def remover_aviso(request: web.Request) -> web.Response:
-    await execute(request, REMOVER, id=request.match_info["avisoId"])
+    await execute(request, ops.REMOVER_AVISO, id=request.match_info["avisoId"])
     return web.Response(status=204)
 
 
@@ -95,7 +70,7 @@ async def remover_aviso(request: web.Request) -> web.Response:
     "entrega leva as duas assinaturas em webhook-signature, separadas por espaço.",
 )
 async def rotacionar_segredo(request: web.Request) -> web.Response:
-    result = await execute(request, ROTACIONAR, id=request.match_info["avisoId"], dados=request.get(JSON_BODY))
+    result = await execute(request, ops.ROTACIONAR_SEGREDO, id=request.match_info["avisoId"], dados=entrada(Rotacao, request.get(JSON_BODY)))
     return _registro(result["rotacionarSegredoAviso"])
 
 
@@ -106,7 +81,7 @@ async def rotacionar_segredo(request: web.Request) -> web.Response:
 )
 async def listar_entregas(request: web.Request) -> web.Response:
     params = query_params(request, ENTREGAS_QUERY)
-    result = await execute(request, ENTREGAS, avisoId=request.match_info["avisoId"], **page_variables(params), **params)
+    result = await execute(request, ops.LISTAR_ENTREGAS, avisoId=request.match_info["avisoId"], **page_variables(params), **params)
     return page(result["entregasAviso"])
 
 
@@ -116,7 +91,7 @@ async def listar_entregas(request: web.Request) -> web.Response:
 )
 async def reenviar_entrega(request: web.Request) -> web.Response:
     result = await execute(
-        request, REENVIAR, avisoId=request.match_info["avisoId"], entregaId=request.match_info["entregaId"]
+        request, ops.REENVIAR_ENTREGA, avisoId=request.match_info["avisoId"], entregaId=request.match_info["entregaId"]
     )
     return ok(result["reenviarEntregaAviso"], status=202)
 
@@ -129,7 +104,7 @@ async def reenviar_entrega(request: web.Request) -> web.Response:
     "Acompanhe cada teste em GET /testes-de-avisos/{testeId}.",
 )
 async def testar_aviso(request: web.Request) -> web.Response:
-    return ok((await execute(request, TESTAR, dados=request.get(JSON_BODY)))["testarAviso"], status=202)
+    return ok((await execute(request, ops.TESTAR_AVISO, dados=entrada(PedidoTeste, request.get(JSON_BODY))))["testarAviso"], status=202)
 
 
 @routes.get(
@@ -137,4 +112,4 @@ async def testar_aviso(request: web.Request) -> web.Response:
     response=fragments.TESTE_AVISO, errors=_ERRORS + ("NOT_FOUND",),
 )
 async def obter_teste(request: web.Request) -> web.Response:
-    return ok((await execute(request, OBTER_TESTE, id=request.match_info["testeId"]))["testeAviso"])
+    return ok((await execute(request, ops.OBTER_TESTE, id=request.match_info["testeId"]))["testeAviso"])

@@ -5,21 +5,13 @@ from aiohttp import web
 
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.scalars import parse_timestamp
-from graphql_api.executor import Operation
-from rest_v1 import fragments
+from graphql_api.operations import fragments, produto as ops
 from rest_v1.gql import execute, query_params
 from rest_v1.keys import CONTA_ID
 from rest_v1.responses import ok
 from rest_v1.routing import Routes, enum_schema
 
 routes = Routes("Conferência")
-
-CONFERIR = Operation(
-    """mutation($produtoId: String!, $refazer: Boolean!) {
-      conferirProduto(produtoId: $produtoId, refazer: $refazer) { contaId ...ConferenciaFields }
-    }"""
-    + fragments.CONFERENCIA
-)
 
 CONFERIR_QUERY = {"refazer": enum_schema("true", "false")}
 
@@ -38,7 +30,7 @@ async def conferir(request: web.Request) -> web.Response:
     refazer = query_params(request, CONFERIR_QUERY).get("refazer", "false")
     if refazer not in ("true", "false"):
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("refazer", "valor_invalido", "Use true ou false.")])
-    result = await execute(request, CONFERIR, produtoId=request.match_info["produtoId"], refazer=refazer == "true")
+    result = await execute(request, ops.CONFERIR_PRODUTO, produtoId=request.match_info["produtoId"], refazer=refazer == "true")
     conferencia = result["conferirProduto"]
     request[CONTA_ID] = conferencia.pop("contaId")
     if conferencia["situacao"] == "concluida":

@@ -1,43 +1,32 @@
 from aiohttp import web
 
+from graphql_api.chamada.writer import TipoChamada
 from graphql_api.conta.service import NovaConta
-from graphql_api.executor import Operation
-from rest_v1 import fragments
+from graphql_api.core.inputs import entrada
+from graphql_api.operations import conta as ops, fragments
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
 from rest_v1.routing import Routes, enum_schema, page_parameters, text_schema
 
 routes = Routes("Contas")
 
-CRIAR = Operation(
-    "mutation($dados: JSON!) { criarConta(dados: $dados) { ...ContaFields } }" + fragments.CONTA
-)
-OBTER = Operation("query($id: ID!) { conta(id: $id) { ...ContaFields } }" + fragments.CONTA)
-LISTAR = Operation(
-    """query($limite: Int, $cursor: String, $codigoExterno: String, $origem: String, $situacao: String) {
-      contas(limite: $limite, cursor: $cursor, codigoExterno: $codigoExterno, origem: $origem, situacao: $situacao) {
-        itens { ...ContaFields } """ + fragments.PAGINACAO + """
-      }
-    }"""
-    + fragments.CONTA
-)
 LISTAR_QUERY = page_parameters("cta_") | {
     "codigoExterno": text_schema(100), "origem": enum_schema("subconta", "vinculada"), "situacao": enum_schema("ativa", "pausada"),
 }
 
 
 @routes.post(
-    "/contas", summary="Cria uma subconta (Idempotency-Key opcional)", status=201, body=NovaConta,
+    "/contas", summary="Cria uma subconta (Idempotency-Key opcional)", status=201, kind=TipoChamada.CRIA_SUBCONTA, body=NovaConta,
     response=fragments.CONTA, errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
 )
 async def criar_conta(request: web.Request) -> web.Response:
-    conta = (await execute(request, CRIAR, dados=body(request)))["criarConta"]
+    conta = (await execute(request, ops.CRIAR_CONTA, dados=entrada(NovaConta, body(request))))["criarConta"]
     return ok(conta, status=201)
 
 
 @routes.get("/contas/{contaId}", summary="Uma conta", response=fragments.CONTA, errors=("NOT_FOUND",))
 async def obter_conta(request: web.Request) -> web.Response:
-    return ok((await execute(request, OBTER, id=request.match_info["contaId"]))["conta"])
+    return ok((await execute(request, ops.OBTER_CONTA, id=request.match_info["contaId"]))["conta"])
 
 
 @routes.get(
@@ -46,5 +35,5 @@ async def obter_conta(request: web.Request) -> web.Response:
 )
 async def listar_contas(request: web.Request) -> web.Response:
     params = query_params(request, LISTAR_QUERY)
-    result = await execute(request, LISTAR, **page_variables(params), **params)
+    result = await execute(request, ops.LISTAR_CONTAS, **page_variables(params), **params)
     return page(result["contas"])

@@ -1,9 +1,9 @@
 from aiohttp import web
 
-from graphql_api.executor import Operation
+from graphql_api.core.inputs import entrada
 from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
 from graphql_api.geracao.render.edits import EdicaoRequest
-from rest_v1 import fragments
+from graphql_api.operations import fragments, geracao as ops
 from rest_v1.gql import body, execute
 from rest_v1.keys import CONTA_ID
 from rest_v1.responses import ok
@@ -11,13 +11,6 @@ from rest_v1.routing import Routes
 
 routes = Routes("Gerações")
 
-OBTER = Operation("query($id: ID!) { geracao(id: $id) { ...GeracaoFields } }" + fragments.GERACAO)
-CRIAR_GALERIA = Operation("mutation($dados: JSON!) { criarGaleria(dados: $dados) { ...GeracaoFields } }" + fragments.GERACAO)
-CRIAR_VIDEO = Operation("mutation($dados: JSON!) { criarVideo(dados: $dados) { ...GeracaoFields } }" + fragments.GERACAO)
-CRIAR_EDICAO = Operation(
-    "mutation($imagemId: String!, $dados: JSON!) { criarEdicao(imagemId: $imagemId, dados: $dados) { ...GeracaoFields } }"
-    + fragments.GERACAO
-)
 CREATE_ERRORS = (
     "NOT_FOUND", "VALIDATION_FAILED", "INSUFFICIENT_CREDITS",
 )
@@ -35,32 +28,32 @@ def _created(request: web.Request, geracao: dict) -> web.Response:
     description="Consulte a cada 5 a 10 segundos, ou receba o aviso geracao.concluida.",
 )
 async def obter_geracao(request: web.Request) -> web.Response:
-    return ok((await execute(request, OBTER, id=request.match_info["geracaoId"]))["geracao"])
+    return ok((await execute(request, ops.OBTER_GERACAO, id=request.match_info["geracaoId"]))["geracao"])
 
 
 @routes.post(
     "/galerias", summary="Pede uma galeria de imagens (gasta créditos; Idempotency-Key obrigatória)",
-    status=201, body=NovaGaleria, response=fragments.GERACAO,
+    status=201, spends_credits=True, body=NovaGaleria, response=fragments.GERACAO,
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
 )
 async def criar_galeria(request: web.Request) -> web.Response:
-    return _created(request, (await execute(request, CRIAR_GALERIA, dados=body(request)))["criarGaleria"])
+    return _created(request, (await execute(request, ops.CRIAR_GALERIA, dados=entrada(NovaGaleria, body(request))))["criarGaleria"])
 
 
 @routes.post(
     "/videos", summary="Pede um vídeo com fala (gasta créditos; Idempotency-Key obrigatória)",
-    status=201, body=NovoVideo, response=fragments.GERACAO,
+    status=201, spends_credits=True, body=NovoVideo, response=fragments.GERACAO,
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
 )
 async def criar_video(request: web.Request) -> web.Response:
-    return _created(request, (await execute(request, CRIAR_VIDEO, dados=body(request)))["criarVideo"])
+    return _created(request, (await execute(request, ops.CRIAR_VIDEO, dados=entrada(NovoVideo, body(request))))["criarVideo"])
 
 
 @routes.post(
     "/imagens/{imagemId}/edicoes",
     summary="Edita uma imagem gerada ou uma foto aprovada (gasta créditos; Idempotency-Key obrigatória)",
-    status=201, body=EdicaoRequest, response=fragments.GERACAO, errors=CREATE_ERRORS,
+    status=201, spends_credits=True, body=EdicaoRequest, response=fragments.GERACAO, errors=CREATE_ERRORS,
 )
 async def criar_edicao(request: web.Request) -> web.Response:
-    result = await execute(request, CRIAR_EDICAO, imagemId=request.match_info["imagemId"], dados=body(request))
+    result = await execute(request, ops.CRIAR_EDICAO, imagemId=request.match_info["imagemId"], dados=body(request))
     return _created(request, result["criarEdicao"])

@@ -1,10 +1,10 @@
 from aiohttp import web
 
-from graphql_api.executor import Operation
-from rest_v1 import fragments
+from graphql_api.operations import fragments, integracao as ops
 from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from graphql_api.chamada.service import CHAVE_PATTERN, METODOS, STATUS_PATTERN
+from graphql_api.chamada.service import CHAVE_PATTERN, METODOS, STATUS_PATTERN, FiltroChamadas
+from graphql_api.core.inputs import entrada
 from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
 from graphql_api.core.errors import CATALOG
 from rest_v1.routing import Routes, enum_schema, id_schema, page_parameters, text_schema
@@ -20,23 +20,6 @@ CHAMADAS_QUERY = page_parameters("req_") | {
     "chave": {"type": "string", "pattern": CHAVE_PATTERN.pattern}, "ambiente": enum_schema("teste", "producao"),
 }
 
-LISTAR_CHAMADAS = Operation(
-    """query($filtros: JSON, $limite: Int, $cursor: String) {
-      chamadas(filtros: $filtros, limite: $limite, cursor: $cursor) {
-        itens { ...ChamadaFields } """ + fragments.PAGINACAO + """
-      }
-    }"""
-    + fragments.CHAMADA
-)
-OBTER_CHAMADA = Operation(
-    "query($requestId: String!) { chamada(requestId: $requestId) { ...ChamadaDetalheFields } }"
-    + fragments.CHAMADA_DETALHE
-)
-STATUS = Operation("query { integracaoStatus { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS)
-PEDIR_PRODUCAO = Operation("mutation { pedirProducao { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS)
-ERROS = Operation("query { errosRecentes { ...ErroRecenteFields } }" + fragments.ERRO_RECENTE)
-
-
 @routes.get(
     "/integracao/chamadas", summary="Registro de chamadas, sem corpos, com filtros",
     response=fragments.CHAMADA, list_response=True, query=CHAMADAS_QUERY,
@@ -45,7 +28,7 @@ ERROS = Operation("query { errosRecentes { ...ErroRecenteFields } }" + fragments
 async def listar_chamadas(request: web.Request) -> web.Response:
     params = query_params(request, CHAMADAS_QUERY)
     paging = page_variables(params)
-    result = await execute(request, LISTAR_CHAMADAS, filtros=params, **paging)
+    result = await execute(request, ops.LISTAR_CHAMADAS, filtros=entrada(FiltroChamadas, params), **paging)
     return page(result["chamadas"])
 
 
@@ -54,7 +37,7 @@ async def listar_chamadas(request: web.Request) -> web.Response:
     response=fragments.CHAMADA_DETALHE, errors=("NOT_FOUND", "FORBIDDEN"),
 )
 async def obter_chamada(request: web.Request) -> web.Response:
-    result = await execute(request, OBTER_CHAMADA, requestId=request.match_info["requestId"])
+    result = await execute(request, ops.OBTER_CHAMADA, requestId=request.match_info["requestId"])
     return ok(result["chamada"])
 
 
@@ -63,7 +46,7 @@ async def obter_chamada(request: web.Request) -> web.Response:
     response=fragments.ERRO_RECENTE, list_response=True, paginated=False, errors=(),
 )
 async def erros_recentes(request: web.Request) -> web.Response:
-    return ok((await execute(request, ERROS))["errosRecentes"])
+    return ok((await execute(request, ops.ERROS_RECENTES))["errosRecentes"])
 
 
 @routes.get(
@@ -71,7 +54,7 @@ async def erros_recentes(request: web.Request) -> web.Response:
     response=fragments.INTEGRACAO_STATUS, errors=("FORBIDDEN",),
 )
 async def obter_status(request: web.Request) -> web.Response:
-    return ok((await execute(request, STATUS))["integracaoStatus"])
+    return ok((await execute(request, ops.INTEGRACAO_STATUS))["integracaoStatus"])
 
 
 @routes.post(
@@ -79,4 +62,4 @@ async def obter_status(request: web.Request) -> web.Response:
     response=fragments.INTEGRACAO_STATUS, errors=("INTEGRATION_STEPS_PENDING", "FORBIDDEN"),
 )
 async def pedir_producao(request: web.Request) -> web.Response:
-    return ok((await execute(request, PEDIR_PRODUCAO))["pedirProducao"])
+    return ok((await execute(request, ops.PEDIR_PRODUCAO))["pedirProducao"])

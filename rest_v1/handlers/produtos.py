@@ -1,8 +1,7 @@
 from aiohttp import web
 
-from graphql_api.executor import Operation
 from graphql_api.produto.ficha import Ficha
-from rest_v1 import fragments
+from graphql_api.operations import fragments, produto as ops
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO
@@ -10,27 +9,6 @@ from rest_v1.routing import Routes, enum_schema, page_parameters
 
 routes = Routes("Produtos")
 
-SALVAR = Operation(
-    """mutation($contaId: String!, $codigo: String!, $ficha: JSON!) {
-      salvarFicha(contaId: $contaId, codigo: $codigo, ficha: $ficha) { ...ProdutoFields }
-    }"""
-    + fragments.PRODUTO
-)
-OBTER = Operation(
-    "query($contaId: String!, $codigo: String!) { produto(contaId: $contaId, codigo: $codigo) { ...ProdutoFields } }"
-    + fragments.PRODUTO
-)
-LISTAR = Operation(
-    """query($contaId: String!, $limite: Int, $cursor: String, $situacao: String) {
-      produtos(contaId: $contaId, limite: $limite, cursor: $cursor, situacao: $situacao) {
-        itens { ...ProdutoFields } """ + fragments.PAGINACAO + """
-      }
-    }"""
-    + fragments.PRODUTO
-)
-EXCLUIR = Operation(
-    "mutation($contaId: String!, $codigo: String!) { excluirFicha(contaId: $contaId, codigo: $codigo) }"
-)
 LISTAR_QUERY = page_parameters("prd_") | {"situacao": enum_schema(CONFERINDO, APROVADO, REPROVADO, CONFERENCIA_FALHOU)}
 
 
@@ -45,7 +23,7 @@ def _path(request: web.Request) -> dict[str, str]:
     description="Cada versão nova começa uma conferência sozinha (situacao conferindo).",
 )
 async def salvar_ficha(request: web.Request) -> web.Response:
-    result = await execute(request, SALVAR, **_path(request), ficha=body(request))
+    result = await execute(request, ops.SALVAR_FICHA, **_path(request), ficha=body(request))
     return ok(result["salvarFicha"])
 
 
@@ -54,7 +32,7 @@ async def salvar_ficha(request: web.Request) -> web.Response:
     response=fragments.PRODUTO, errors=("NOT_FOUND",),
 )
 async def obter_produto(request: web.Request) -> web.Response:
-    return ok((await execute(request, OBTER, **_path(request)))["produto"])
+    return ok((await execute(request, ops.OBTER_PRODUTO, **_path(request)))["produto"])
 
 
 @routes.get(
@@ -64,7 +42,7 @@ async def obter_produto(request: web.Request) -> web.Response:
 )
 async def listar_produtos(request: web.Request) -> web.Response:
     params = query_params(request, LISTAR_QUERY)
-    result = await execute(request, LISTAR, contaId=request.match_info["contaId"], **page_variables(params), **params)
+    result = await execute(request, ops.LISTAR_PRODUTOS, contaId=request.match_info["contaId"], **page_variables(params), **params)
     return page(result["produtos"])
 
 
@@ -76,5 +54,5 @@ async def listar_produtos(request: web.Request) -> web.Response:
     "produto novo.",
 )
 async def excluir_ficha(request: web.Request) -> web.Response:
-    await execute(request, EXCLUIR, **_path(request))
+    await execute(request, ops.EXCLUIR_FICHA, **_path(request))
     return web.Response(status=204)

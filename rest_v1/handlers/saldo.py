@@ -1,26 +1,17 @@
 from aiohttp import web
 
-from graphql_api.executor import Operation
-from rest_v1 import fragments
+from graphql_api.operations import creditos as ops, fragments
 from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
 from rest_v1.routing import Routes, page_parameters
 
 routes = Routes("Créditos")
 
-SALDO = Operation("query { saldo { ...SaldoFields } }" + fragments.SALDO)
-
-
 @routes.get("/saldo", summary="Saldo da carteira do ambiente da chave", response=fragments.SALDO, errors=("FORBIDDEN",))
 async def obter_saldo(request: web.Request) -> web.Response:
-    return ok((await execute(request, SALDO))["saldo"])
+    return ok((await execute(request, ops.SALDO))["saldo"])
 
 
-EXTRATO = Operation(
-    "query($limite: Int, $cursor: String) { extrato(limite: $limite, cursor: $cursor) { itens { ...LancamentoFields } "
-    + fragments.PAGINACAO + " } }" + fragments.LANCAMENTO
-)
-PRECOS = Operation("query { precos { ...PrecoFields } }" + fragments.PRECO)
 EXTRATO_QUERY = page_parameters("lan_")
 
 
@@ -30,9 +21,9 @@ EXTRATO_QUERY = page_parameters("lan_")
 )
 async def obter_extrato(request: web.Request) -> web.Response:
     params = query_params(request, EXTRATO_QUERY)
-    return page((await execute(request, EXTRATO, **page_variables(params)))["extrato"])
+    return page((await execute(request, ops.EXTRATO, **page_variables(params)))["extrato"])
 
 
 @routes.get("/precos", summary="Tabela de preços em créditos por tipo de mídia", response=fragments.PRECO, list_response=True, paginated=False)
 async def obter_precos(request: web.Request) -> web.Response:
-    return ok((await execute(request, PRECOS))["precos"])
+    return ok((await execute(request, ops.PRECOS))["precos"])

@@ -10,7 +10,8 @@ from aiohttp import web
 from graphql_api.chave import service as chaves
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
-from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID, RUNTIME
+from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID
+from vitrine.keys import RUNTIME
 from rest_v1.routing import RouteSpec, declares, endpoint_template
 
 PUBLIC_ENDPOINTS = frozenset({"/openapi.json"})

@@ -7,7 +7,8 @@ from datetime import datetime, timedelta, timezone
 from aiohttp import web
 
 from graphql_api.chamada.writer import CallRecord
-from rest_v1.keys import API_ERROR, AUTH, CALL_TENANT, CONTA_ID, RAW_BODY, REPLAYED, REQUEST_ID, RUNTIME, STARTED
+from rest_v1.keys import METHODS, API_ERROR, AUTH, CALL_TENANT, CONTA_ID, RAW_BODY, REPLAYED, REQUEST_ID, STARTED
+from vitrine.keys import RUNTIME
 from rest_v1.routing import endpoint_template
 
 
@@ -50,6 +51,7 @@ async def call_log_middleware(request: web.Request, handler):
             response_body=response.body if isinstance(response, web.Response) else None,
             criado_em=datetime.now(timezone.utc) - timedelta(seconds=elapsed),
             retry_after=int(retry_after) if retry_after and retry_after.isdigit() else None,
+            tipo=spec.call_kind if (spec := request.app[METHODS].spec_of(request)) is not None else None,
         )
     )
     return response

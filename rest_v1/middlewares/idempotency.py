@@ -11,14 +11,12 @@ import re
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.creditos.service import CREDIT_SPENDING_ENDPOINTS
-from rest_v1 import idempotency_store as store
-from rest_v1.idempotency_store import Outcome
-from rest_v1.keys import AUTH, CONTEXT, JSON_BODY, RAW_BODY, REPLAYED
-from rest_v1.routing import RouteSpec, declares, endpoint_template
+from graphql_api.idempotencia import service as store
+from graphql_api.idempotencia.service import Outcome
+from rest_v1.keys import AUTH, CONTEXT, JSON_BODY, METHODS, RAW_BODY, REPLAYED
+from rest_v1.routing import RouteSpec, declares
 
 HEADER = "Idempotency-Key"
-REQUIRED_ON = CREDIT_SPENDING_ENDPOINTS
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9_\-:.]{8,120}$")  # also the header's schema in the OpenAPI document
 _KEPT_HEADERS = ("Content-Type", "Location")
 
@@ -45,7 +43,7 @@ def header_parameter(spec: RouteSpec) -> dict | None:
     if not applies(spec):
         return None
     return {
-        "name": HEADER, "in": "header", "required": spec.path in REQUIRED_ON,
+        "name": HEADER, "in": "header", "required": spec.spends_credits,
         "schema": {"type": "string", "pattern": KEY_PATTERN.pattern},
     }
 
@@ -53,7 +51,7 @@ def header_parameter(spec: RouteSpec) -> dict | None:
 def _errors_for(spec: RouteSpec) -> tuple[str, ...]:
     if not applies(spec):
         return ()
-    required = ("IDEMPOTENCY_KEY_REQUIRED",) if spec.path in REQUIRED_ON else ()
+    required = ("IDEMPOTENCY_KEY_REQUIRED",) if spec.spends_credits else ()
     return required + ("IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS")
 
 
@@ -64,7 +62,8 @@ async def idempotency_middleware(request: web.Request, handler):
         return await handler(request)
     key = request.headers.get(HEADER)
     if key is None:
-        if endpoint_template(request) in REQUIRED_ON:
+        spec = request.app[METHODS].spec_of(request)
+        if spec is not None and spec.spends_credits:
             raise ApiError("IDEMPOTENCY_KEY_REQUIRED")
         return await handler(request)
     if not KEY_PATTERN.fullmatch(key):

@@ -19,7 +19,7 @@ from graphql_api.core.principal import ALL_SCOPES, OAUTH_SCOPES, Ambiente, Crede
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.executor import Operation, run
 from portal import avisos as portal_avisos
-from rest_v1.handlers import avisos as handlers
+from graphql_api.operations import aviso as ops
 from tests.api.test_auth import assert_error
 from tests.factories import eventually
 from tests.receptor import Receptor
@@ -132,11 +132,11 @@ async def test_oauth_tokens_get_403_on_every_notice_operation(client, factory, i
     )
     context = Context(runtime=factory.runtime, principal=oauth)
     operations = [
-        (handlers.REGISTRAR, {"dados": {"url": "https://exemplo.com.br/", "eventos": ["geracao.concluida"]}}),
-        (handlers.LISTAR, {}), (handlers.OBTER, {"id": "avs_x"}), (handlers.REMOVER, {"id": "avs_x"}),
-        (handlers.ROTACIONAR, {"id": "avs_x"}), (handlers.ENTREGAS, {"avisoId": "avs_x"}),
-        (handlers.REENVIAR, {"avisoId": "avs_x", "entregaId": "ent_x"}), (handlers.TESTAR, {}),
-        (handlers.OBTER_TESTE, {"id": "tst_x"}),
+        (ops.REGISTRAR_AVISO, {"dados": {"url": "https://exemplo.com.br/", "eventos": ["geracao.concluida"]}}),
+        (ops.LISTAR_AVISOS, {}), (ops.OBTER_AVISO, {"id": "avs_x"}), (ops.REMOVER_AVISO, {"id": "avs_x"}),
+        (ops.ROTACIONAR_SEGREDO, {"id": "avs_x"}), (ops.LISTAR_ENTREGAS, {"avisoId": "avs_x"}),
+        (ops.REENVIAR_ENTREGA, {"avisoId": "avs_x", "entregaId": "ent_x"}), (ops.TESTAR_AVISO, {}),
+        (ops.OBTER_TESTE, {"id": "tst_x"}),
         (portal_avisos.TESTES, {"avisoId": "avs_x"}), (Operation("query { eventosAviso { nome } }"), {}),
     ]
     for operation, variables in operations:
@@ -145,7 +145,7 @@ async def test_oauth_tokens_get_403_on_every_notice_operation(client, factory, i
         assert refused.value.type == "FORBIDDEN" and refused.value.status == 403
     # and the integrator's own key passes the same check
     key = Principal(kind=CredentialKind.API_KEY, ambiente=Ambiente.TESTE, scopes=ALL_SCOPES, integrador_id=integrator.id)
-    assert (await run(handlers.LISTAR, Context(runtime=factory.runtime, principal=key), {}))["avisos"]["itens"] == []
+    assert (await run(ops.LISTAR_AVISOS, Context(runtime=factory.runtime, principal=key), {}))["avisos"]["itens"] == []
 
 
 # ---------------------------------------------------------------- deliveries

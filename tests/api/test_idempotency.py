@@ -5,8 +5,8 @@ import asyncio
 import pytest
 
 from graphql_api.conta import service as contas
-from rest_v1 import idempotency_store
-from rest_v1.idempotency_models import RegistroIdempotencia
+from graphql_api.idempotencia import service as idempotency_store
+from graphql_api.idempotencia.models import RegistroIdempotencia
 from tests.api.test_auth import assert_error
 from tests.factories import auth
 

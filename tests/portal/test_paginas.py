@@ -65,6 +65,9 @@ async def test_call_log_lists_filters_and_details_calls_with_masked_bodies(clien
     # every filter of the API is on the form
     for name in ("de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente"):
         assert f'name="{name}"' in page
+    # the endpoint filter suggests exactly the templates this log holds
+    suggested = page.split('<datalist id="endpoints">')[1].split("</datalist>")[0]
+    assert suggested == '<option value="/contas"></option>'
     # a bad filter is reported beside its field
     response = await portal.get("/chamadas?status=abc")
     assert response.status == 422

@@ -9,7 +9,7 @@ from graphql_api.integrador.models import Integrador
 from graphql_api.usuario import service as usuarios
 from graphql_api.usuario.models import Sessao, Usuario
 from portal.web import SESSION_COOKIE
-from rest_v1.keys import RUNTIME
+from vitrine.keys import RUNTIME
 from tests.portal.conftest import Browser
 
 

@@ -1,4 +1,5 @@
-"""The fields of each resource as the contract shows it, shared by the operations that return it.
+"""The fields of each resource as the contract shows it, shared by the operations that return it
+(graphql_api/operations/*) and by the pages that show it.
 A route's spec names the fragment its handler selects (RouteSpec.response): the OpenAPI document
 derives each response schema from that selection, so both stay the same by construction."""
 

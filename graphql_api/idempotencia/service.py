@@ -1,4 +1,4 @@
-"""Idempotency records: claim a key for a request, finish it with the response, or release it.
+"""Idempotency records (kept by the internal API, whichever door takes the Idempotency-Key): claim a key for a request, finish it with the response, or release it.
 
 Keys live 7 days per integrator and environment. A claim left in progress by a process that died
 is taken over after CLAIM_TTL, so a key is never stuck."""
@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 
 from tortoise.exceptions import IntegrityError
 
-from rest_v1.idempotency_models import RegistroIdempotencia
+from graphql_api.idempotencia.models import RegistroIdempotencia
 
 KEY_LIFETIME = timedelta(days=7)
 CLAIM_TTL = timedelta(seconds=60)

@@ -33,6 +33,7 @@ from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, validate
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
@@ -254,10 +255,8 @@ async def enfileirar_entregas(evento: Evento) -> list[str]:
 
 
 async def _enfileirar(entrega_ids: list[str]) -> None:
-    from tasks.avisos import entregar_aviso
-
     for entrega_id in entrega_ids:
-        await entregar_aviso.kiq(entrega_id)
+        await enfileirar("aviso.entregar", entrega_id)
 
 
 def agenda_nominal(settings: Settings) -> list[float]:
@@ -465,14 +464,8 @@ async def testar(principal: Principal, dados: Any) -> list[TesteAviso]:
             )
             for caso in CASOS_TESTE
         ]
-        await after_commit(lambda: _enfileirar_rodada(rodada.id))
+        await after_commit(lambda: enfileirar("aviso.testar", rodada.id))
     return testes
-
-
-async def _enfileirar_rodada(rodada_id: str) -> None:
-    from tasks.avisos import testar_aviso
-
-    await testar_aviso.kiq(rodada_id)
 
 
 async def obter_teste(principal: Principal, teste_id: str) -> TesteAviso:
@@ -593,16 +586,16 @@ async def varrer(runtime: Runtime) -> dict[str, int]:
                 )
                 retomadas += 1
     requeue_before = agora - timedelta(seconds=settings.aviso_reenfileirar_segundos)
-    enfileirar = [
+    devidas = [
         entrega_id
         for entrega_id in await repository.due_not_queued(agora, requeue_before)
         if await repository.mark_queued(entrega_id, agora, requeue_before)
     ]
-    await _enfileirar(enfileirar)
+    await _enfileirar(devidas)
     await repository.drop_expired_previous_secrets(agora)  # keep only what signing still needs
     rodadas = await _retomar_rodadas(agora - timedelta(seconds=settings.aviso_em_voo_max_segundos))
     alertas = await _alertar_falhas(agora, runtime)
-    return {"retomadas": retomadas, "enfileiradas": len(enfileirar), "rodadas": rodadas, "alertas": alertas}
+    return {"retomadas": retomadas, "enfileiradas": len(devidas), "rodadas": rodadas, "alertas": alertas}
 
 
 async def _retomar_rodadas(before: datetime) -> int:
@@ -617,7 +610,7 @@ async def _retomar_rodadas(before: datetime) -> int:
             situacao="pendente", iniciada_em=_agora()
         )
         if changed:
-            await _enfileirar_rodada(rodada.id)
+            await enfileirar("aviso.testar", rodada.id)
             retomadas += 1
     return retomadas
 

@@ -23,6 +23,7 @@ from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, E
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.principal import Principal
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.evento import service as eventos
 from graphql_api.imagem import service as imagens
@@ -47,12 +48,6 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-async def _kick(conferencia_id: str) -> None:
-    from tasks.conferencia import executar
-
-    await executar.kiq(conferencia_id)
-
-
 async def iniciar(produto: Produto, *, origem: str) -> Conferencia:
     """A check of the product's current version. Call inside the transaction that holds the
     product row locked; the task starts after the commit. Past the daily limit an automatic check
@@ -62,7 +57,7 @@ async def iniciar(produto: Produto, *, origem: str) -> Conferencia:
     if len(admitted) < MAX_POR_DIA:
         conferencia = await _create(produto, situacao=EM_ANDAMENTO, origem=origem, admitida_em=now)
         await repository.cancelar_pendentes(produto.id, situacoes=(AGENDADA,))  # an older version's
-        await after_commit(lambda: _kick(conferencia.id))
+        await after_commit(lambda: enfileirar("conferencia.executar", conferencia.id))
         return conferencia
     frees_at = admitted[len(admitted) - MAX_POR_DIA] + JANELA
     if origem == MANUAL:
@@ -245,7 +240,7 @@ async def varrer() -> dict[str, int]:
             await _fail(conferencia.id, conferencia.erro or "O processamento foi interrompido repetidamente.")
             failed += 1
         else:
-            await _kick(conferencia.id)
+            await enfileirar("conferencia.executar", conferencia.id)
             kicked += 1
     return {"admitidas": admitted, "reenviadas": kicked, "falhas": failed}
 
@@ -265,7 +260,7 @@ async def _admit_scheduled(conferencia_id: str) -> int:
             await _set(conferencia, executar_em=admitted[len(admitted) - MAX_POR_DIA] + JANELA)
             return 0
         await _set(conferencia, situacao=EM_ANDAMENTO, admitida_em=now, versao_produto=produto.versao, executar_em=None)
-        await after_commit(lambda: _kick(conferencia_id))
+        await after_commit(lambda: enfileirar("conferencia.executar", conferencia_id))
         return 1
 
 

@@ -13,6 +13,7 @@ from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit
 from graphql_api.email.models import Email
 
@@ -27,12 +28,7 @@ async def enviar(*, para: str, assunto: str, texto: str, tipo: str, integrador_i
         tipo=tipo, situacao="pendente" if smtp_url else "na_caixa",
     )
     if smtp_url:
-        async def kick() -> None:
-            from tasks.email import enviar_email
-
-            await enviar_email.kiq(email.id)
-
-        await after_commit(kick)
+        await after_commit(lambda: enfileirar("email.enviar", email.id))
     return email
 
 

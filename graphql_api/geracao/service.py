@@ -28,6 +28,7 @@ from graphql_api.core.ids import new_id, pode_existir
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import account_filter
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
 from graphql_api.creditos import service as creditos
@@ -146,7 +147,7 @@ async def _criar(
                 principal.integrador_id, principal.ambiente.value, geracao.id, creditos_reservados,
                 f"Reserva de {creditos_reservados} créditos: {tipo} ({unidades} × {custo(tipo, 1)}).",
             )
-            await after_commit(lambda: _kick(geracao.id))
+            await after_commit(lambda: enfileirar("geracao.renderizar", geracao.id))
     except IntegrityError:
         # A concurrent request with the same Idempotency-Key created it first: one generation.
         existing = await Geracao.get_or_none(**scope, chave_idempotencia=idempotency_key) if idempotency_key else None
@@ -154,12 +155,6 @@ async def _criar(
             raise
         return existing
     return geracao
-
-
-async def _kick(geracao_id: str) -> None:
-    from tasks.geracao import renderizar
-
-    await renderizar.kiq(geracao_id)
 
 
 # -- rendering -----------------------------------------------------------------------------------
@@ -360,10 +355,10 @@ async def varrer(now: datetime | None = None) -> dict[str, int]:
         elif await Geracao.filter(id=geracao.id, situacao=PROCESSANDO, reservada_ate__lt=now).update(
             situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA, enfileirada_em=now
         ):
-            await _kick(geracao.id)
+            await enfileirar("geracao.renderizar", geracao.id)
             requeued += 1
     for geracao in await Geracao.filter(situacao=NA_FILA, enfileirada_em__lt=now - REQUEUE_AFTER):
         await Geracao.filter(id=geracao.id, situacao=NA_FILA).update(enfileirada_em=now)
-        await _kick(geracao.id)
+        await enfileirar("geracao.renderizar", geracao.id)
         requeued += 1
     return {"reenfileiradas": requeued, "falharam": failed}

@@ -12,8 +12,7 @@ from urllib.parse import unquote, urlparse
 
 import aiosmtplib
 
-from graphql_api.core.errors import ApiError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.relogio import agora
@@ -111,10 +110,7 @@ async def listar_emails(principal: Principal, page: PageRequest) -> tuple[list[E
 
 
 async def obter_email(principal: Principal, email_id: str) -> Email:
-    email = await of_integrator(principal.integrador_id).filter(id=email_id).first() if pode_existir(email_id, "eml_") else None
-    if email is None:
-        raise ApiError("NOT_FOUND", description=f"E-mail {email_id} não encontrado.")
-    return email
+    return await encontrar(email_id, "eml_", of_integrator(principal.integrador_id).filter(id=email_id).first, f"E-mail {email_id} não encontrado.")
 
 
 def motivo_oculto(principal: Principal, email: Email) -> str | None:

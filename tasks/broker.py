@@ -51,6 +51,7 @@ async def _worker_startup(state: TaskiqState) -> None:
     die_with_multiprocessing_parent()
 
     settings = Settings()
+    wire_task_port()
     state.db = await db.connect(settings)
     state.runtime = Runtime.build(settings)
     await state.runtime.start()
@@ -67,3 +68,21 @@ async def _worker_shutdown(state: TaskiqState) -> None:
 def runtime():
     """The process's Runtime: the worker's own, or the web app's in the embedded default."""
     return broker.state.runtime
+
+
+async def enfileirar(nome: str, *args) -> None:
+    """The domain's task port (graphql_api.core.tarefas) on this broker. A name no module
+    registered fails here, not silently in a queue nobody reads."""
+    task = broker.find_task(nome)
+    if task is None:
+        raise LookupError(f"no task named {nome!r}: is its module in tasks/registry.py?")
+    await task.kiq(*args)
+
+
+def wire_task_port() -> None:
+    """Register every task and install this broker behind graphql_api.core.tarefas."""
+    from graphql_api.core import tarefas
+    from tasks import registry
+
+    registry.import_all()
+    tarefas.instalar(enfileirar)

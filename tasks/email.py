@@ -1,20 +1,18 @@
-"""Sending queued e-mail through SMTP, retried with backoff."""
-
-import asyncio
+"""Sending queued e-mail through SMTP: one attempt per task. Retries and lost messages are queued
+by the sweep from the rows (graphql_api.email.service), never by a task that sleeps."""
 
 from graphql_api.email import service
 from tasks.broker import broker, runtime
 
-BACKOFF_SECONDS = (5, 30, 120, 600)
-
 
 @broker.task(task_name="email.enviar")
 async def enviar_email(email_id: str) -> bool:
-    smtp_url = runtime().settings.smtp_url
-    if not smtp_url:
+    settings = runtime().settings
+    if not settings.smtp_url:
         return False
-    for attempt, pause in enumerate((0, *BACKOFF_SECONDS)):
-        await asyncio.sleep(pause)
-        if await service.entregar(email_id, smtp_url):
-            return True
-    return False
+    return await service.entregar(email_id, settings.smtp_url, settings)
+
+
+@broker.task(task_name="email.varrer")
+async def varrer() -> dict:
+    return await service.varrer()

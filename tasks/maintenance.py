@@ -1,14 +1,15 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
-after 7, expired portal sessions, sign-in failures and password links) and, every minute, the
-recovery sweeps of quality checks and generations."""
+after 7, expired portal sessions, sign-in failures and password links) and the recovery sweeps
+of quality checks, generations, e-mail and notices."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.usuario import service as usuarios
 from graphql_api.idempotencia import service as idempotency_store
-from tasks import conferencia, geracao
+from tasks import avisos, conferencia, email, geracao
 from tasks.broker import broker
+from vitrine.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -32,11 +33,16 @@ async def expurgar_sessoes() -> dict:
     return {"sessoesRemovidas": sessions, "tentativasRemovidas": failures, "linksRemovidos": links}
 
 
-# Jobs of tasks/scheduler.py: a task runs hourly, a (task, seconds) pair at its own period.
-PERIODIC = (
-    expurgar_chamadas,
-    expurgar_idempotencia,
-    expurgar_sessoes,
-    (conferencia.varrer, conferencia.SWEEP_SECONDS),
-    (geracao.varrer, geracao.SWEEP_SECONDS),
-)
+def periodic(settings: Settings) -> list:
+    """The jobs of tasks/scheduler.py, in every topology: a task runs hourly, a (task, seconds)
+    pair at its own period. Every piece of background work is a row first; these sweeps are how
+    a failed attempt is retried and a lost message or a dead worker's task is recovered."""
+    return [
+        expurgar_chamadas,
+        expurgar_idempotencia,
+        expurgar_sessoes,
+        (conferencia.varrer, conferencia.SWEEP_SECONDS),
+        (geracao.varrer, geracao.SWEEP_SECONDS),
+        (email.varrer, settings.email_varredura_segundos),
+        (avisos.varrer, settings.aviso_varredura_segundos),
+    ]

@@ -65,6 +65,9 @@ os.environ["VITRINE_AVISO_TIMEOUT_SEGUNDOS"] = "3"
 os.environ["VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS"] = "5"
 os.environ["VITRINE_AVISO_REENFILEIRAR_SEGUNDOS"] = "3"
 os.environ["VITRINE_AVISO_VARREDURA_SEGUNDOS"] = "0.2"
+# E-mail: a claim of 5 s (a send killed with its worker is taken back within seconds), swept twice a second.
+os.environ["VITRINE_EMAIL_RESERVA_SEGUNDOS"] = "5"
+os.environ["VITRINE_EMAIL_VARREDURA_SEGUNDOS"] = "0.5"
 if BACKEND == "postgres":
     os.environ["VITRINE_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{_pg_database}"
     os.environ["VITRINE_REDIS_URL"] = REDIS_URL
@@ -101,11 +104,39 @@ async def _drop_pg_database() -> None:
 
 
 class _Inbox:
+    """Accepts every message into SMTP_INBOX, except as SMTP_CONTROL says."""
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in SMTP_CONTROL.hold:
+            SMTP_CONTROL.held.append(address)
+            while address in SMTP_CONTROL.hold:  # a stalled server: the client waits for its answer
+                await asyncio.sleep(0.05)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
     async def handle_DATA(self, server, session, envelope):
         from email import message_from_bytes, policy
 
-        SMTP_INBOX.append(message_from_bytes(envelope.content, policy=policy.default))
+        message = message_from_bytes(envelope.content, policy=policy.default)
+        if SMTP_CONTROL.refuse.get(message["Subject"], 0) > 0:
+            SMTP_CONTROL.refuse[message["Subject"]] -= 1
+            return "451 4.3.0 Try again later"
+        SMTP_INBOX.append(message)
         return "250 Message accepted for delivery"
+
+
+class SmtpControl:
+    """How the session's SMTP server misbehaves for one test: `refuse[subject] = n` answers 451
+    (a temporary failure) to the next n messages with that subject; while an address is in `hold`
+    the server stalls at its RCPT, and `held` lists the addresses that reached the stall."""
+
+    def __init__(self) -> None:
+        self.refuse: dict[str, int] = {}
+        self.hold: set[str] = set()
+        self.held: list[str] = []
+
+
+SMTP_CONTROL = SmtpControl()
 
 
 _smtp = None
@@ -216,6 +247,15 @@ def smtp_inbox() -> list:
     """Messages the session's real SMTP server received (cleared for each test)."""
     SMTP_INBOX.clear()
     return SMTP_INBOX
+
+
+@pytest.fixture
+def smtp_control():
+    """The session's SMTP server's misbehaviour for this test (SmtpControl), reset afterwards."""
+    yield SMTP_CONTROL
+    SMTP_CONTROL.hold.clear()
+    SMTP_CONTROL.refuse.clear()
+    SMTP_CONTROL.held.clear()
 
 
 @pytest.fixture

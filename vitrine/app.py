@@ -53,22 +53,18 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     async def background_work(app: web.Application):
         # The web process enqueues tasks; in the embedded default it also runs them and the
         # periodic jobs. With Redis, `vitrine worker` processes do both.
-        from tasks import maintenance, registry
-        from tasks.avisos import Varredura
-        from tasks.broker import broker
+        from tasks import maintenance
+        from tasks.broker import broker, wire_task_port
         from tasks.scheduler import PeriodicJobs
 
-        registry.import_all()
+        wire_task_port()
         broker.state.runtime = runtime
         await broker.startup()
-        periodic = PeriodicJobs(maintenance.PERIODIC, runtime.redis, key_prefix=settings.redis_key("agenda"))
-        varredura = Varredura(runtime, settings.aviso_varredura_segundos)
+        periodic = PeriodicJobs(maintenance.periodic(settings), runtime.redis, key_prefix=settings.redis_key("agenda"))
         if settings.runs_inprocess_workers:
             periodic.start()
-            varredura.start()
         tune_gc()
         yield
-        await varredura.stop()
         await periodic.stop()
         await _stop_inprocess_tasks(broker)
         await broker.shutdown()

@@ -19,7 +19,10 @@ def _run_with_db(work: Callable[[Settings], Awaitable[Any]]) -> Any:
     """Run one command against the database, migrated first so a fresh machine just works."""
 
     async def main() -> Any:
+        from tasks.broker import wire_task_port
+
         settings = Settings()
+        wire_task_port()  # a command may queue work; what is lost when it exits, the sweeps recover
         await db.migrate(settings)
         context = await db.connect(settings)
         try:

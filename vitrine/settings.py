@@ -70,7 +70,13 @@ class Settings(BaseSettings):
     aviso_em_voo_max_segundos: float = 60.0
     # A due delivery queued this long ago without being picked up lost its broker message.
     aviso_reenfileirar_segundos: float = 60.0
-    aviso_varredura_segundos: float = 2.0  # how often each worker process sweeps
+    aviso_varredura_segundos: float = 2.0  # how often the notice sweep runs (once per period, all processes)
+
+    # Outgoing e-mail: one attempt per task, retries wait in the row for the sweep. An attempt
+    # gives up within this time; a message claimed or queued this long ago with no outcome lost
+    # its worker or its broker message, and the sweep queues it again.
+    email_reserva_segundos: float = 120.0
+    email_varredura_segundos: float = 10.0  # how often the sweep looks for due messages
 
     # Runs the in-process workers inside `serve` (the embedded default). Off when Redis workers run.
     inprocess_workers: bool | None = Field(default=None)

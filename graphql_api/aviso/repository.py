@@ -127,6 +127,10 @@ async def latest_rodada(integrador_id: str, ambiente: str, *, aviso_id: str | No
     return await query.order_by("-id").first()
 
 
+async def teste_visible(principal: Principal, teste_id: str) -> TesteAviso | None:
+    return await TesteAviso.get_or_none(id=teste_id, **tenant_filter(principal))
+
+
 async def testes_of(rodada_id: str) -> list[TesteAviso]:
     return await TesteAviso.filter(rodada_id=rodada_id).order_by("id")
 

@@ -16,7 +16,7 @@ import secrets
 from typing import Annotated
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -27,12 +27,14 @@ from tortoise.exceptions import IntegrityError
 
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
+from graphql_api.core import relogio
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, validate
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
@@ -60,10 +62,6 @@ TESTE_MAX_EXECUCOES = 3
 STATUS_RECUSA = (400, 401, 403)  # what a receiver answers to a bad signature or an old timestamp
 CASOS_TESTE = ("valida", "assinatura_errada", "timestamp_antigo")
 ESPERADO = {"valida": "2XX", "assinatura_errada": "400, 401 ou 403", "timestamp_antigo": "400, 401 ou 403"}
-
-
-def _agora() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def _json(value: Any) -> str:
@@ -174,10 +172,7 @@ async def _store_aviso(principal: Principal, novo: NovoAviso, runtime: Runtime) 
 
 
 async def obter_aviso(principal: Principal, aviso_id: str) -> Aviso:
-    aviso = await repository.get_visible(principal, aviso_id) if pode_existir(aviso_id, "avs_") else None
-    if aviso is None:
-        raise ApiError("NOT_FOUND", description=f"Endereço de avisos {aviso_id} não encontrado.")
-    return aviso
+    return await encontrar(aviso_id, "avs_", lambda: repository.get_visible(principal, aviso_id), f"Endereço de avisos {aviso_id} não encontrado.")
 
 
 async def listar_avisos(principal: Principal, page: PageRequest) -> tuple[list[Aviso], str | None]:
@@ -200,7 +195,7 @@ async def rotacionar_segredo(principal: Principal, aviso_id: str, dados: Any, *,
         segredo, chave = assinatura.novo_segredo()
         if pedido.carenciaHoras:
             aviso.segredo_anterior_cifrado = aviso.segredo_cifrado
-            aviso.segredo_anterior_expira_em = _agora() + timedelta(hours=pedido.carenciaHoras)
+            aviso.segredo_anterior_expira_em = relogio.agora() + timedelta(hours=pedido.carenciaHoras)
         else:
             aviso.segredo_anterior_cifrado = aviso.segredo_anterior_expira_em = None
         aviso.segredo_cifrado = assinatura.cifrar(chave, _chave_mestra(runtime.settings))
@@ -238,7 +233,7 @@ async def enfileirar_entregas(evento: Evento) -> list[str]:
     avisos = [a for a in await repository.active_for(evento.integrador_id, evento.ambiente) if evento.tipo in a.eventos]
     if not avisos:
         return []
-    agora = _agora()
+    agora = relogio.agora()
     corpo = corpo_do_evento(evento)
     entregas = [
         Entrega(
@@ -254,10 +249,8 @@ async def enfileirar_entregas(evento: Evento) -> list[str]:
 
 
 async def _enfileirar(entrega_ids: list[str]) -> None:
-    from tasks.avisos import entregar_aviso
-
     for entrega_id in entrega_ids:
-        await entregar_aviso.kiq(entrega_id)
+        await enfileirar("aviso.entregar", entrega_id)
 
 
 def agenda_nominal(settings: Settings) -> list[float]:
@@ -322,7 +315,7 @@ async def _enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, 
 
 async def tentar_entrega(entrega_id: str, runtime: Runtime) -> str:
     """One attempt of a delivery, if it is due and nobody else holds it. Returns the outcome."""
-    agora = _agora()
+    agora = relogio.agora()
     reserva = secrets.token_hex(8)
     if not await repository.claim_entrega(entrega_id, agora, reserva):
         return "ignorada"
@@ -342,7 +335,7 @@ async def _registrar_tentativa(
     entrega: Entrega, aviso: Aviso, reserva: str, iniciada_em: datetime, resposta: Resposta, runtime: Runtime
 ) -> str:
     settings = runtime.settings
-    agora = _agora()
+    agora = relogio.agora()
     numero = entrega.tentativas  # read after the claim, which counted this attempt
     status = resposta.status
     async with transaction():
@@ -379,7 +372,7 @@ async def _registrar_tentativa(
 
 async def _desativar(aviso_id: str, motivo: str, runtime: Runtime) -> None:
     """Switch an address off (once), fail its pending deliveries and tell the integrator."""
-    agora = _agora()
+    agora = relogio.agora()
     changed = await Aviso.filter(id=aviso_id, situacao="ativo").update(situacao="desativado", desativado_em=agora, motivo_desativacao=motivo)
     if not changed:
         return
@@ -428,10 +421,9 @@ async def reenviar_entrega(principal: Principal, aviso_id: str, entrega_id: str)
     aviso = await obter_aviso(principal, aviso_id)
     if aviso.situacao != "ativo":
         raise ApiError("NOTICE_ADDRESS_DISABLED")
-    entrega = await repository.entregas_of(aviso.id).filter(id=entrega_id).first() if pode_existir(entrega_id, "ent_") else None
-    if entrega is None:
-        raise ApiError("NOT_FOUND", description=f"Entrega {entrega_id} não encontrada neste endereço.")
-    agora = _agora()
+    entrega = await encontrar(entrega_id, "ent_", repository.entregas_of(aviso.id).filter(id=entrega_id).first,
+                              f"Entrega {entrega_id} não encontrada neste endereço.")
+    agora = relogio.agora()
     changed = await Entrega.filter(id=entrega.id, situacao__in=("entregue", "falhou", "pendente")).update(
         situacao="pendente", proxima_tentativa_em=agora, enfileirada_em=agora
     )
@@ -465,23 +457,12 @@ async def testar(principal: Principal, dados: Any) -> list[TesteAviso]:
             )
             for caso in CASOS_TESTE
         ]
-        await after_commit(lambda: _enfileirar_rodada(rodada.id))
+        await after_commit(lambda: enfileirar("aviso.testar", rodada.id))
     return testes
 
 
-async def _enfileirar_rodada(rodada_id: str) -> None:
-    from tasks.avisos import testar_aviso
-
-    await testar_aviso.kiq(rodada_id)
-
-
 async def obter_teste(principal: Principal, teste_id: str) -> TesteAviso:
-    teste = None
-    if pode_existir(teste_id, "tst_"):
-        teste = await TesteAviso.get_or_none(id=teste_id, integrador_id=principal.integrador_id, ambiente=principal.ambiente.value)
-    if teste is None:
-        raise ApiError("NOT_FOUND", description=f"Teste de aviso {teste_id} não encontrado.")
-    return teste
+    return await encontrar(teste_id, "tst_", lambda: repository.teste_visible(principal, teste_id), f"Teste de aviso {teste_id} não encontrado.")
 
 
 async def ultima_rodada(principal: Principal, aviso_id: str | None = None) -> tuple[RodadaTeste, list[TesteAviso]] | None:
@@ -513,7 +494,7 @@ def _cabecalhos_de_teste(caso: str, teste_id: str, corpo: str, chaves: list[byte
 
 async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
     """Send the pending tests of a run and record the answers. False when the run was not due."""
-    if not await repository.claim_rodada(rodada_id, _agora()):
+    if not await repository.claim_rodada(rodada_id, relogio.agora()):
         return False
     rodada = await RodadaTeste.get(id=rodada_id).select_related("aviso")
     pendentes = [t for t in await repository.testes_of(rodada_id) if t.situacao == "pendente"]
@@ -521,7 +502,7 @@ async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
         for teste in pendentes:
             await _concluir_teste(teste, {}, "", Resposta(erro="O endereço foi removido antes do envio."))
     else:
-        agora = _agora()
+        agora = relogio.agora()
         chaves = _chaves(rodada.aviso, runtime.settings, agora)
 
         async def enviar(teste: TesteAviso) -> None:
@@ -530,7 +511,7 @@ async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
             await _concluir_teste(teste, cabecalhos, corpo, await _enviar(runtime, rodada.url, corpo, cabecalhos))
 
         await asyncio.gather(*(enviar(t) for t in pendentes))
-    await RodadaTeste.filter(id=rodada_id).update(situacao="concluida", concluida_em=_agora())
+    await RodadaTeste.filter(id=rodada_id).update(situacao="concluida", concluida_em=relogio.agora())
     if rodada.ambiente == "teste":
         situacao = await situacao_assinatura(rodada.integrador_id, rodada.ambiente)
         await integracao.registrar_teste_de_avisos(
@@ -544,7 +525,7 @@ async def _concluir_teste(teste: TesteAviso, cabecalhos: dict[str, str], corpo: 
     await TesteAviso.filter(id=teste.id, situacao="pendente").update(
         situacao="concluido", cabecalhos_enviados=cabecalhos, corpo_enviado=corpo, status=resposta.status,
         resposta=resposta.corpo, erro=resposta.erro, duracao_ms=round(resposta.duracao_ms, 1),
-        veredito=veredito(teste.caso, resposta.status), concluido_em=_agora(),
+        veredito=veredito(teste.caso, resposta.status), concluido_em=relogio.agora(),
     )
 
 
@@ -582,7 +563,7 @@ async def situacao_assinatura(integrador_id: str, ambiente: str) -> SituacaoAssi
 async def varrer(runtime: Runtime) -> dict[str, int]:
     """Recover what a lost message or a dead worker left behind, queue due retries, alert."""
     settings = runtime.settings
-    agora = _agora()
+    agora = relogio.agora()
     retomadas = 0
     for row in await repository.stale_in_flight(agora - timedelta(seconds=settings.aviso_em_voo_max_segundos)):
         async with transaction():
@@ -593,16 +574,16 @@ async def varrer(runtime: Runtime) -> dict[str, int]:
                 )
                 retomadas += 1
     requeue_before = agora - timedelta(seconds=settings.aviso_reenfileirar_segundos)
-    enfileirar = [
+    devidas = [
         entrega_id
         for entrega_id in await repository.due_not_queued(agora, requeue_before)
         if await repository.mark_queued(entrega_id, agora, requeue_before)
     ]
-    await _enfileirar(enfileirar)
+    await _enfileirar(devidas)
     await repository.drop_expired_previous_secrets(agora)  # keep only what signing still needs
     rodadas = await _retomar_rodadas(agora - timedelta(seconds=settings.aviso_em_voo_max_segundos))
     alertas = await _alertar_falhas(agora, runtime)
-    return {"retomadas": retomadas, "enfileiradas": len(enfileirar), "rodadas": rodadas, "alertas": alertas}
+    return {"retomadas": retomadas, "enfileiradas": len(devidas), "rodadas": rodadas, "alertas": alertas}
 
 
 async def _retomar_rodadas(before: datetime) -> int:
@@ -611,13 +592,13 @@ async def _retomar_rodadas(before: datetime) -> int:
         if rodada.execucoes >= TESTE_MAX_EXECUCOES:
             for teste in await repository.testes_of(rodada.id):
                 await _concluir_teste(teste, {}, "", Resposta(erro="O teste não pôde ser executado."))
-            await RodadaTeste.filter(id=rodada.id).update(situacao="concluida", concluida_em=_agora())
+            await RodadaTeste.filter(id=rodada.id).update(situacao="concluida", concluida_em=relogio.agora())
             continue
         changed = await RodadaTeste.filter(id=rodada.id, situacao=rodada.situacao, execucoes=rodada.execucoes).update(
-            situacao="pendente", iniciada_em=_agora()
+            situacao="pendente", iniciada_em=relogio.agora()
         )
         if changed:
-            await _enfileirar_rodada(rodada.id)
+            await enfileirar("aviso.testar", rodada.id)
             retomadas += 1
     return retomadas
 

@@ -12,10 +12,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 
+from graphql_api.core.relogio import agora
 from graphql_api.chamada import repository
 from graphql_api.chamada.models import Chamada
-from graphql_api.core.ids import pode_existir
-from graphql_api.core.errors import CATALOG, ApiError, FieldError
+from graphql_api.core.ids import encontrar, pode_existir
+from graphql_api.core.errors import CATALOG, FieldError
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import CredentialKind, Principal
 from graphql_api.core.validation import tem_controle, validate
@@ -153,12 +154,8 @@ async def endpoints_chamadas(principal: Principal) -> list[str]:
 
 
 async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
-    chamada = None
-    if pode_existir(request_id, "req_"):
-        chamada = await repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(id=request_id).first()
-    if chamada is None:
-        raise ApiError("NOT_FOUND", description=f"Chamada {request_id} não encontrada neste ambiente.")
-    return chamada
+    return await encontrar(request_id, "req_", repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(id=request_id).first,
+                           f"Chamada {request_id} não encontrada neste ambiente.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +169,7 @@ class ErroRecente:
 async def erros_recentes(principal: Principal, *, now: datetime | None = None) -> list[ErroRecente]:
     """The caller's own errors of the last 7 days grouped by type. An OAuth token sees only the
     calls made with its grant on its linked account."""
-    since = (now or datetime.now(timezone.utc)) - RECENT_ERRORS_WINDOW
+    since = (now or agora()) - RECENT_ERRORS_WINDOW
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(criado_em__gte=since)
     if principal.kind is CredentialKind.OAUTH:
         query = query.filter(credencial=CredentialKind.OAUTH.value, conta_id=principal.conta_id)
@@ -186,7 +183,7 @@ async def erros_recentes(principal: Principal, *, now: datetime | None = None) -
 
 async def expurgar(now: datetime | None = None) -> tuple[int, int]:
     """Drop bodies older than 30 days and whole records older than 90 days."""
-    now = now or datetime.now(timezone.utc)
+    now = now or agora()
     return await repository.purge(now - BODY_RETENTION, now - ROW_RETENTION)
 
 

@@ -1,5 +1,4 @@
-from datetime import datetime, timezone
-
+from graphql_api.core.relogio import agora
 from graphql_api.chave.models import ChaveApi
 
 
@@ -29,4 +28,4 @@ async def list_for(integrador_id: str, ambiente: str) -> list[ChaveApi]:
 async def revoke(integrador_id: str, identificador: str) -> int:
     return await ChaveApi.filter(
         id=identificador, integrador_id=integrador_id, revogada_em__isnull=True
-    ).update(revogada_em=datetime.now(timezone.utc))
+    ).update(revogada_em=agora())

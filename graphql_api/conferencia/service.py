@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import math
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from graphql_api.conferencia import regras, repository
@@ -20,9 +20,11 @@ from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.conferencia.fotos import Recebimento, garantir_miniatura
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
+from graphql_api.core.relogio import agora
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Principal
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.evento import service as eventos
 from graphql_api.imagem import service as imagens
@@ -43,26 +45,16 @@ RETRY_BACKOFF = timedelta(seconds=30)
 AUTOMATICA, MANUAL = "automatica", "manual"
 
 
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-async def _kick(conferencia_id: str) -> None:
-    from tasks.conferencia import executar
-
-    await executar.kiq(conferencia_id)
-
-
 async def iniciar(produto: Produto, *, origem: str) -> Conferencia:
     """A check of the product's current version. Call inside the transaction that holds the
     product row locked; the task starts after the commit. Past the daily limit an automatic check
     is scheduled for when a slot frees, and a manual one is refused (CHECK_LIMIT_EXCEEDED)."""
-    now = _now()
+    now = agora()
     admitted = await repository.admitidas_desde(produto.id, now - JANELA)
     if len(admitted) < MAX_POR_DIA:
         conferencia = await _create(produto, situacao=EM_ANDAMENTO, origem=origem, admitida_em=now)
         await repository.cancelar_pendentes(produto.id, situacoes=(AGENDADA,))  # an older version's
-        await after_commit(lambda: _kick(conferencia.id))
+        await after_commit(lambda: enfileirar("conferencia.executar", conferencia.id))
         return conferencia
     frees_at = admitted[len(admitted) - MAX_POR_DIA] + JANELA
     if origem == MANUAL:
@@ -92,9 +84,7 @@ async def conferir(principal: Principal, produto_id: str, *, refazer: bool = Fal
     """POST /produtos/{produtoId}/conferencia: the check of the current version, started anew when
     it is missing or failed, or when `refazer` asks for it (after fixing a photo host, say)."""
     async with transaction():
-        produto = await produtos.visible_for_update(principal, produto_id) if pode_existir(produto_id, "prd_") else None
-        if produto is None:
-            raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
+        produto = await encontrar(produto_id, "prd_", lambda: produtos.visible_for_update(principal, produto_id), f"Produto {produto_id} não encontrado.")
         conferencia = await repository.atual(produto.id, produto.versao)
         if conferencia is not None and (
             conferencia.situacao in (AGENDADA, EM_ANDAMENTO) or (conferencia.situacao == CONCLUIDA and not refazer)
@@ -109,9 +99,7 @@ async def conferir(principal: Principal, produto_id: str, *, refazer: bool = Fal
 
 async def ultima(principal: Principal, produto_id: str) -> Conferencia | None:
     """The latest check of the product's current version, whatever its situacao (portal)."""
-    produto = await produtos.visible(principal).filter(id=produto_id).first() if pode_existir(produto_id, "prd_") else None
-    if produto is None:
-        raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
+    produto = await encontrar(produto_id, "prd_", produtos.visible(principal).filter(id=produto_id).first, f"Produto {produto_id} não encontrado.")
     return await repository.atual(produto.id, produto.versao)
 
 
@@ -121,13 +109,13 @@ def consultar_novamente_em(conferencia: Conferencia) -> datetime | None:
     if conferencia.situacao == AGENDADA and conferencia.executar_em is not None:
         return conferencia.executar_em + timedelta(seconds=5)
     if conferencia.situacao == EM_ANDAMENTO:
-        return _now() + timedelta(seconds=2)
+        return agora() + timedelta(seconds=2)
     return None
 
 
 async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
     """The task body: run one check if no other worker holds it. Returns the final situacao."""
-    now = _now()
+    now = agora()
     if not await repository.reservar(conferencia_id, now, now + LEASE):
         return None
     conferencia = await Conferencia.get(id=conferencia_id)
@@ -182,7 +170,7 @@ async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: lis
             return CANCELADA
         await _set(
             current, situacao=CONCLUIDA, fotos=fotos, resultados=resultados,
-            concluida_em=_now(), reservada_ate=None, erro=None,
+            concluida_em=agora(), reservada_ate=None, erro=None,
         )
         if produto.versao == current.versao_produto:
             produto.situacao = APROVADO if any(r["aprovado"] for r in resultados) else REPROVADO
@@ -209,7 +197,7 @@ def _evento(produto: Produto, conferencia: Conferencia) -> dict:
 async def _broken(conferencia: Conferencia, erro: str) -> str:
     """An unexpected failure: retried by the sweep after a pause, failed after MAX_TENTATIVAS."""
     if conferencia.tentativas < MAX_TENTATIVAS:
-        await _set(conferencia, erro=erro[:2000], reservada_ate=_now() + RETRY_BACKOFF * conferencia.tentativas)
+        await _set(conferencia, erro=erro[:2000], reservada_ate=agora() + RETRY_BACKOFF * conferencia.tentativas)
         return EM_ANDAMENTO
     await _fail(conferencia.id, erro)
     return FALHOU
@@ -221,7 +209,7 @@ async def _fail(conferencia_id: str, erro: str) -> None:
         produto = await produtos.locked(conferencia.produto_id)
         if conferencia.situacao != EM_ANDAMENTO:
             return
-        await _set(conferencia, situacao=FALHOU, erro=erro[:2000], reservada_ate=None, concluida_em=_now())
+        await _set(conferencia, situacao=FALHOU, erro=erro[:2000], reservada_ate=None, concluida_em=agora())
         if produto.versao == conferencia.versao_produto and produto.excluido_em is None:
             produto.situacao = CONFERENCIA_FALHOU
             await produto.save(update_fields=["situacao", "atualizado_em"])
@@ -236,7 +224,7 @@ async def _set(conferencia: Conferencia, **values) -> None:
 async def varrer() -> dict[str, int]:
     """The recovery sweep (periodic, and at start-up): admits scheduled checks whose slot freed,
     re-kicks running checks nobody works on, and fails those that broke too often."""
-    now = _now()
+    now = agora()
     admitted = kicked = failed = 0
     for conferencia_id in await repository.agendadas_vencidas(now):
         admitted += await _admit_scheduled(conferencia_id)
@@ -245,7 +233,7 @@ async def varrer() -> dict[str, int]:
             await _fail(conferencia.id, conferencia.erro or "O processamento foi interrompido repetidamente.")
             failed += 1
         else:
-            await _kick(conferencia.id)
+            await enfileirar("conferencia.executar", conferencia.id)
             kicked += 1
     return {"admitidas": admitted, "reenviadas": kicked, "falhas": failed}
 
@@ -259,13 +247,13 @@ async def _admit_scheduled(conferencia_id: str) -> int:
         if produto.excluido_em is not None:
             await _set(conferencia, situacao=CANCELADA)
             return 0
-        now = _now()
+        now = agora()
         admitted = await repository.admitidas_desde(produto.id, now - JANELA)
         if len(admitted) >= MAX_POR_DIA:
             await _set(conferencia, executar_em=admitted[len(admitted) - MAX_POR_DIA] + JANELA)
             return 0
         await _set(conferencia, situacao=EM_ANDAMENTO, admitida_em=now, versao_produto=produto.versao, executar_em=None)
-        await after_commit(lambda: _kick(conferencia_id))
+        await after_commit(lambda: enfileirar("conferencia.executar", conferencia_id))
         return 1
 
 

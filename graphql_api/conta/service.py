@@ -10,7 +10,7 @@ from tortoise.exceptions import IntegrityError
 from graphql_api.conta import repository
 from graphql_api.conta.models import Conta
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.validation import linha, validate
@@ -68,10 +68,7 @@ async def criar_conta(principal: Principal, dados: dict) -> Conta:
 
 
 async def obter_conta(principal: Principal, conta_id: str) -> Conta:
-    conta = await repository.get_visible(principal, conta_id) if pode_existir(conta_id, "cta_") else None
-    if conta is None:
-        raise ApiError("NOT_FOUND", description=f"Conta {conta_id} não encontrada.")
-    return conta
+    return await encontrar(conta_id, "cta_", lambda: repository.get_visible(principal, conta_id), f"Conta {conta_id} não encontrada.")
 
 
 async def listar_contas(

@@ -2,8 +2,12 @@
 
 import secrets
 import string
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from ulid import ULID
+
+T = TypeVar("T")
 
 
 def new_id(prefix: str) -> str:
@@ -27,3 +31,14 @@ def pode_existir(value: str, prefixo: str) -> bool:
     return (
         value.startswith(prefixo) and len(corpo) == 26 and corpo.isascii() and corpo.isalnum() and corpo == corpo.lower()
     )
+
+
+async def encontrar(id_: str, prefixo: str, buscar: Callable[[], Awaitable[T | None]], descricao: str) -> T:
+    """What `buscar()` finds for `id_`, or NOT_FOUND saying `descricao` (the integrator's words).
+    An id that cannot exist (`pode_existir`) is NOT_FOUND without a query."""
+    from graphql_api.core.errors import ApiError
+
+    found = await buscar() if pode_existir(id_, prefixo) else None
+    if found is None:
+        raise ApiError("NOT_FOUND", description=descricao)
+    return found

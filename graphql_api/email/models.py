@@ -16,6 +16,10 @@ class Email(Model):
     situacao = fields.CharField(max_length=12, default="pendente")
     tentativas = fields.SmallIntField(default=0)
     erro = fields.TextField(null=True)
+    # A pendente message is queued by the sweep once this passes: after a failed attempt (the
+    # backoff) or when its task message was lost. Null: due.
+    proxima_tentativa_em = fields.DatetimeField(null=True, index=True)
+    em_voo_ate = fields.DatetimeField(null=True)  # lease of the attempt in progress
     criado_em = fields.DatetimeField(auto_now_add=True)
     enviado_em = fields.DatetimeField(null=True)
 

@@ -1,22 +1,31 @@
 """Outgoing e-mail: every message is a row of the outbox first (shown in the portal); with
-VITRINE_SMTP_URL set, a task sends it through a real SMTP client (aiosmtplib), with retries."""
+VITRINE_SMTP_URL set, a task sends it through a real SMTP client (aiosmtplib). Each task makes
+one attempt; a failed attempt sets the row's next attempt time (BACKOFF_SECONDS) and the sweep
+queues it then, as it does a message whose task was lost or whose worker died mid-send."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+import asyncio
+from datetime import timedelta
 from email.message import EmailMessage
 from urllib.parse import unquote, urlparse
 
 import aiosmtplib
 
-from graphql_api.core.errors import ApiError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
+from graphql_api.core.relogio import agora
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit
+from graphql_api.email import repository
 from graphql_api.email.models import Email
+from graphql_api.email.repository import of_integrator
+from vitrine.settings import Settings
 
 MAX_ATTEMPTS = 5
+BACKOFF_SECONDS = (5, 30, 120, 600)  # wait after failed attempt 1, 2, 3, 4
+TASK_LOST_AFTER = timedelta(minutes=1)  # queued and not taken by then: the sweep queues it again
 SENDER = "Vitrine <nao-responda@vitrine.local>"
 
 
@@ -25,14 +34,11 @@ async def enviar(*, para: str, assunto: str, texto: str, tipo: str, integrador_i
     email = await Email.create(
         id=new_id("eml_"), integrador_id=integrador_id, para=para, assunto=assunto[:200], texto=texto,
         tipo=tipo, situacao="pendente" if smtp_url else "na_caixa",
+        # If the task message is lost, the sweep queues the message once this passes.
+        proxima_tentativa_em=agora() + TASK_LOST_AFTER if smtp_url else None,
     )
     if smtp_url:
-        async def kick() -> None:
-            from tasks.email import enviar_email
-
-            await enviar_email.kiq(email.id)
-
-        await after_commit(kick)
+        await after_commit(lambda: enfileirar("email.enviar", email.id))
     return email
 
 
@@ -52,29 +58,45 @@ def _smtp_params(smtp_url: str) -> dict:
     return params
 
 
-async def entregar(email_id: str, smtp_url: str) -> bool:
-    """Send one queued message; True when sent (or already sent). Failures are recorded."""
-    email = await Email.get_or_none(id=email_id)
-    if email is None or email.situacao == "enviado":
-        return True
+async def entregar(email_id: str, smtp_url: str, settings: Settings) -> bool:
+    """One attempt at a queued message; True when sent. A failure is recorded with the time of
+    the next attempt (or falhou after MAX_ATTEMPTS); a message already sent, or held by another
+    attempt, is left alone (False)."""
+    now = agora()
+    reserva = timedelta(seconds=settings.email_reserva_segundos)
+    email = await repository.reservar(email_id, now, now + reserva)
+    if email is None:
+        return False
     message = EmailMessage()
     message["From"] = SENDER
     message["To"] = email.para
     message["Subject"] = email.assunto
     message.set_content(email.texto)
-    email.tentativas += 1
     try:
-        await aiosmtplib.send(message, **_smtp_params(smtp_url))
-    except (aiosmtplib.SMTPException, OSError) as exc:
-        email.erro = str(exc)[:1000]
-        email.situacao = "falhou" if email.tentativas >= MAX_ATTEMPTS else "pendente"
-        await email.save()
+        # Within the claim: past it the sweep may hand the message to another attempt.
+        async with asyncio.timeout(reserva.total_seconds() * 0.8):
+            await aiosmtplib.send(message, **_smtp_params(smtp_url))
+    except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
+        ultima = email.tentativas >= MAX_ATTEMPTS
+        espera = None if ultima else timedelta(seconds=BACKOFF_SECONDS[min(email.tentativas, len(BACKOFF_SECONDS)) - 1])
+        await repository.concluir(
+            email, erro=(str(exc) or type(exc).__name__)[:1000], situacao="falhou" if ultima else "pendente",
+            proxima_tentativa_em=None if ultima else agora() + espera,
+        )
         return False
-    email.situacao = "enviado"
-    email.enviado_em = datetime.now(timezone.utc)
-    email.erro = None
-    await email.save()
+    await repository.concluir(email, situacao="enviado", enviado_em=agora(), erro=None, proxima_tentativa_em=None)
     return True
+
+
+async def varrer() -> dict[str, int]:
+    """Queue every pendente message whose next attempt is due: after a failed attempt, a lost
+    task message, or a worker that died holding it (its claim ran out)."""
+    now = agora()
+    requeue_at = now + TASK_LOST_AFTER
+    queued = [email_id for email_id in await repository.devidas(now) if await repository.marcar_enfileirada(email_id, now, requeue_at)]
+    for email_id in queued:
+        await enfileirar("email.enviar", email_id)
+    return {"enfileirados": len(queued)}
 
 
 # --- the outbox as the portal shows it -------------------------------------------------------
@@ -83,19 +105,12 @@ async def entregar(email_id: str, smtp_url: str) -> bool:
 SENSITIVE_PREFIX = "senha_"
 
 
-def of_integrator(integrador_id: str):
-    return Email.filter(integrador_id=integrador_id)
-
-
 async def listar_emails(principal: Principal, page: PageRequest) -> tuple[list[Email], str | None]:
     return await paginate(of_integrator(principal.integrador_id), page)
 
 
 async def obter_email(principal: Principal, email_id: str) -> Email:
-    email = await of_integrator(principal.integrador_id).filter(id=email_id).first() if pode_existir(email_id, "eml_") else None
-    if email is None:
-        raise ApiError("NOT_FOUND", description=f"E-mail {email_id} não encontrado.")
-    return email
+    return await encontrar(email_id, "eml_", of_integrator(principal.integrador_id).filter(id=email_id).first, f"E-mail {email_id} não encontrado.")
 
 
 def motivo_oculto(principal: Principal, email: Email) -> str | None:

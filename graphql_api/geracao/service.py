@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +23,13 @@ from tortoise.expressions import F, Q
 
 from graphql_api.conferencia import service as conferencias
 from graphql_api.conferencia.models import Conferencia
+from graphql_api.core.relogio import agora
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import account_filter
+from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
 from graphql_api.creditos import service as creditos
@@ -54,18 +56,11 @@ HEARTBEAT = 15
 REQUEUE_AFTER = timedelta(seconds=30)  # a queued generation nobody claimed: its task was lost
 
 
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
 # -- creation ------------------------------------------------------------------------------------
 
 
 async def obter_geracao(principal: Principal, geracao_id: str) -> Geracao:
-    geracao = await repository.get_visible(principal, geracao_id) if pode_existir(geracao_id, "ger_") else None
-    if geracao is None:
-        raise ApiError("NOT_FOUND", description=f"Geração {geracao_id} não encontrada.")
-    return geracao
+    return await encontrar(geracao_id, "ger_", lambda: repository.get_visible(principal, geracao_id), f"Geração {geracao_id} não encontrada.")
 
 
 async def listar_geracoes(
@@ -79,10 +74,7 @@ async def listar_geracoes(
 
 
 async def _produto(principal: Principal, produto_id: str) -> Produto:
-    produto = await produtos.visible(principal).filter(id=produto_id).first() if pode_existir(produto_id, "prd_") else None
-    if produto is None:
-        raise ApiError("NOT_FOUND", description=f"Produto {produto_id} não encontrado.")
-    return produto
+    return await encontrar(produto_id, "prd_", produtos.visible(principal).filter(id=produto_id).first, f"Produto {produto_id} não encontrado.")
 
 
 async def criar_galeria(principal: Principal, dados: Any, *, idempotency_key: str | None) -> Geracao:
@@ -140,13 +132,13 @@ async def _criar(
                 id=new_id("ger_"), **scope, conta_id=produto.conta_id if produto else conta_id,
                 produto_id=produto.id if produto else None, tipo=tipo, situacao=NA_FILA, etapa=NA_FILA,
                 creditos_reservados=creditos_reservados, pedido=pedido, chave_idempotencia=idempotency_key,
-                enfileirada_em=_now(),
+                enfileirada_em=agora(),
             )
             await creditos.reservar(
                 principal.integrador_id, principal.ambiente.value, geracao.id, creditos_reservados,
                 f"Reserva de {creditos_reservados} créditos: {tipo} ({unidades} × {custo(tipo, 1)}).",
             )
-            await after_commit(lambda: _kick(geracao.id))
+            await after_commit(lambda: enfileirar("geracao.renderizar", geracao.id))
     except IntegrityError:
         # A concurrent request with the same Idempotency-Key created it first: one generation.
         existing = await Geracao.get_or_none(**scope, chave_idempotencia=idempotency_key) if idempotency_key else None
@@ -154,12 +146,6 @@ async def _criar(
             raise
         return existing
     return geracao
-
-
-async def _kick(geracao_id: str) -> None:
-    from tasks.geracao import renderizar
-
-    await renderizar.kiq(geracao_id)
 
 
 # -- rendering -----------------------------------------------------------------------------------
@@ -192,12 +178,12 @@ async def _claim(geracao_id: str, now: datetime) -> bool:
 async def _keep_lease(geracao_id: str) -> None:
     while True:
         await asyncio.sleep(HEARTBEAT)
-        await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(reservada_ate=_now() + LEASE)
+        await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(reservada_ate=agora() + LEASE)
 
 
 async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
     """The task body. Returns the final situacao, or None when another worker holds it."""
-    if not await _claim(geracao_id, _now()):
+    if not await _claim(geracao_id, agora()):
         return None
     geracao = await Geracao.get(id=geracao_id)
     heartbeat = asyncio.create_task(_keep_lease(geracao_id))
@@ -324,7 +310,7 @@ async def _settle(geracao: Geracao, saidas: _Saidas) -> str:
         row.situacao = PARCIAL if saidas.falhas else CONCLUIDA
         row.resultados, row.creditos_cobrados = saidas.resultados, cobrados
         row.erro = {"codigo": "SAIDAS_FALHARAM", "mensagem": "Algumas saídas não puderam ser geradas.", "falhas": saidas.falhas} if saidas.falhas else None
-        row.etapa, row.percentual, row.reservada_ate, row.concluida_em = "entregue", 100, None, _now()
+        row.etapa, row.percentual, row.reservada_ate, row.concluida_em = "entregue", 100, None, agora()
         await row.save()
         await creditos.liquidar(row.integrador_id, row.ambiente, row.id, reservados=row.creditos_reservados, cobrados=cobrados)
         await eventos.registrar("geracao.concluida", integrador_id=row.integrador_id, ambiente=row.ambiente,
@@ -337,7 +323,7 @@ async def _settle_failure(geracao: Geracao, motivo: dict) -> str:
         row = await Geracao.select_for_update().get(id=geracao.id)
         if row.situacao in (CONCLUIDA, PARCIAL, FALHOU):
             return row.situacao
-        row.situacao, row.erro, row.etapa, row.reservada_ate, row.concluida_em = FALHOU, motivo, FALHOU, None, _now()
+        row.situacao, row.erro, row.etapa, row.reservada_ate, row.concluida_em = FALHOU, motivo, FALHOU, None, agora()
         await row.save()
         await creditos.liquidar(row.integrador_id, row.ambiente, row.id, reservados=row.creditos_reservados, cobrados=0)
         await eventos.registrar("geracao.falhou", integrador_id=row.integrador_id, ambiente=row.ambiente,
@@ -351,7 +337,7 @@ async def _settle_failure(geracao: Geracao, motivo: dict) -> str:
 async def varrer(now: datetime | None = None) -> dict[str, int]:
     """Generations left behind: a lease that expired (its worker died) goes back to the queue, or
     fails after MAX_ATTEMPTS; a queued one whose task was lost is queued again."""
-    now = now or _now()
+    now = now or agora()
     requeued = failed = 0
     for geracao in await Geracao.filter(situacao=PROCESSANDO, reservada_ate__lt=now):
         if geracao.tentativas >= MAX_ATTEMPTS:
@@ -360,10 +346,10 @@ async def varrer(now: datetime | None = None) -> dict[str, int]:
         elif await Geracao.filter(id=geracao.id, situacao=PROCESSANDO, reservada_ate__lt=now).update(
             situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA, enfileirada_em=now
         ):
-            await _kick(geracao.id)
+            await enfileirar("geracao.renderizar", geracao.id)
             requeued += 1
     for geracao in await Geracao.filter(situacao=NA_FILA, enfileirada_em__lt=now - REQUEUE_AFTER):
         await Geracao.filter(id=geracao.id, situacao=NA_FILA).update(enfileirada_em=now)
-        await _kick(geracao.id)
+        await enfileirar("geracao.renderizar", geracao.id)
         requeued += 1
     return {"reenfileiradas": requeued, "falharam": failed}

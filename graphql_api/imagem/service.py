@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from graphql_api.core.errors import ApiError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import can_see
 from graphql_api.imagem.models import Imagem
@@ -25,7 +24,8 @@ async def registrar(
 
 
 async def obter(principal: Principal, imagem_id: str) -> Imagem:
-    imagem = await Imagem.get_or_none(id=imagem_id) if pode_existir(imagem_id, "img_") else None
-    if imagem is None or not can_see(principal, imagem):
-        raise ApiError("NOT_FOUND", description=f"Imagem {imagem_id} não encontrada.")
-    return imagem
+    async def visivel() -> Imagem | None:
+        imagem = await Imagem.get_or_none(id=imagem_id)
+        return imagem if imagem is not None and can_see(principal, imagem) else None
+
+    return await encontrar(imagem_id, "img_", visivel, f"Imagem {imagem_id} não encontrada.")

@@ -4,8 +4,9 @@ normalises."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
+from graphql_api.core.relogio import agora
 from graphql_api.core.ids import new_id
 from graphql_api.email import service as emails
 from graphql_api.integracao.models import Alerta, EmailAlertaEnviado
@@ -27,7 +28,7 @@ async def abrir(
 ) -> Alerta:
     """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago.
     Callers with more to say than `mensagem` pass the e-mail's subject and text."""
-    now = now or datetime.now(timezone.utc)
+    now = now or agora()
     alerta = await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True).first()
     if alerta is not None:
         return alerta
@@ -55,7 +56,7 @@ async def fechar(integrador_id: str, ambiente: str, tipo: str | tuple[str, ...],
     tipos = (tipo,) if isinstance(tipo, str) else tipo
     return await Alerta.filter(
         integrador_id=integrador_id, ambiente=ambiente, tipo__in=tipos, chave=chave, fechado_em__isnull=True
-    ).update(fechado_em=datetime.now(timezone.utc))
+    ).update(fechado_em=agora())
 
 
 async def abertos(integrador_id: str, ambiente: str) -> list[Alerta]:

@@ -9,10 +9,11 @@ restart loses nothing. Production is released automatically once all 8 are ok.""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 from graphql_api.chamada.writer import TipoChamada
+from graphql_api.core.relogio import agora
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.scalars import format_timestamp
@@ -26,10 +27,6 @@ IDEMPOTENCY_WINDOW = timedelta(days=7)
 ERROR_RATE_WINDOW = timedelta(minutes=15)
 ERROR_RATE_MIN_CALLS = 50
 ERROR_RATE_THRESHOLD = 0.20
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def _ts(value: datetime) -> str:
@@ -181,7 +178,7 @@ _last_rate_check: dict[tuple[str, str], datetime] = {}
 async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
     from graphql_api.chamada import repository as chamadas
 
-    now = _now()
+    now = agora()
     for integrador_id, ambiente in {(r.integrador_id, r.ambiente) for r in batch}:
         key = (integrador_id, ambiente)
         last = _last_rate_check.get(key)
@@ -207,7 +204,7 @@ async def registrar_evento(evento) -> None:
     """Judge the event-based steps: a check approved something, a test generation finished."""
     if evento.ambiente != Ambiente.TESTE.value:
         return
-    when = evento.criado_em or _now()
+    when = evento.criado_em or agora()
     proof = {"eventId": evento.id}
     if evento.tipo == "produto.conferido":
         conferencia = (evento.dados or {}).get("conferencia") or {}
@@ -240,9 +237,9 @@ async def registrar_teste_de_avisos(integrador_id: str, *, aprovado: bool, teste
     """AVISOS_ASSINATURA, from the three deliveries of a POST /avisos/teste run."""
     proof = {"eventId": ",".join(teste_ids)}
     if aprovado:
-        await _succeed(integrador_id, "AVISOS_ASSINATURA", proof, _now())
+        await _succeed(integrador_id, "AVISOS_ASSINATURA", proof, agora())
     else:
-        await _fail(integrador_id, "AVISOS_ASSINATURA", motivo or "As entregas de teste não foram respondidas como esperado.", proof, _now())
+        await _fail(integrador_id, "AVISOS_ASSINATURA", motivo or "As entregas de teste não foram respondidas como esperado.", proof, agora())
 
 
 # -- status and production access --------------------------------------------------------------
@@ -289,7 +286,7 @@ def _motivo(integrador: Integrador, pendentes: list[EtapaStatus]) -> str:
 
 
 async def status(principal: Principal, *, now: datetime | None = None) -> StatusIntegracao:
-    now = now or _now()
+    now = now or agora()
     integrador = await Integrador.get(id=principal.integrador_id)
     rows = {r.codigo: r for r in await EtapaIntegracao.filter(integrador_id=integrador.id)}
     etapas = []
@@ -331,7 +328,7 @@ async def pedir_producao(principal: Principal) -> StatusIntegracao:
             fields=[FieldError("etapas", e.codigo, e.como_concluir) for e in current.pendentes],
         )
     await Integrador.filter(id=principal.integrador_id, producao_situacao="bloqueada").update(
-        producao_situacao="liberada", producao_liberacao="automatica", producao_liberada_em=_now(), producao_motivo=None
+        producao_situacao="liberada", producao_liberacao="automatica", producao_liberada_em=agora(), producao_motivo=None
     )
     return await status(principal)
 

@@ -8,7 +8,7 @@ from graphql_api.core.transactions import transaction
 
 from graphql_api.chave import service as chaves
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Ambiente
 from graphql_api.creditos import service as creditos
 from graphql_api.integrador import repository
@@ -42,10 +42,7 @@ async def criar_integrador(*, nome: str, email: str, chave_teste: bool = True) -
 
 
 async def obter(integrador_id: str) -> Integrador:
-    integrador = await repository.get(integrador_id) if pode_existir(integrador_id, "itg_") else None
-    if integrador is None:
-        raise ApiError("NOT_FOUND", description=f"Integrador {integrador_id} não existe.")
-    return integrador
+    return await encontrar(integrador_id, "itg_", lambda: repository.get(integrador_id), f"Integrador {integrador_id} não existe.")
 
 
 async def definir_situacao(integrador_id: str, situacao: str, *, bus) -> Integrador:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime, timezone
 
 from tortoise.exceptions import IntegrityError
 
+from graphql_api.core.relogio import agora
 from graphql_api.conferencia import service as conferencias
 from graphql_api.conta import service as contas
 from graphql_api.core.errors import ApiError, FieldError
@@ -130,7 +130,7 @@ async def excluir_ficha(principal: Principal, conta_id: str, codigo: str) -> Pro
         produto = await repository.for_update(conta.id, codigo)
         if produto is None:
             raise _not_found(codigo)
-        produto.excluido_em = datetime.now(timezone.utc)
+        produto.excluido_em = agora()
         produto.codigo_excluido = produto.codigo
         produto.codigo = _DELETED + produto.id
         await produto.save(update_fields=["excluido_em", "codigo_excluido", "codigo", "atualizado_em"])

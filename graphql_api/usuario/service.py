@@ -16,7 +16,7 @@ import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -24,8 +24,9 @@ from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 from tortoise.exceptions import IntegrityError
 
+from graphql_api.core.relogio import agora
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id, pode_existir
+from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import sem_controle, validate
@@ -54,10 +55,6 @@ _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Typ
 _HASHING = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="argon2")
 _dummy_hash: str | None = None
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 def token_hash(token: str) -> str:
@@ -211,7 +208,7 @@ async def cadastrar(dados: dict) -> Usuario:
 async def _refuse_if_guessing(email: str, ip: str) -> None:
     """Too many failed sign-ins for this e-mail or from this address in the last 15 minutes:
     refuse even a right password until the oldest failure leaves the window."""
-    now = _now()
+    now = agora()
     since = now - FAILURE_WINDOW
     for failures, limit in (
         (await repository.failures_since(email=email, since=since), MAX_FAILURES_PER_EMAIL),
@@ -230,7 +227,7 @@ async def _refuse_if_guessing(email: str, ip: str) -> None:
 
 
 async def _count_failure(email: str, ip: str) -> None:
-    await TentativaEntrada.create(email=email, ip=ip, criado_em=_now())
+    await TentativaEntrada.create(email=email, ip=ip, criado_em=agora())
 
 
 async def verificar_senha(email: str, senha: str, *, ip: str) -> Usuario:
@@ -283,7 +280,7 @@ async def abrir_sessao(usuario_id: str, *, ip: str, agente: str, anterior: str |
     if anterior:
         await repository.delete_session(token_hash(anterior))
     token = new_token()
-    now = _now()
+    now = agora()
     await Sessao.create(
         id=token_hash(token), usuario_id=usuario_id, ultimo_uso_em=now, expira_em=now + SESSION_IDLE,
         ip=ip[:64], agente=agente[:200],
@@ -296,7 +293,7 @@ async def sessao_ativa(token: str) -> SessaoAtiva | None:
     row = await repository.session_row(token_hash(token))
     if row is None:
         return None
-    now = _now()
+    now = agora()
     if row["expira_em"] <= now or row["criado_em"] + SESSION_MAX <= now:
         await repository.delete_session(row["id"])
         return None
@@ -331,7 +328,7 @@ async def reautenticar(sessao: SessaoAtiva, senha: str, *, ip: str) -> None:
         if error.type != "UNAUTHORIZED":
             raise
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("senha", "valor_invalido", "Senha incorreta.")]) from None
-    await repository.update_session(sessao.id, reautenticado_em=_now())
+    await repository.update_session(sessao.id, reautenticado_em=agora())
 
 
 async def trocar_ambiente(sessao: SessaoAtiva, ambiente: str) -> None:
@@ -347,7 +344,7 @@ async def _send_link(usuario: Usuario, motivo: str, *, base_url: str, smtp_url: 
     """Create a single-use link and queue the e-mail that carries it (inside a transaction)."""
     token = new_token()
     life = INVITE_LINK_LIFE if motivo == "convite" else RESET_LINK_LIFE
-    await LinkSenha.create(id=token_hash(token), usuario_id=usuario.id, motivo=motivo, expira_em=_now() + life)
+    await LinkSenha.create(id=token_hash(token), usuario_id=usuario.id, motivo=motivo, expira_em=agora() + life)
     url = f"{base_url}/senha/definir?token={token}"
     if motivo == "convite":
         assunto = "Convite para o portal da Vitrine"
@@ -373,7 +370,7 @@ async def pedir_redefinicao(email: str, *, base_url: str, smtp_url: str | None) 
     usuario = await repository.by_email(normalise_email(email)[:254])
     if usuario is None or usuario.hash_senha is None:
         return
-    if await repository.links_since(usuario.id, _now() - timedelta(hours=1)) >= MAX_RESET_LINKS_PER_HOUR:
+    if await repository.links_since(usuario.id, agora() - timedelta(hours=1)) >= MAX_RESET_LINKS_PER_HOUR:
         return
     async with transaction():
         await _send_link(usuario, "redefinicao", base_url=base_url, smtp_url=smtp_url)
@@ -388,7 +385,7 @@ def _link_invalid() -> ApiError:
 
 async def link_valido(token: str) -> LinkSenha | None:
     link = await repository.link(token_hash(token)) if token else None
-    if link is None or link.usado_em is not None or link.expira_em <= _now():
+    if link is None or link.usado_em is not None or link.expira_em <= agora():
         return None
     return link
 
@@ -406,12 +403,12 @@ async def definir_senha(token: str, senha: str) -> Usuario:
     hashed = await hash_password(senha)
     async with transaction():
         # Mark used first, conditionally: of two concurrent uses only one changes the row.
-        used = await LinkSenha.filter(id=link.id, usado_em__isnull=True).update(usado_em=_now())
+        used = await LinkSenha.filter(id=link.id, usado_em__isnull=True).update(usado_em=agora())
         if not used:
             raise _link_invalid()
         usuario.hash_senha = hashed
         await usuario.save(update_fields=["hash_senha"])
-        await repository.close_links_of(usuario.id, _now())
+        await repository.close_links_of(usuario.id, agora())
         await repository.delete_sessions_of(usuario.id)
         await repository.forget_failures(usuario.email)
     return usuario
@@ -421,10 +418,8 @@ async def definir_senha(token: str, senha: str) -> Usuario:
 
 
 async def obter(principal: Principal, usuario_id: str) -> Usuario:
-    usuario = await repository.member(principal.integrador_id, usuario_id) if pode_existir(usuario_id, "usr_") else None
-    if usuario is None:
-        raise ApiError("NOT_FOUND", description=f"Pessoa {usuario_id} não encontrada neste integrador.")
-    return usuario
+    return await encontrar(usuario_id, "usr_", lambda: repository.member(principal.integrador_id, usuario_id),
+                           f"Pessoa {usuario_id} não encontrada neste integrador.")
 
 
 async def listar(principal: Principal) -> list[Usuario]:
@@ -480,5 +475,5 @@ async def remover(principal: Principal, usuario_id: str) -> None:
 
 async def expurgar(now: datetime | None = None) -> tuple[int, int, int]:
     """Expired sessions, failures outside the counting window, links expired a day ago."""
-    now = now or _now()
+    now = now or agora()
     return await repository.purge(now, now - FAILURE_WINDOW, now - timedelta(days=1))

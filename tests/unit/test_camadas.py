@@ -12,17 +12,6 @@ SEPARATE = ("rest_v1", "portal", "tasks")  # never import one another
 DOMAIN_MAY_USE = ("vitrine.infra", "vitrine.settings")
 DOMAIN_TYPE_ONLY = ("vitrine.runtime",)  # under `if TYPE_CHECKING:`, never at run time
 
-# TEMPORARY: the domain still enqueues its tasks by importing them; an enqueue port replaces
-# these on another branch. Remove each line when it merges (the test then fails if one is left).
-KNOWN_BREACHES = {
-    ("graphql_api.aviso.service", "tasks.avisos.entregar_aviso"),
-    ("graphql_api.aviso.service", "tasks.avisos.testar_aviso"),
-    ("graphql_api.conferencia.service", "tasks.conferencia.executar"),
-    ("graphql_api.email.service", "tasks.email.enviar_email"),
-    ("graphql_api.geracao.service", "tasks.geracao.renderizar"),
-}
-
-
 def _module_name(path: Path) -> str:
     parts = path.relative_to(ROOT).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -85,12 +74,8 @@ def all_breaches() -> list[tuple[str, str, str]]:
 
 
 def test_no_module_breaks_the_layering_rule():
-    found = all_breaches()
-    unexpected = [f"{importer} imports {imported}: {reason}" for importer, imported, reason in found
-                  if (importer, imported) not in KNOWN_BREACHES]
-    assert not unexpected, "\n".join(unexpected)
-    gone = KNOWN_BREACHES - {(importer, imported) for importer, imported, _ in found}
-    assert not gone, f"fixed: remove from KNOWN_BREACHES {sorted(gone)}"
+    found = [f"{importer} imports {imported}: {reason}" for importer, imported, reason in all_breaches()]
+    assert not found, "\n".join(found)
 
 
 def test_the_rule_sees_every_kind_of_import(tmp_path):

@@ -1,0 +1,49 @@
+"""Queries of the outbox: the listing and the states of a message's delivery (one attempt per
+task; retries and lost tasks wait in the row for the sweep)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from tortoise.expressions import F, Q
+
+from graphql_api.email.models import Email
+
+PENDENTE = "pendente"
+
+
+def of_integrator(integrador_id: str):
+    return Email.filter(integrador_id=integrador_id)
+
+
+def _due(agora: datetime) -> Q:
+    """Waiting for an attempt whose time came, and held by no attempt in progress."""
+    return (Q(proxima_tentativa_em__isnull=True) | Q(proxima_tentativa_em__lte=agora)) & (
+        Q(em_voo_ate__isnull=True) | Q(em_voo_ate__lt=agora)
+    )
+
+
+async def reservar(email_id: str, agora: datetime, ate: datetime) -> Email | None:
+    """Claim a pendente message for one attempt until `ate`, unless another attempt holds it. The
+    next attempt time moves to `ate` too: if this one dies with its worker, the sweep sees it then."""
+    claimed = await Email.filter(Q(em_voo_ate__isnull=True) | Q(em_voo_ate__lt=agora), id=email_id, situacao=PENDENTE).update(
+        em_voo_ate=ate, proxima_tentativa_em=ate, tentativas=F("tentativas") + 1
+    )
+    return await Email.get(id=email_id) if claimed else None
+
+
+async def concluir(email: Email, **values: Any) -> bool:
+    """Record the outcome of the attempt `email` was claimed for (False when a later attempt took it)."""
+    updated = await Email.filter(id=email.id, situacao=PENDENTE, tentativas=email.tentativas).update(em_voo_ate=None, **values)
+    return updated == 1
+
+
+async def devidas(agora: datetime, limit: int = 500) -> list[str]:
+    return await Email.filter(_due(agora), situacao=PENDENTE).order_by("criado_em").limit(limit).values_list("id", flat=True)
+
+
+async def marcar_enfileirada(email_id: str, agora: datetime, ate: datetime) -> bool:
+    """Claim the right to queue a due message (concurrent sweeps queue it once); the next sweep
+    after `ate` queues it again if its task never ran."""
+    return await Email.filter(_due(agora), id=email_id, situacao=PENDENTE).update(proxima_tentativa_em=ate) == 1

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.principal import Principal
@@ -20,7 +20,6 @@ class Context:
     request_id: str | None = None
     # The Idempotency-Key of the current request, so a creation can be tied to it.
     idempotency_key: str | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
 
     @property
     def settings(self) -> Settings:

@@ -306,17 +306,3 @@ class ApiError(Exception):
             "headers": self.headers,
             "message": self.message,
         }
-
-    @classmethod
-    def from_extensions(cls, ext: dict[str, Any]) -> ApiError:
-        return cls(
-            ext["type"],
-            description=ext.get("description"),
-            fields=[FieldError(**f) for f in ext.get("fields", [])],
-            headers=ext.get("headers") or {},
-            message=ext.get("message"),
-        )
-
-
-def validation_error(*fields: FieldError) -> ApiError:
-    return ApiError("VALIDATION_FAILED", fields=list(fields))

@@ -19,7 +19,7 @@ from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import transaction
 from graphql_api.integracao import alertas
-from graphql_api.integracao.etapas import BY_CODE, ETAPAS
+from graphql_api.integracao.etapas import ETAPAS
 from graphql_api.integracao.models import EtapaIntegracao, Espera429
 from graphql_api.integrador.models import Integrador
 
@@ -332,6 +332,3 @@ async def pedir_producao(principal: Principal) -> StatusIntegracao:
     )
     return await status(principal)
 
-
-def etapa_titulo(codigo: str) -> str:
-    return BY_CODE[codigo].titulo

@@ -17,7 +17,7 @@ async def abrir_carteiras(integrador_id: str) -> None:
     """Both wallets of an integrator; the test one starts with free play credits (a ledger entry)."""
     teste, created = await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.TESTE.value)
     if created:
-        await _move(teste, "recarga", CREDITOS_INICIAIS_TESTE, 0, None, "Créditos de teste iniciais.")
+        await _lancar(teste, "recarga", disponiveis=CREDITOS_INICIAIS_TESTE, reservados=0, descricao="Créditos de teste iniciais.")
     await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.PRODUCAO.value)
 
 
@@ -41,7 +41,10 @@ async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
     return carteira
 
 
-async def _move(carteira: Carteira, tipo: str, disponiveis: int, reservados: int, geracao_id: str | None, descricao: str) -> Lancamento:
+async def _lancar(
+    carteira: Carteira, tipo: str, *, disponiveis: int, reservados: int, descricao: str, geracao_id: str | None = None
+) -> Lancamento:
+    """Move credits between the wallet's available and reserved sides, with its ledger entry."""
     carteira.creditos_disponiveis += disponiveis
     carteira.creditos_reservados += reservados
     await carteira.save(update_fields=["creditos_disponiveis", "creditos_reservados", "atualizado_em"])
@@ -60,23 +63,29 @@ async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos:
             "INSUFFICIENT_CREDITS",
             description=f"A operação reserva {creditos} créditos; há {carteira.creditos_disponiveis} disponíveis.",
         )
-    await _move(carteira, "reserva", -creditos, creditos, geracao_id, descricao)
+    await _lancar(carteira, "reserva", disponiveis=-creditos, reservados=creditos, geracao_id=geracao_id, descricao=descricao)
 
 
 async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reservados: int, cobrados: int) -> None:
     """Settle a generation: capture what was delivered, release the rest of its reservation."""
     carteira = await _locked_wallet(integrador_id, ambiente)
     if cobrados:
-        await _move(carteira, "captura", 0, -cobrados, geracao_id, f"Cobrança de {cobrados} créditos pela geração entregue.")
+        await _lancar(
+            carteira, "captura", disponiveis=0, reservados=-cobrados, geracao_id=geracao_id,
+            descricao=f"Cobrança de {cobrados} créditos pela geração entregue.",
+        )
     if reservados - cobrados:
         devolvidos = reservados - cobrados
-        await _move(carteira, "liberacao", devolvidos, -devolvidos, geracao_id, f"Devolução de {devolvidos} créditos não usados.")
+        await _lancar(
+            carteira, "liberacao", disponiveis=devolvidos, reservados=-devolvidos, geracao_id=geracao_id,
+            descricao=f"Devolução de {devolvidos} créditos não usados.",
+        )
 
 
 async def creditar(integrador_id: str, ambiente: str, creditos: int, descricao: str) -> Carteira:
     """Add credits to a wallet (a refill). The base of purchases, once they exist."""
     carteira = await _locked_wallet(integrador_id, ambiente)
-    await _move(carteira, "recarga", creditos, 0, None, descricao)
+    await _lancar(carteira, "recarga", disponiveis=creditos, reservados=0, descricao=descricao)
     return carteira
 
 

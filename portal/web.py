@@ -172,7 +172,7 @@ class Page:
 
     async def run(self, operation: Operation, *, idempotency_key: str | None = None, **variables: Any) -> dict[str, Any]:
         principal = self.sessao.principal() if self.sessao else None
-        context = Context(runtime=self.runtime, principal=principal, idempotency_key=idempotency_key, extras={"ip": self.ip})
+        context = Context(runtime=self.runtime, principal=principal, idempotency_key=idempotency_key)
         return await run(operation, context, variables)
 
     # -- responses --------------------------------------------------------------------------

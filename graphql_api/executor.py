@@ -22,6 +22,7 @@ handler, bench/api_overhead.py):
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from types import CoroutineType
 from typing import Any, NamedTuple
@@ -316,6 +317,21 @@ class Operation:
         return self._document
 
 
+_settling: set[asyncio.Future] = set()  # executors still settling background work, kept alive
+
+
+def _release(executor: Executor) -> None:
+    """Clear the executor now, or once the sibling resolvers graphql-core still settles in the
+    background after an early error have finished: they run the executor's own methods."""
+    pending = getattr(executor, "background_futures", None)
+    if not pending:
+        vars(executor).clear()
+        return
+    settled = asyncio.gather(*pending, return_exceptions=True)
+    _settling.add(settled)
+    settled.add_done_callback(lambda future: (_settling.discard(future), vars(executor).clear()))
+
+
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
     from graphql_api.schema import schema
 
@@ -333,7 +349,7 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
         # An executor refers to itself (its async helpers are its own bound methods), so without
         # this it and all it holds (context, variables, results) wait for the cyclic collector:
         # tens of thousands of objects per collection, pauses of 20-60 ms under load.
-        vars(executor).clear()
+        _release(executor)
     return unwrap(result)
 
 

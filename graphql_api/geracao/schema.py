@@ -6,7 +6,7 @@ from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.geracao import service
-from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
+from graphql_api.geracao.schemas import NovaGaleria, NovoVideo
 from graphql_api.geracao.types import GeracaoType
 
 

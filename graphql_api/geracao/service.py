@@ -37,7 +37,7 @@ from graphql_api.creditos.precos import custo
 from graphql_api.evento import service as eventos
 from graphql_api.geracao import render, repository
 from graphql_api.geracao.models import Geracao
-from graphql_api.geracao.pedidos import TIPO_GERACAO_VIDEO, NovaGaleria, NovoVideo
+from graphql_api.geracao.schemas import NovaGaleria, NovoVideo, parse_edicao
 from graphql_api.imagem import service as imagens
 from graphql_api.imagem.models import Imagem
 from graphql_api.produto import repository as produtos
@@ -54,6 +54,9 @@ MAX_ATTEMPTS = 3
 LEASE = timedelta(seconds=60)  # renewed every HEARTBEAT while a worker renders
 HEARTBEAT = 15
 REQUEUE_AFTER = timedelta(seconds=30)  # a queued generation nobody claimed: its task was lost
+
+# API video tipo -> the media type of the quality check and of the price table
+TIPO_GERACAO_VIDEO = {"apresentacao": "video_apresentacao", "cinepremium": "video_cinepremium"}
 
 
 # -- creation ------------------------------------------------------------------------------------
@@ -109,7 +112,7 @@ async def criar_video(principal: Principal, dados: Any, *, idempotency_key: str 
 
 async def criar_edicao(principal: Principal, imagem_id: str, dados: Any, *, idempotency_key: str | None) -> Geracao:
     imagem = await imagens.obter(principal, imagem_id)
-    edicao = render.parse_edicao(dados)
+    edicao = parse_edicao(dados)
     produto = await Produto.get_or_none(id=imagem.produto_id) if imagem.produto_id else None
     return await _criar(
         principal, produto, tipo="edicao_imagem", unidades=1, idempotency_key=idempotency_key,
@@ -254,7 +257,7 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
     if geracao.tipo == "edicao_imagem":
         await _progress(geracao.id, "editando_imagem", 30)
         fonte = await Imagem.get(id=geracao.pedido["imagemId"])
-        pedido = render.parse_edicao({"operacoes": geracao.pedido["operacoes"]})
+        pedido = parse_edicao({"operacoes": geracao.pedido["operacoes"]})
         work_dir.mkdir(parents=True, exist_ok=True)
         editada = await runtime.render_pool.run(
             render.apply_edits, storage.path(fonte.arquivo), pedido, ambiente, work_dir / "edicao-01.jpg"

@@ -1,8 +1,8 @@
 from aiohttp import web
 
 from graphql_api.core.inputs import entrada
-from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
-from graphql_api.geracao.render.edits import EdicaoRequest
+from graphql_api.geracao.schemas import NovaGaleria, NovoVideo
+from graphql_api.geracao.schemas import EdicaoRequest
 from graphql_api.operations import fragments, geracao as ops
 from rest_v1.gql import body, execute
 from rest_v1.keys import CONTA_ID

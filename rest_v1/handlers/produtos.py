@@ -1,6 +1,6 @@
 from aiohttp import web
 
-from graphql_api.produto.ficha import Ficha
+from graphql_api.produto.schemas import Ficha
 from graphql_api.operations import fragments, produto as ops
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page

@@ -2,7 +2,7 @@
 shows their shape, Literals are enums, and the resolver gets back exactly the data given."""
 
 from graphql_api.core.inputs import as_dados, input_type
-from graphql_api.geracao.pedidos import NovoVideo
+from graphql_api.geracao.schemas import NovoVideo
 from graphql_api.schema import schema
 
 TYPED = {

@@ -133,7 +133,7 @@ def parse_edicao(dados: object) -> EdicaoRequest:
         if tipo is None:
             problems.append(FieldError(f"operacoes[{i}].tipo", "obrigatorio", "Campo obrigatório."))
             continue
-        if tipo not in OPERATIONS:
+        if not isinstance(tipo, str) or tipo not in OPERATIONS:
             problems.append(FieldError(f"operacoes[{i}].tipo", "valor_invalido",
                                        f"Valores aceitos: {', '.join(OPERATIONS)}."))
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, StrictStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.principal import Papel
@@ -78,6 +78,15 @@ class Cadastro(_Pessoa):
     @classmethod
     def check_alertas(cls, value: str) -> str:
         return _email(value)
+
+    @field_validator("senha")
+    @classmethod
+    def check_senha(cls, value: str, info: ValidationInfo) -> str:
+        # Here rather than after the model, so the form shows it beside the field with the rest.
+        problem = password_problem(value, info.data.get("email", ""))
+        if problem:
+            raise PydanticCustomError("muito_curto", problem)
+        return value
 
 
 class Convite(_Pessoa):

@@ -92,19 +92,7 @@ def _email_taken() -> ApiError:
 
 async def cadastrar(dados: dict) -> Usuario:
     """A new integrator (no API key yet) and its first person, the owner."""
-    # Every problem at once, the password's too, so the form shows them all beside their fields.
-    problems: list[FieldError] = []
-    try:
-        cadastro = validate(Cadastro, dados)
-    except ApiError as error:
-        problems = list(error.fields)
-    senha = dados.get("senha") if isinstance(dados, dict) else None
-    if isinstance(senha, str) and not any(f.campo == "senha" for f in problems):
-        problem = password_problem(senha, normalise_email(str(dados.get("email", ""))))
-        if problem:
-            problems.append(FieldError("senha", "muito_curto", problem))
-    if problems:
-        raise ApiError("VALIDATION_FAILED", fields=problems)
+    cadastro = validate(Cadastro, dados)
     if await repository.by_email(cadastro.email) is not None:
         raise _email_taken()
     hashed = await hash_password(cadastro.senha)

@@ -5,13 +5,15 @@ authentication at the edge (graphql_api/usuario/service.py), like API keys at th
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
+from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
 from graphql_api.usuario import service as usuarios
+from graphql_api.usuario.schemas import Cadastro
 from portal.web import HOME, SESSION_COOKIE, Page, PortalRoutes, form_errors, safe_next
 
 routes = PortalRoutes()
 
-CADASTRAR = Operation("mutation($dados: JSON!) { cadastrarIntegrador(dados: $dados) { id } }")
+CADASTRAR = Operation("mutation($dados: CadastroInput!) { cadastrarIntegrador(dados: $dados) { id } }")
 PEDIR_REDEFINICAO = Operation("mutation($email: String!) { pedirRedefinicaoSenha(email: $email) }")
 LINK_SENHA = Operation("query($token: String!) { linkSenha(token: $token) { motivo nome email expiraEm } }")
 DEFINIR_SENHA = Operation("mutation($token: String!, $senha: String!) { definirSenha(token: $token, senha: $senha) { id } }")
@@ -35,7 +37,7 @@ async def cadastro_form(page: Page) -> web.StreamResponse:
 async def cadastro(page: Page) -> web.StreamResponse:
     dados = {name: await page.field(name) for name in CADASTRO_FIELDS}
     try:
-        criado = await page.run(CADASTRAR, dados=dados)
+        criado = await page.run(CADASTRAR, dados=entrada(Cadastro, dados))
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise

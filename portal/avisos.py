@@ -4,7 +4,7 @@ watch their results arrive, and read its delivery history with manual redelivery
 
 from aiohttp import web
 
-from graphql_api.aviso.service import NovoAviso, PedidoTeste, Rotacao
+from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation

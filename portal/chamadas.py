@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
-from graphql_api.chamada.service import FiltroChamadas
+from graphql_api.chamada.schemas import FiltroChamadas
 from graphql_api.core.errors import CATALOG, ApiError
 from graphql_api.core.inputs import entrada
 from portal.web import Page, PortalRoutes, form_errors

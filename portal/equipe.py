@@ -4,14 +4,16 @@ roles and remove people. The rules (last owner, not yourself) live in the usuari
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
+from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
+from graphql_api.usuario.schemas import Convite
 from portal.web import Page, PortalRoutes, form_errors
 
 routes = PortalRoutes()
 
 _CAMPOS = "id nome email papel pendente criadoEm ultimoAcessoEm"
 LISTAR = Operation("query { usuarios { " + _CAMPOS + " } }")
-CONVIDAR = Operation("mutation($dados: JSON!) { convidarUsuario(dados: $dados) { id } }")
+CONVIDAR = Operation("mutation($dados: ConviteInput!) { convidarUsuario(dados: $dados) { id } }")
 ALTERAR_PAPEL = Operation("mutation($id: String!, $papel: String!) { alterarPapel(usuarioId: $id, papel: $papel) { id } }")
 REMOVER = Operation("mutation($id: String!) { removerUsuario(usuarioId: $id) }")
 
@@ -32,7 +34,7 @@ async def equipe(page: Page) -> web.StreamResponse:
 async def convidar(page: Page) -> web.StreamResponse:
     dados = {name: await page.field(name) for name in CONVITE_FIELDS}
     try:
-        await page.run(CONVIDAR, dados=dados)
+        await page.run(CONVIDAR, dados=entrada(Convite, dados))
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise

@@ -13,7 +13,7 @@ from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
-from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
+from graphql_api.geracao.schemas import NovaGaleria, NovoVideo
 from graphql_api.geracao.render import AVATARES
 from portal.geracoes import vocabulario
 from portal.web import Page, PortalRoutes

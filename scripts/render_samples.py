@@ -13,7 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graphql_api.geracao.render import apply_edits, parse_edicao, render_gallery, render_video  # noqa: E402
+from graphql_api.geracao.render import apply_edits, render_gallery, render_video  # noqa: E402
+from graphql_api.geracao.schemas import parse_edicao  # noqa: E402
 from tests.render.samples import make_fotos, rich_ficha  # noqa: E402
 
 OUT = ROOT / "docs" / "samples"

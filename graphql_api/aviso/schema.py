@@ -2,6 +2,7 @@ import strawberry
 from strawberry.types import Info
 
 from graphql_api.aviso import service
+from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.aviso.types import (
     AvisoType,
@@ -58,9 +59,9 @@ class Query:
         return [EventoAvisoType(nome=nome, descricao=descricao) for nome, descricao in EVENT_TYPES.items()]
 
 
-NovoAvisoInput = input_type(service.NovoAviso)
-RotacaoInput = input_type(service.Rotacao)
-PedidoTesteInput = input_type(service.PedidoTeste)
+NovoAvisoInput = input_type(NovoAviso)
+RotacaoInput = input_type(Rotacao)
+PedidoTesteInput = input_type(PedidoTeste)
 
 
 @strawberry.type

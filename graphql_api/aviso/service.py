@@ -13,20 +13,17 @@ import json
 import logging
 import random
 import secrets
-from typing import Annotated
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
-from pydantic_core import PydanticCustomError
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
+from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core import relogio
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
@@ -36,8 +33,8 @@ from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
-from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, validate
-from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
+from graphql_api.core.validation import validate
+from graphql_api.evento.catalog import TEST_EVENT
 from graphql_api.integracao import alertas
 from graphql_api.integracao import service as integracao
 from vitrine.infra.outbound import OutboundError
@@ -50,12 +47,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_AVISOS = 20  # per integrator and environment
-MAX_URL = 2048
 SITUACOES_ENTREGA = ("pendente", "enviando", "entregue", "falhou")
 RESPOSTA_MAX = 1024  # bytes of an answer kept with each attempt
 ALERTA_APOS = timedelta(hours=1)
-CARENCIA_PADRAO_HORAS = 24
-CARENCIA_MAX_HORAS = 7 * 24
 JITTER = 0.2  # each wait is its nominal value +-20%
 TESTE_ATRASO = timedelta(minutes=10)  # age of the timestamp of the old-timestamp test
 TESTE_MAX_EXECUCOES = 3
@@ -69,56 +63,6 @@ def _json(value: Any) -> str:
 
 
 # ---------------------------------------------------------------- addresses
-
-
-class NovoAviso(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-    url: Annotated[linha(MAX_URL, 1), Field(json_schema_extra=HTTPS_URL_SCHEMA)]
-    eventos: list[Annotated[StrictStr, Field(json_schema_extra={"enum": list(EVENT_TYPES)})]] = Field(
-        min_length=1, max_length=len(EVENT_TYPES)
-    )
-
-    @field_validator("url")
-    @classmethod
-    def _https(cls, url: str) -> str:
-        try:
-            parts = urlsplit(url)
-        except ValueError:
-            raise PydanticCustomError("formato_invalido", "URL inválida.") from None
-        if parts.scheme.lower() != "https":
-            raise PydanticCustomError("url_nao_https", "A URL precisa usar https://.")
-        if not parts.hostname or parts.username or parts.password or parts.fragment:
-            raise PydanticCustomError("formato_invalido", "Use https://servidor/caminho, sem usuário, senha nem #fragmento.")
-        # Scheme and host are case-insensitive: normalise them so a url is registered once.
-        host = parts.hostname.lower()
-        netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
-        return urlunsplit(("https", netloc, parts.path or "/", parts.query, ""))
-
-    @field_validator("eventos", mode="after")
-    @classmethod
-    def _known(cls, eventos: list[str]) -> list[str]:
-        unknown = [e for e in eventos if e not in EVENT_TYPES]
-        if unknown:
-            raise PydanticCustomError(
-                "valor_invalido",
-                "Eventos desconhecidos: {unknown}. Aceitos: {aceitos}.",
-                {"unknown": ", ".join(unknown), "aceitos": ", ".join(EVENT_TYPES)},
-            )
-        return list(dict.fromkeys(eventos))
-
-
-class Rotacao(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    carenciaHoras: StrictInt = Field(default=CARENCIA_PADRAO_HORAS, ge=0, le=CARENCIA_MAX_HORAS)
-
-
-class PedidoTeste(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    avisoId: StrictStr | None = None
-
 
 @dataclass(frozen=True, slots=True)
 class Registro:

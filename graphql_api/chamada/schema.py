@@ -2,13 +2,14 @@ import strawberry
 from strawberry.types import Info
 
 from graphql_api.chamada import service
+from graphql_api.chamada.schemas import FiltroChamadas
 from graphql_api.chamada.types import ChamadaDetalheType, ChamadaType, ErroRecenteType
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 
 
-FiltroChamadasInput = input_type(service.FiltroChamadas)
+FiltroChamadasInput = input_type(FiltroChamadas)
 
 
 @strawberry.type

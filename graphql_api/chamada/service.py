@@ -4,113 +4,24 @@ Bodies are kept 30 days and metadata 90 days (purged by the periodic task chamad
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
-from pydantic_core import PydanticCustomError
 
 from graphql_api.core.relogio import agora
 from graphql_api.chamada import repository
 from graphql_api.chamada.models import Chamada
-from graphql_api.core.ids import encontrar, pode_existir
-from graphql_api.core.errors import CATALOG, FieldError
+from graphql_api.chamada.schemas import CHAVE_PATTERN, FiltroChamadas, parse_moment
+from graphql_api.core.ids import encontrar
+from graphql_api.core.errors import CATALOG
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import CredentialKind, Principal
-from graphql_api.core.validation import tem_controle, validate
+from graphql_api.core.validation import validate
 
 BODY_RETENTION = timedelta(days=30)
 ROW_RETENTION = timedelta(days=90)
 RECENT_ERRORS_WINDOW = timedelta(days=7)
-
-STATUS_PATTERN = re.compile(r"^([1-5][0-9][0-9]|[1-5]xx)$")
-CHAVE_PATTERN = re.compile(r"^(?:sk_(?:test|live)_)?([A-Za-z0-9]{12})$")
-METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
-
-
-def _parse_moment(value: str, *, end_of_day: bool) -> datetime:
-    if len(value) == 10:
-        day = date.fromisoformat(value)
-        return datetime.combine(day, time.max if end_of_day else time.min, tzinfo=timezone.utc)
-    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-class FiltroChamadas(BaseModel):
-    """Query filters of GET /integracao/chamadas, as strings straight from the URL."""
-
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-    de: StrictStr | None = None
-    ate: StrictStr | None = None
-    status: StrictStr | None = None
-    metodo: StrictStr | None = None
-    endpoint: StrictStr | None = None
-    codigoErro: StrictStr | None = None
-    contaId: StrictStr | None = None
-    chave: StrictStr | None = None
-    ambiente: StrictStr | None = None
-
-    @field_validator("de", "ate")
-    @classmethod
-    def _moment(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                _parse_moment(value, end_of_day=False)
-            except ValueError:
-                raise ValueError("use AAAA-MM-DD ou um timestamp ISO 8601") from None
-        return value
-
-    @field_validator("status")
-    @classmethod
-    def _status(cls, value: str | None) -> str | None:
-        if value is not None and not STATUS_PATTERN.match(value.lower()):
-            raise ValueError("use um código exato (422) ou uma classe (2xx, 4xx, 5xx)")
-        return value.lower() if value else value
-
-    @field_validator("chave")
-    @classmethod
-    def _chave(cls, value: str | None) -> str | None:
-        if value is not None and not CHAVE_PATTERN.match(value):
-            raise ValueError("use o identificador da chave, com ou sem o prefixo sk_test_/sk_live_")
-        return value
-
-    @field_validator("metodo")
-    @classmethod
-    def _metodo(cls, value: str | None) -> str | None:
-        if value is not None and value.upper() not in METODOS:
-            raise PydanticCustomError("valor_invalido", "Valores aceitos: {aceitos}.", {"aceitos": ", ".join(METODOS)})
-        return value.upper() if value else value
-
-    @field_validator("endpoint")
-    @classmethod
-    def _endpoint(cls, value: str | None) -> str | None:
-        if value is not None and (len(value) > 200 or not value.startswith("/") or tem_controle(value)):
-            raise PydanticCustomError("formato_invalido", "Use o modelo do caminho, como /galerias ou /contas/{contaId}.")
-        return value
-
-    @field_validator("codigoErro")
-    @classmethod
-    def _codigo_erro(cls, value: str | None) -> str | None:
-        if value is not None and value not in CATALOG:
-            raise PydanticCustomError("valor_invalido", "Use um tipo de erro do catálogo, como VALIDATION_FAILED.")
-        return value
-
-    @field_validator("contaId")
-    @classmethod
-    def _conta_id(cls, value: str | None) -> str | None:
-        if value is not None and not pode_existir(value, "cta_"):
-            raise PydanticCustomError("formato_invalido", "Use o id de uma conta (cta_…).")
-        return value
-
-    @field_validator("ambiente")
-    @classmethod
-    def _ambiente(cls, value: str | None) -> str | None:
-        if value is not None and value not in ("teste", "producao"):
-            raise ValueError("use teste ou producao")
-        return value
 
 
 def parse_filtros(raw: dict[str, Any]) -> FiltroChamadas:
@@ -125,9 +36,9 @@ async def listar_chamadas(
         # Each environment sees only its own calls (docs/ambientes.md).
         return [], None
     if filtros.de:
-        query = query.filter(criado_em__gte=_parse_moment(filtros.de, end_of_day=False))
+        query = query.filter(criado_em__gte=parse_moment(filtros.de, end_of_day=False))
     if filtros.ate:
-        query = query.filter(criado_em__lte=_parse_moment(filtros.ate, end_of_day=True))
+        query = query.filter(criado_em__lte=parse_moment(filtros.ate, end_of_day=True))
     if filtros.status:
         if filtros.status.endswith("xx"):
             base = int(filtros.status[0]) * 100

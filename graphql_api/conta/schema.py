@@ -2,6 +2,7 @@ import strawberry
 from strawberry.types import Info
 
 from graphql_api.conta import service
+from graphql_api.conta.schemas import NovaConta
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.conta.types import ContaType
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
@@ -35,7 +36,7 @@ class Query:
         return pagina([ContaType.from_model(c) for c in rows], page, next_cursor)
 
 
-NovaContaInput = input_type(service.NovaConta)
+NovaContaInput = input_type(NovaConta)
 
 
 @strawberry.type

@@ -2,35 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.conta import repository
 from graphql_api.conta.models import Conta
+from graphql_api.conta.schemas import FiltroContas, NovaConta
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
-from graphql_api.core.validation import linha, validate
-
-
-class NovaConta(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-    codigoExterno: linha(100, 1)
-    nome: linha(200, 1)
-
-
-class FiltroContas(BaseModel):
-    """Filters of the account list (GET /contas)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    codigoExterno: linha(100, 1) | None = None
-    origem: Literal["subconta", "vinculada"] | None = None
-    situacao: Literal["ativa", "pausada"] | None = None
+from graphql_api.core.validation import validate
 
 
 def _already_exists(conta: Conta) -> ApiError:

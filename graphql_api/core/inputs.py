@@ -10,15 +10,37 @@ import enum
 import re
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, Literal, Union, get_args, get_origin
 
+import annotated_types
 import strawberry
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from graphql_api.core.scalars import Inteiro64
 
 _NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
-_SCALARS = {str: str, int: int, float: float, bool: bool}
+_SCALARS = {str: str, bool: bool, int: int, float: float}  # bool before int: bool is an int
+_INT32 = (-(2**31), 2**31 - 1)
 _inputs: dict[type[BaseModel], type] = {}
 _enums: dict[tuple[str, tuple], type[enum.Enum]] = {}
+_whole_numbers: dict[type, set[str]] = {}  # input class -> its Float fields that were int | float
+
+
+def _bounds(metadata: typing.Iterable[Any]) -> tuple[float, float]:
+    low, high = float("-inf"), float("inf")
+    for item in metadata:
+        for m in item.metadata if isinstance(item, FieldInfo) else (item,):
+            if isinstance(m, annotated_types.Ge | annotated_types.Gt):
+                low = max(low, getattr(m, "ge", None) if isinstance(m, annotated_types.Ge) else m.gt)
+            elif isinstance(m, annotated_types.Le | annotated_types.Lt):
+                high = min(high, getattr(m, "le", None) if isinstance(m, annotated_types.Le) else m.lt)
+    return low, high
+
+
+def _is_number(graphql: Any) -> bool:
+    return graphql in (int, float, Inteiro64)
 
 
 def _enum(name: str, values: tuple) -> type[enum.Enum]:
@@ -28,14 +50,17 @@ def _enum(name: str, values: tuple) -> type[enum.Enum]:
     return _enums[key]
 
 
-def _graphql_type(annotation: Any, owner: str, field: str) -> Any:
+def _graphql_type(annotation: Any, owner: str, field: str, metadata: tuple = ()) -> Any:
     origin, args = get_origin(annotation), get_args(annotation)
     if origin is typing.Annotated:
-        return _graphql_type(args[0], owner, field)
+        return _graphql_type(args[0], owner, field, metadata + tuple(args[1:]))
     if origin in (Union, types.UnionType):
-        present = [a for a in args if a is not type(None)]
-        inner = _graphql_type(present[0], owner, field) if len(present) == 1 else None
-        if inner is None:
+        present = [_graphql_type(a, owner, field, metadata) for a in args if a is not type(None)]
+        if len(present) == 1:
+            inner = present[0]
+        elif all(_is_number(p) for p in present):
+            inner = float  # int | float: a Float carries both
+        else:
             raise TypeError(f"{owner}.{field}: unions other than X | None have no GraphQL input")
         return inner | None if type(None) in args else inner
     if origin is Literal:
@@ -53,6 +78,9 @@ def _graphql_type(annotation: Any, owner: str, field: str) -> Any:
         return strawberry.enum(annotation)
     for python, graphql in _SCALARS.items():
         if isinstance(annotation, type) and issubclass(annotation, python):
+            if graphql is int:
+                low, high = _bounds(metadata)
+                return int if _INT32[0] <= low and high <= _INT32[1] else Inteiro64
             return graphql
     raise TypeError(f"{owner}.{field}: {annotation!r} has no GraphQL input")
 
@@ -62,11 +90,11 @@ def input_type(model: type[BaseModel], name: str | None = None) -> type:
     if model in _inputs:
         return _inputs[model]
     name = name or f"{model.__name__}Input"
-    annotations, namespace = {}, {}
+    annotations, namespace, whole = {}, {}, set()
     for field_name, info in model.model_fields.items():
-        graphql = _graphql_type(
-            typing.Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation, model.__name__, field_name
-        )
+        graphql = _graphql_type(info.annotation, model.__name__, field_name, tuple(info.metadata))
+        if graphql in (float, float | None) and _takes_int(info.annotation):
+            whole.add(field_name)
         required = info.is_required()
         annotations[field_name] = graphql if required else graphql | None
         namespace[field_name] = strawberry.field(
@@ -77,6 +105,46 @@ def input_type(model: type[BaseModel], name: str | None = None) -> type:
     namespace["__doc__"] = (model.__doc__ or "").strip() or None
     cls = strawberry.input(type(name, (), namespace), name=name, description=namespace["__doc__"])
     _inputs[model] = cls
+    _whole_numbers[cls] = whole
+    return cls
+
+
+def _takes_int(annotation: Any) -> bool:
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin is typing.Annotated:
+        return _takes_int(args[0])
+    if origin in (Union, types.UnionType):
+        return any(_takes_int(a) for a in args)
+    return annotation is int
+
+
+def union_input(name: str, models: typing.Sequence[type[BaseModel]], description: str | None = None) -> type:
+    """One input for a union of models told apart by a field (`tipo`): every field of every
+    model, optional except the ones all share; enums of the same field name are merged. The
+    model of the chosen `tipo` then refuses the fields that are not its own."""
+    fields: dict[str, list[Any]] = {}
+    for model in models:
+        for field_name, info in model.model_fields.items():
+            fields.setdefault(field_name, []).append(
+                typing.Annotated[info.annotation, *info.metadata] if info.metadata else info.annotation
+            )
+    owner = name.removesuffix("Input")
+    annotations, namespace = {}, {}
+    for field_name, annotations_of in fields.items():
+        literals = [get_args(a)[0] if get_origin(a) is typing.Annotated else a for a in annotations_of]
+        if all(get_origin(a) is Literal for a in literals):
+            values = tuple(dict.fromkeys(v for a in literals for v in get_args(a)))
+            graphql = _graphql_type(Literal[values], owner, field_name)
+        else:
+            graphql = _graphql_type(annotations_of[0], owner, field_name)
+            if any(_graphql_type(a, owner, field_name) != graphql for a in annotations_of[1:]):
+                raise TypeError(f"{name}.{field_name}: the models give it different types")
+        required = len(annotations_of) == len(models) and all(m.model_fields[field_name].is_required() for m in models)
+        annotations[field_name] = graphql if required else graphql | None
+        namespace[field_name] = strawberry.field(name=field_name, **({} if required else {"default": strawberry.UNSET}))
+    namespace["__annotations__"] = annotations
+    cls = strawberry.input(type(name, (), namespace), name=name, description=description)
+    _whole_numbers[cls] = set()
     return cls
 
 
@@ -91,20 +159,27 @@ def as_dados(value: Any) -> Any:
         return [as_dados(item) for item in value]
     fields = getattr(value, "__strawberry_definition__", None)
     if fields is not None:
-        return {
-            f.python_name: as_dados(getattr(value, f.python_name))
-            for f in fields.fields
-            if getattr(value, f.python_name) is not strawberry.UNSET
-        }
+        whole = _whole_numbers.get(type(value), ())
+        dados = {}
+        for f in fields.fields:
+            item = getattr(value, f.python_name)
+            if item is strawberry.UNSET:
+                continue
+            if f.python_name in whole and isinstance(item, float) and item.is_integer():
+                item = int(item)  # GraphQL's Float turned the int that was sent into a float
+            dados[f.python_name] = as_dados(item)
+        return dados
     return value
 
 
-def entrada(model: type[BaseModel], dados: Any) -> dict[str, Any] | None:
-    """A door's data as the variables of a typed input: validated by the model first, so a
-    mistake is reported as VALIDATION_FAILED with its exact field paths (GraphQL's own coercion
-    would refuse it with a bare GraphQL error), then dumped with only the fields given."""
+def entrada(model: type[BaseModel] | Callable[[Any], BaseModel], dados: Any) -> dict[str, Any] | None:
+    """A door's data as the variables of a typed input: validated by the model (or by the
+    domain's parse function, for rules beyond one model) first, so a mistake is reported as
+    VALIDATION_FAILED with its exact field paths (GraphQL's own coercion would refuse it with a
+    bare GraphQL error), then dumped with only the fields given."""
     if dados is None:
         return None
     from graphql_api.core.validation import validate
 
-    return validate(model, dados).model_dump(mode="json", exclude_unset=True)
+    parsed = validate(model, dados) if isinstance(model, type) else model(dados)
+    return parsed.model_dump(mode="json", exclude_unset=True)

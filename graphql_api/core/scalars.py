@@ -20,7 +20,14 @@ def parse_timestamp(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
 
 
+def parse_int64(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not -(2**63) <= value < 2**63:
+        raise ValueError("Inteiro64 takes an integer of at most 64 bits")
+    return value
+
+
 Timestamp = NewType("Timestamp", datetime)
+Inteiro64 = NewType("Inteiro64", int)
 
 # Joined into the schema's StrawberryConfig(scalar_map=...) in graphql_api/schema.py.
 SCALAR_MAP = {
@@ -29,5 +36,11 @@ SCALAR_MAP = {
         serialize=format_timestamp,
         parse_value=parse_timestamp,
         description="ISO 8601 UTC timestamp, e.g. 2026-11-21T23:57:35.120Z",
-    )
+    ),
+    Inteiro64: strawberry.scalar(
+        name="Inteiro64",
+        serialize=int,
+        parse_value=parse_int64,
+        description="An integer of up to 64 bits (a JSON number), beyond GraphQL's 32-bit Int.",
+    ),
 }

@@ -1,12 +1,11 @@
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
-from graphql_api.core.inputs import as_dados, input_type
+from graphql_api.core.inputs import as_dados, input_type, union_input
 from graphql_api.geracao import service
-from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
+from graphql_api.geracao.schemas import OPERATIONS, NovaGaleria, NovoVideo
 from graphql_api.geracao.types import GeracaoType
 
 
@@ -29,6 +28,15 @@ class Query:
 
 NovaGaleriaInput = input_type(NovaGaleria)
 NovoVideoInput = input_type(NovoVideo)
+OperacaoEdicaoInput = union_input(
+    "OperacaoEdicaoInput", list(OPERATIONS.values()),
+    description="One edit operation: `tipo` and that operation's fields (see each tipo in docs/midia.md).",
+)
+
+
+@strawberry.input(description="An image edit: the operations, applied in order.")
+class EdicaoInput:
+    operacoes: list[OperacaoEdicaoInput]
 
 
 @strawberry.type
@@ -44,8 +52,8 @@ class Mutation:
         return GeracaoType.from_model(geracao, info.context.runtime.storage)
 
     @strawberry.mutation(extensions=requires("geracoes:criar"))
-    async def criar_edicao(self, info: Info, imagem_id: str, dados: JSON) -> GeracaoType:
+    async def criar_edicao(self, info: Info, imagem_id: str, dados: EdicaoInput) -> GeracaoType:
         geracao = await service.criar_edicao(
-            info.context.principal, imagem_id, dados, idempotency_key=info.context.idempotency_key
+            info.context.principal, imagem_id, as_dados(dados), idempotency_key=info.context.idempotency_key
         )
         return GeracaoType.from_model(geracao, info.context.runtime.storage)

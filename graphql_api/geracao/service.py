@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tortoise.exceptions import IntegrityError
-from tortoise.expressions import F, Q
 
 from graphql_api.conferencia import service as conferencias
 from graphql_api.conferencia.models import Conferencia
@@ -28,7 +27,6 @@ from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
-from graphql_api.core.tenancy import account_filter
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
@@ -36,8 +34,9 @@ from graphql_api.creditos import service as creditos
 from graphql_api.creditos.precos import custo
 from graphql_api.evento import service as eventos
 from graphql_api.geracao import render, repository
+from graphql_api.geracao.repository import CONCLUIDA, FALHOU, NA_FILA, PARCIAL, PROCESSANDO
 from graphql_api.geracao.models import Geracao
-from graphql_api.geracao.pedidos import TIPO_GERACAO_VIDEO, NovaGaleria, NovoVideo
+from graphql_api.geracao.schemas import NovaGaleria, NovoVideo, parse_edicao
 from graphql_api.imagem import service as imagens
 from graphql_api.imagem.models import Imagem
 from graphql_api.produto import repository as produtos
@@ -49,11 +48,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NA_FILA, PROCESSANDO, CONCLUIDA, PARCIAL, FALHOU = "na_fila", "processando", "concluida", "parcial", "falhou"
 MAX_ATTEMPTS = 3
 LEASE = timedelta(seconds=60)  # renewed every HEARTBEAT while a worker renders
 HEARTBEAT = 15
 REQUEUE_AFTER = timedelta(seconds=30)  # a queued generation nobody claimed: its task was lost
+
+# API video tipo -> the media type of the quality check and of the price table
+TIPO_GERACAO_VIDEO = {"apresentacao": "video_apresentacao", "cinepremium": "video_cinepremium"}
 
 
 # -- creation ------------------------------------------------------------------------------------
@@ -67,10 +68,7 @@ async def listar_geracoes(
     principal: Principal, page: PageRequest, *, produto_id: str | None = None
 ) -> tuple[list[Geracao], str | None]:
     """The caller's generations, newest first; of one product when `produto_id` is given."""
-    query = Geracao.filter(**account_filter(principal))
-    if produto_id is not None:
-        query = query.filter(produto_id=produto_id)
-    return await paginate(query, page)
+    return await paginate(repository.of_caller(principal, produto_id=produto_id), page)
 
 
 async def _produto(principal: Principal, produto_id: str) -> Produto:
@@ -109,7 +107,7 @@ async def criar_video(principal: Principal, dados: Any, *, idempotency_key: str 
 
 async def criar_edicao(principal: Principal, imagem_id: str, dados: Any, *, idempotency_key: str | None) -> Geracao:
     imagem = await imagens.obter(principal, imagem_id)
-    edicao = render.parse_edicao(dados)
+    edicao = parse_edicao(dados)
     produto = await Produto.get_or_none(id=imagem.produto_id) if imagem.produto_id else None
     return await _criar(
         principal, produto, tipo="edicao_imagem", unidades=1, idempotency_key=idempotency_key,
@@ -161,24 +159,18 @@ class _Saidas:
 
 
 async def _progress(geracao_id: str, etapa: str, percentual: int) -> None:
-    await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(etapa=etapa, percentual=percentual)
+    await repository.record_progress(geracao_id, etapa, percentual)
 
 
 async def _claim(geracao_id: str, now: datetime) -> bool:
     """Take the generation for this worker: queued, or processing with an expired lease."""
-    taken = await Geracao.filter(
-        Q(situacao=NA_FILA) | Q(situacao=PROCESSANDO, reservada_ate__lt=now), id=geracao_id,
-    ).update(situacao=PROCESSANDO, reservada_ate=now + LEASE, tentativas=F("tentativas") + 1,
-             etapa="preparando_fotos", percentual=5)
-    if taken:
-        await Geracao.filter(id=geracao_id, iniciada_em__isnull=True).update(iniciada_em=now)
-    return bool(taken)
+    return await repository.claim(geracao_id, now, now + LEASE)
 
 
 async def _keep_lease(geracao_id: str) -> None:
     while True:
         await asyncio.sleep(HEARTBEAT)
-        await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(reservada_ate=agora() + LEASE)
+        await repository.extend_lease(geracao_id, agora() + LEASE)
 
 
 async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
@@ -197,11 +189,11 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
         # repeat it, so the generation fails and its credits go back.
         log.exception("generation %s: its render process died", geracao.id)
         return await _settle_failure(geracao, {"codigo": "ERRO_INTERNO", "mensagem": "O processo que gerava a mídia terminou de forma inesperada."})
-    except Exception as exc:
+    except Exception:
         log.exception("generation %s broke (attempt %d)", geracao.id, geracao.tentativas)
         if geracao.tentativas >= MAX_ATTEMPTS:
             return await _settle_failure(geracao, {"codigo": "ERRO_INTERNO", "mensagem": "Falha inesperada ao gerar a mídia."})
-        await Geracao.filter(id=geracao.id, situacao=PROCESSANDO).update(situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA)
+        await repository.release(geracao.id)
         raise  # the task fails; the sweep queues it again
     finally:
         heartbeat.cancel()
@@ -254,7 +246,7 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
     if geracao.tipo == "edicao_imagem":
         await _progress(geracao.id, "editando_imagem", 30)
         fonte = await Imagem.get(id=geracao.pedido["imagemId"])
-        pedido = render.parse_edicao({"operacoes": geracao.pedido["operacoes"]})
+        pedido = parse_edicao({"operacoes": geracao.pedido["operacoes"]})
         work_dir.mkdir(parents=True, exist_ok=True)
         editada = await runtime.render_pool.run(
             render.apply_edits, storage.path(fonte.arquivo), pedido, ambiente, work_dir / "edicao-01.jpg"
@@ -339,17 +331,15 @@ async def varrer(now: datetime | None = None) -> dict[str, int]:
     fails after MAX_ATTEMPTS; a queued one whose task was lost is queued again."""
     now = now or agora()
     requeued = failed = 0
-    for geracao in await Geracao.filter(situacao=PROCESSANDO, reservada_ate__lt=now):
+    for geracao in await repository.lease_expired(now):
         if geracao.tentativas >= MAX_ATTEMPTS:
             await _settle_failure(geracao, {"codigo": "TEMPO_ESGOTADO", "mensagem": f"A geração não terminou em {MAX_ATTEMPTS} tentativas."})
             failed += 1
-        elif await Geracao.filter(id=geracao.id, situacao=PROCESSANDO, reservada_ate__lt=now).update(
-            situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA, enfileirada_em=now
-        ):
+        elif await repository.requeue_expired(geracao.id, now):
             await enfileirar("geracao.renderizar", geracao.id)
             requeued += 1
-    for geracao in await Geracao.filter(situacao=NA_FILA, enfileirada_em__lt=now - REQUEUE_AFTER):
-        await Geracao.filter(id=geracao.id, situacao=NA_FILA).update(enfileirada_em=now)
+    for geracao in await repository.queued_before(now - REQUEUE_AFTER):
+        await repository.mark_queued(geracao.id, now)
         await enfileirar("geracao.renderizar", geracao.id)
         requeued += 1
     return {"reenfileiradas": requeued, "falharam": failed}

@@ -11,6 +11,6 @@ CRIAR_VIDEO = Operation(
     "mutation CriarVideo($dados: NovoVideoInput!) { criarVideo(dados: $dados) { ...GeracaoFields } }" + fragments.GERACAO
 )
 CRIAR_EDICAO = Operation(
-    "mutation CriarEdicao($imagemId: String!, $dados: JSON!) { criarEdicao(imagemId: $imagemId, dados: $dados) "
+    "mutation CriarEdicao($imagemId: String!, $dados: EdicaoInput!) { criarEdicao(imagemId: $imagemId, dados: $dados) "
     "{ ...GeracaoFields } }" + fragments.GERACAO
 )

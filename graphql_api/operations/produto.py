@@ -4,7 +4,7 @@ from graphql_api.executor import Operation
 from graphql_api.operations import fragments
 
 SALVAR_FICHA = Operation(
-    """mutation SalvarFicha($contaId: String!, $codigo: String!, $ficha: JSON!) {
+    """mutation SalvarFicha($contaId: String!, $codigo: String!, $ficha: FichaInput!) {
       salvarFicha(contaId: $contaId, codigo: $codigo, ficha: $ficha) { ...ProdutoFields }
     }"""
     + fragments.PRODUTO

@@ -1,10 +1,11 @@
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 from graphql_api.produto import service
+from graphql_api.produto.schemas import Ficha
 from graphql_api.produto.types import ProdutoType
 
 
@@ -23,11 +24,14 @@ class Query:
         return pagina([ProdutoType.from_model(p) for p in rows], page, next_cursor)
 
 
+FichaInput = input_type(Ficha)
+
+
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("produtos:escrever"))
-    async def salvar_ficha(self, info: Info, conta_id: str, codigo: str, ficha: JSON) -> ProdutoType:
-        produto = await service.salvar_ficha(info.context.principal, conta_id, codigo, ficha)
+    async def salvar_ficha(self, info: Info, conta_id: str, codigo: str, ficha: FichaInput) -> ProdutoType:
+        produto = await service.salvar_ficha(info.context.principal, conta_id, codigo, as_dados(ficha))
         return ProdutoType.from_model(produto)
 
     @strawberry.mutation(extensions=requires("produtos:escrever"))

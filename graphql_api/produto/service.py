@@ -18,7 +18,7 @@ from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.produto import repository
 from graphql_api.core.validation import tem_controle
-from graphql_api.produto.ficha import parse_ficha
+from graphql_api.produto.schemas import parse_ficha
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
 
 MAX_CODIGO = 100

@@ -3,14 +3,17 @@ session itself (sign-in, sign-out, re-authentication, environment) is authentica
 portal's edge, as API keys are at the facade's (portal/session.py)."""
 
 import strawberry
-from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.permissions import requires
 from graphql_api.usuario import service
+from graphql_api.usuario.schemas import Cadastro, Convite
 from graphql_api.usuario.types import LinkSenhaType, UsuarioType
 
 _TEAM = requires("usuarios:gerenciar", portal_only=True)
+CadastroInput = input_type(Cadastro)
+ConviteInput = input_type(Convite)
 
 
 @strawberry.type
@@ -36,8 +39,8 @@ class Query:
 @strawberry.type
 class Mutation:
     @strawberry.mutation(description="Public: a new integrator and its owner (no session needed).")
-    async def cadastrar_integrador(self, info: Info, dados: JSON) -> UsuarioType:
-        return UsuarioType.from_model(await service.cadastrar(dados))
+    async def cadastrar_integrador(self, info: Info, dados: CadastroInput) -> UsuarioType:
+        return UsuarioType.from_model(await service.cadastrar(as_dados(dados)))
 
     @strawberry.mutation(description="Public: e-mails a reset link if the address has an account; always true.")
     async def pedir_redefinicao_senha(self, info: Info, email: str) -> bool:
@@ -50,10 +53,10 @@ class Mutation:
         return UsuarioType.from_model(await service.definir_senha(token, senha))
 
     @strawberry.mutation(extensions=_TEAM)
-    async def convidar_usuario(self, info: Info, dados: JSON) -> UsuarioType:
+    async def convidar_usuario(self, info: Info, dados: ConviteInput) -> UsuarioType:
         settings = info.context.settings
         usuario = await service.convidar(
-            info.context.principal, dados, base_url=settings.base_url, smtp_url=settings.smtp_url
+            info.context.principal, as_dados(dados), base_url=settings.base_url, smtp_url=settings.smtp_url
         )
         return UsuarioType.from_model(usuario)
 

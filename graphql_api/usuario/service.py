@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,8 +19,6 @@ from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError
-from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
-from pydantic_core import PydanticCustomError
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.core.relogio import agora
@@ -29,11 +26,12 @@ from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
 from graphql_api.core.transactions import transaction
-from graphql_api.core.validation import sem_controle, validate
+from graphql_api.core.validation import validate
 from graphql_api.email import service as emails
 from graphql_api.integrador import service as integradores
 from graphql_api.usuario import repository
 from graphql_api.usuario.models import LinkSenha, Sessao, TentativaEntrada, Usuario
+from graphql_api.usuario.schemas import Cadastro, Convite, normalise_email, password_problem
 
 SESSION_IDLE = timedelta(hours=12)  # a session unused this long ends
 SESSION_MAX = timedelta(days=7)  # and none lives longer than this
@@ -48,13 +46,10 @@ RESET_LINK_LIFE = timedelta(hours=1)
 INVITE_LINK_LIFE = timedelta(hours=72)
 MAX_RESET_LINKS_PER_HOUR = 3
 
-MIN_PASSWORD, MAX_PASSWORD = 10, 128
-
 _hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1, type=Type.ID)
 # One thread per core at most: more would only share the cores and hold 19 MiB each.
 _HASHING = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="argon2")
 _dummy_hash: str | None = None
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 def token_hash(token: str) -> str:
@@ -85,85 +80,6 @@ async def _password_matches(stored: str | None, senha: str) -> bool:
         return False
 
 
-# --- validation ---------------------------------------------------------------------------------
-
-
-def normalise_email(value: str) -> str:
-    return value.strip().lower()
-
-
-def _email(value: str) -> str:
-    value = normalise_email(value)
-    if len(value) > 254 or not _EMAIL.match(value):
-        raise PydanticCustomError("formato_invalido", "Informe um e-mail válido, como nome@empresa.com.br.")
-    return value
-
-
-def _nome(value: str) -> str:
-    value = sem_controle(value.strip())
-    if not value:
-        raise PydanticCustomError("obrigatorio", "Campo obrigatório.")
-    if len(value) > 200:
-        raise PydanticCustomError("muito_longo", "Máximo de 200 caracteres.")
-    return value
-
-
-def _password_problem(senha: str, email: str) -> str | None:
-    if len(senha) < MIN_PASSWORD:
-        return f"Use pelo menos {MIN_PASSWORD} caracteres."
-    if len(senha) > MAX_PASSWORD:
-        return f"Use no máximo {MAX_PASSWORD} caracteres."
-    if senha.strip().lower() == email:
-        return "A senha não pode ser o seu e-mail."
-    return None
-
-
-class _Pessoa(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    nome: StrictStr
-    email: StrictStr
-
-    @field_validator("nome")
-    @classmethod
-    def check_nome(cls, value: str) -> str:
-        return _nome(value)
-
-    @field_validator("email")
-    @classmethod
-    def check_email(cls, value: str) -> str:
-        return _email(value)
-
-
-class Cadastro(_Pessoa):
-    """Sign-up form: the company, its alert contact, and the first person (the owner)."""
-
-    empresa: StrictStr
-    emailAlertas: StrictStr
-    senha: StrictStr
-
-    @field_validator("empresa")
-    @classmethod
-    def check_empresa(cls, value: str) -> str:
-        return _nome(value)
-
-    @field_validator("emailAlertas")
-    @classmethod
-    def check_alertas(cls, value: str) -> str:
-        return _email(value)
-
-
-class Convite(_Pessoa):
-    papel: StrictStr
-
-    @field_validator("papel")
-    @classmethod
-    def check_papel(cls, value: str) -> str:
-        if value not in {p.value for p in Papel}:
-            raise PydanticCustomError("valor_invalido", "Escolha dono, desenvolvedor ou financeiro.")
-        return value
-
-
 def _email_taken() -> ApiError:
     return ApiError(
         "VALIDATION_FAILED",
@@ -176,19 +92,7 @@ def _email_taken() -> ApiError:
 
 async def cadastrar(dados: dict) -> Usuario:
     """A new integrator (no API key yet) and its first person, the owner."""
-    # Every problem at once, the password's too, so the form shows them all beside their fields.
-    problems: list[FieldError] = []
-    try:
-        cadastro = validate(Cadastro, dados)
-    except ApiError as error:
-        problems = list(error.fields)
-    senha = dados.get("senha") if isinstance(dados, dict) else None
-    if isinstance(senha, str) and not any(f.campo == "senha" for f in problems):
-        problem = _password_problem(senha, normalise_email(str(dados.get("email", ""))))
-        if problem:
-            problems.append(FieldError("senha", "muito_curto", problem))
-    if problems:
-        raise ApiError("VALIDATION_FAILED", fields=problems)
+    cadastro = validate(Cadastro, dados)
     if await repository.by_email(cadastro.email) is not None:
         raise _email_taken()
     hashed = await hash_password(cadastro.senha)
@@ -397,7 +301,7 @@ async def definir_senha(token: str, senha: str) -> Usuario:
     if link is None:
         raise _link_invalid()
     usuario = link.usuario
-    problem = _password_problem(senha, usuario.email)
+    problem = password_problem(senha, usuario.email)
     if problem:
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("senha", "muito_curto", problem)])
     hashed = await hash_password(senha)

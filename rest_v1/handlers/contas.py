@@ -1,7 +1,7 @@
 from aiohttp import web
 
 from graphql_api.chamada.writer import TipoChamada
-from graphql_api.conta.service import NovaConta
+from graphql_api.conta.schemas import NovaConta
 from graphql_api.core.inputs import entrada
 from graphql_api.operations import conta as ops, fragments
 from rest_v1.gql import body, execute, page_variables, query_params

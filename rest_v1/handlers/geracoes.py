@@ -1,8 +1,7 @@
 from aiohttp import web
 
 from graphql_api.core.inputs import entrada
-from graphql_api.geracao.pedidos import NovaGaleria, NovoVideo
-from graphql_api.geracao.render.edits import EdicaoRequest
+from graphql_api.geracao.schemas import EdicaoRequest, NovaGaleria, NovoVideo, parse_edicao
 from graphql_api.operations import fragments, geracao as ops
 from rest_v1.gql import body, execute
 from rest_v1.keys import CONTA_ID
@@ -55,5 +54,5 @@ async def criar_video(request: web.Request) -> web.Response:
     status=201, spends_credits=True, body=EdicaoRequest, response=fragments.GERACAO, errors=CREATE_ERRORS,
 )
 async def criar_edicao(request: web.Request) -> web.Response:
-    result = await execute(request, ops.CRIAR_EDICAO, imagemId=request.match_info["imagemId"], dados=body(request))
+    result = await execute(request, ops.CRIAR_EDICAO, imagemId=request.match_info["imagemId"], dados=entrada(parse_edicao, body(request)))
     return _created(request, result["criarEdicao"])

@@ -3,7 +3,7 @@ from aiohttp import web
 from graphql_api.operations import fragments, integracao as ops
 from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from graphql_api.chamada.service import CHAVE_PATTERN, METODOS, STATUS_PATTERN, FiltroChamadas
+from graphql_api.chamada.schemas import CHAVE_PATTERN, METODOS, STATUS_PATTERN, FiltroChamadas
 from graphql_api.core.inputs import entrada
 from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
 from graphql_api.core.errors import CATALOG
@@ -12,7 +12,7 @@ from rest_v1.routing import Routes, enum_schema, id_schema, page_parameters, tex
 routes = Routes("Integração")
 
 _MOMENT = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}
-# The filters' own rules are FiltroChamadas' (graphql_api/chamada/service.py); these are their shapes.
+# The filters' own rules are FiltroChamadas' (graphql_api/chamada/schemas.py); these are their shapes.
 CHAMADAS_QUERY = page_parameters("req_") | {
     "de": _MOMENT, "ate": _MOMENT, "status": {"type": "string", "pattern": STATUS_PATTERN.pattern},
     "metodo": enum_schema(*METODOS, *(m.lower() for m in METODOS)),  # either case

@@ -1,6 +1,7 @@
 from aiohttp import web
 
-from graphql_api.produto.ficha import Ficha
+from graphql_api.core.inputs import entrada
+from graphql_api.produto.schemas import Ficha, parse_ficha
 from graphql_api.operations import fragments, produto as ops
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
@@ -23,7 +24,7 @@ def _path(request: web.Request) -> dict[str, str]:
     description="Cada versão nova começa uma conferência sozinha (situacao conferindo).",
 )
 async def salvar_ficha(request: web.Request) -> web.Response:
-    result = await execute(request, ops.SALVAR_FICHA, **_path(request), ficha=body(request))
+    result = await execute(request, ops.SALVAR_FICHA, **_path(request), ficha=entrada(parse_ficha, body(request)))
     return ok(result["salvarFicha"])
 
 

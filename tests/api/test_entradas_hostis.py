@@ -33,7 +33,7 @@ ID_ROUTES = [
 
 BODIES = {  # a valid body where the route needs one, so only the id can be wrong
     "PUT": {"nome": "Produto"},
-    "/edicoes": {"operacoes": [{"tipo": "girar", "graus": 90}]},
+    "/edicoes": {"operacoes": [{"tipo": "fundo_branco"}]},
 }
 
 

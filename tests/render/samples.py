@@ -10,7 +10,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFilter
 
 from graphql_api.geracao.render.types import FotoAprovada
-from graphql_api.produto.ficha import Ficha
+from graphql_api.produto.schemas import Ficha
 
 # (backdrop, body colour, horizontal shift, tilt, zoom): different "angles" of one bottle
 _SHOTS = [

@@ -4,7 +4,8 @@ import pytest
 from PIL import Image, ImageStat
 
 from graphql_api.core.errors import ApiError
-from graphql_api.geracao.render.edits import FORMATS, apply_edits, parse_edicao
+from graphql_api.geracao.render.edits import FORMATS, apply_edits
+from graphql_api.geracao.schemas import parse_edicao
 from tests.render.helpers import assert_no_overflow, watermark_contrast
 
 

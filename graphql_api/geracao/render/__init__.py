@@ -4,12 +4,12 @@ their metadata. No database, no HTTP: the generation service and its tasks call 
     available_kinds(ficha, fotos)                          -> ordered image kinds (galleries)
     render_gallery(ficha, fotos, quantidade, ambiente, out_dir)  -> GalleryResult
     render_video(ficha, fotos, tipo, avatar, ambiente, out_dir)  -> VideoResult
-    parse_edicao(dados) -> EdicaoRequest;  apply_edits(source, pedido, ambiente, out_path) -> RenderedImage
+    apply_edits(source, pedido, ambiente, out_path) -> RenderedImage  (pedido: schemas.parse_edicao)
 
 `ambiente` is "teste" (reduced size, AMOSTRA watermark) or "producao". docs/midia.md describes
 what each renders."""
 
-from graphql_api.geracao.render.edits import FORMATS, EdicaoRequest, apply_edits, parse_edicao
+from graphql_api.geracao.render.edits import FORMATS, apply_edits
 from graphql_api.geracao.render.gallery import available_kinds, plan_gallery, render_gallery
 from graphql_api.geracao.render.types import (
     Fala,
@@ -30,8 +30,8 @@ from graphql_api.geracao.render.video import (
 )
 
 __all__ = [
-    "AVATARES", "CINEPREMIUM_MIN_FOTOS", "FORMATS", "TIPOS", "EdicaoRequest", "Fala", "Falha", "FotoAprovada",
+    "AVATARES", "CINEPREMIUM_MIN_FOTOS", "FORMATS", "TIPOS", "Fala", "Falha", "FotoAprovada",
     "RenderError",
     "GalleryResult", "RenderedImage", "VideoError", "VideoFile", "VideoResult", "apply_edits",
-    "available_kinds", "parse_edicao", "plan_gallery", "render_gallery", "render_video",
+    "available_kinds", "plan_gallery", "render_gallery", "render_video",
 ]

@@ -1,36 +1,23 @@
-"""Image edits: a list of operations applied in order to one source image (a generated image or
-an approved product photo). `parse_edicao` validates the request body the API exposes;
-`apply_edits` renders it.
-
-    {"operacoes": [
-        {"tipo": "fundo_branco", "tolerancia": 24},
-        {"tipo": "enquadrar", "formato": "quadrado_1200", "modo": "produto", "margem": 6},
-        {"tipo": "ajuste", "brilho": 10, "contraste": 5},
-        {"tipo": "texto", "texto": "Frete grátis", "posicao": "rodape"},
-        {"tipo": "selo", "texto": "-20%", "posicao": "superior_direito"}
-    ]}
-"""
+"""Image edits: `apply_edits` renders an edit request (validated by
+graphql_api.geracao.schemas.parse_edicao) on one source image."""
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageEnhance, ImageOps
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr
-from pydantic_core import PydanticCustomError
 
-from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.validation import linha, validate
 from graphql_api.geracao.render import photo as photos
 from graphql_api.geracao.render import style
 from graphql_api.geracao.render.text import Box, Canvas
 from graphql_api.geracao.render.types import RenderedImage, check_ambiente
 from graphql_api.geracao.render.watermark import apply_watermark
 
-MAX_OPERATIONS = 10
+if TYPE_CHECKING:  # the request models are the input's (they import this package's sizes)
+    from graphql_api.geracao.schemas import Ajuste, EdicaoRequest, Enquadrar, FundoBranco, Selo, Texto
+
 MAX_SOURCE_SIDE = 2400  # larger sources are scaled down first: no marketplace takes more
 TESTE_SCALE = 0.5
 
@@ -41,110 +28,6 @@ FORMATS: dict[str, tuple[int, int]] = {
     "vertical_1080x1920": (1080, 1920),  # stories, vertical video covers
     "paisagem_1200x628": (1200, 628),  # link previews and ads
 }
-
-def _hex_colour(value: str) -> str:
-    if not re.fullmatch(r"#[0-9A-Fa-f]{6}", value):
-        raise PydanticCustomError("formato_invalido", "Cor em hexadecimal: #RRGGBB (por exemplo #16324F).")
-    return value
-
-
-Hex = Annotated[StrictStr, AfterValidator(_hex_colour)]
-Percent = Annotated[StrictInt, Field(ge=-100, le=100)]
-
-
-class _Op(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
-
-
-class FundoBranco(_Op):
-    """Make a uniform background pure white (see photo.py for exactly what that does)."""
-
-    tipo: Literal["fundo_branco"]
-    tolerancia: Annotated[StrictInt, Field(ge=1, le=80)] = photos.DEFAULT_TOLERANCE
-
-
-class Enquadrar(_Op):
-    """Reframe to a marketplace size. conter: the whole image, white around it; preencher: fill
-    the frame, cropping the edges; produto: crop to the product first (uniform backgrounds),
-    then contain it with `margem` percent around."""
-
-    tipo: Literal["enquadrar"]
-    formato: Literal[tuple(FORMATS)]  # type: ignore[valid-type]
-    modo: Literal["conter", "preencher", "produto"] = "conter"
-    margem: Annotated[StrictInt, Field(ge=0, le=30)] = 5
-
-
-class Ajuste(_Op):
-    """Brightness, contrast and saturation, each from -100 (none) to 100 (double); 0 keeps it."""
-
-    tipo: Literal["ajuste"]
-    brilho: Percent = 0
-    contraste: Percent = 0
-    saturacao: Percent = 0
-
-
-class Texto(_Op):
-    """A band across the top or bottom with a short text (wrapped, shrunk to fit, two lines)."""
-
-    tipo: Literal["texto"]
-    texto: linha(80, 1)
-    posicao: Literal["topo", "rodape"] = "rodape"
-    cor: Hex = "#FFFFFF"
-    fundo: Hex = "#16324F"
-
-
-class Selo(_Op):
-    """A round badge in a corner ("-20%", "Novo", "Frete grátis")."""
-
-    tipo: Literal["selo"]
-    texto: linha(24, 1)
-    posicao: Literal[
-        "superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"
-    ] = "superior_direito"
-    cor: Hex = "#F2A541"
-    corTexto: Hex = "#16324F"
-
-
-Operacao = FundoBranco | Enquadrar | Ajuste | Texto | Selo
-OPERATIONS: dict[str, type[_Op]] = {
-    "fundo_branco": FundoBranco, "enquadrar": Enquadrar, "ajuste": Ajuste, "texto": Texto, "selo": Selo,
-}
-
-
-class _Envelope(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    operacoes: Annotated[list[dict], Field(min_length=1, max_length=MAX_OPERATIONS)]
-
-
-class EdicaoRequest(BaseModel):
-    model_config = ConfigDict(frozen=True)
-    operacoes: list[Operacao]
-
-
-def parse_edicao(dados: object) -> EdicaoRequest:
-    """Validate an edit request; VALIDATION_FAILED lists every problem with its field path
-    (operacoes[2].formato, …). Each operation is checked against the model of its `tipo`, so
-    errors name the operation's own fields."""
-    envelope = validate(_Envelope, dados)
-    problems: list[FieldError] = []
-    operations: list[_Op] = []
-    for i, item in enumerate(envelope.operacoes):
-        tipo = item.get("tipo")
-        if tipo is None:
-            problems.append(FieldError(f"operacoes[{i}].tipo", "obrigatorio", "Campo obrigatório."))
-            continue
-        if tipo not in OPERATIONS:
-            problems.append(FieldError(f"operacoes[{i}].tipo", "valor_invalido",
-                                       f"Valores aceitos: {', '.join(OPERATIONS)}."))
-            continue
-        try:
-            operations.append(validate(OPERATIONS[tipo], item, prefix=f"operacoes[{i}]"))
-        except ApiError as exc:
-            problems.extend(exc.fields)
-    if problems:
-        raise ApiError("VALIDATION_FAILED", fields=problems)
-    return EdicaoRequest(operacoes=operations)
-
 
 # -- operations ---------------------------------------------------------------------------------------
 
@@ -221,12 +104,12 @@ def apply_edits(source: Path, pedido: EdicaoRequest, ambiente: str, out_path: Pa
     notes: list[str] = []
     layouts = []
     for op in pedido.operacoes:
-        if isinstance(op, (Texto, Selo)):
+        if op.tipo in ("texto", "selo"):
             canvas = Canvas.wrap(img)
-            (_texto if isinstance(op, Texto) else _selo)(img, op, canvas)
+            (_texto if op.tipo == "texto" else _selo)(img, op, canvas)
             layouts += canvas.layouts
         else:
-            img = _PIXEL_OPS[type(op)](img, op, notes, scale)
+            img = _PIXEL_OPS[op.tipo](img, op, notes, scale)
     if ambiente == "teste":
         img = apply_watermark(img)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -235,4 +118,4 @@ def apply_edits(source: Path, pedido: EdicaoRequest, ambiente: str, out_path: Pa
                          layouts=layouts, notes=notes, seconds=time.perf_counter() - started)
 
 
-_PIXEL_OPS = {FundoBranco: _fundo_branco, Enquadrar: _enquadrar, Ajuste: _ajuste}
+_PIXEL_OPS = {"fundo_branco": _fundo_branco, "enquadrar": _enquadrar, "ajuste": _ajuste}

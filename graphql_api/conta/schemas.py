@@ -1,0 +1,27 @@
+"""Inputs of the account operations: their shapes and rules (validated by the service, turned
+into GraphQL inputs by the schema)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from graphql_api.core.validation import linha
+
+
+class NovaConta(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    codigoExterno: linha(100, 1)
+    nome: linha(200, 1)
+
+
+class FiltroContas(BaseModel):
+    """Filters of the account list (GET /contas)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    codigoExterno: linha(100, 1) | None = None
+    origem: Literal["subconta", "vinculada"] | None = None
+    situacao: Literal["ativa", "pausada"] | None = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from strawberry.extensions.field_extension import FieldExtension
 from strawberry.permission import BasePermission, PermissionExtension
 from strawberry.types import Info
 
@@ -82,7 +83,7 @@ class StaffOnly(_Permission):
 
 def requires(
     *scopes: str, integrator_only: bool = False, portal_scope: str | None = None, portal_only: bool = False
-) -> list[PermissionExtension]:
+) -> list[FieldExtension]:
     """Field extensions for `@strawberry.field(extensions=requires(...))`. `portal_only` fields
     take their scopes from the person's role (PORTAL_SCOPES); `portal_scope` restricts people by
     role while API keys keep the route."""
@@ -98,11 +99,11 @@ def requires(
     return [PermissionExtension(permissions=checks, use_directives=False)]
 
 
-def staff_only() -> list[PermissionExtension]:
+def staff_only() -> list[FieldExtension]:
     return [PermissionExtension(permissions=[StaffOnly()], use_directives=False)]
 
 
-def integrator_or_staff() -> list[PermissionExtension]:
+def integrator_or_staff() -> list[FieldExtension]:
     return [PermissionExtension(permissions=[IsAuthenticated(), IntegratorOrStaff()], use_directives=False)]
 
 

@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from typing import Any
+
 from tortoise import fields
 from tortoise.models import Model
 
@@ -26,7 +30,7 @@ class Chamada(Model):
     causa_erro = fields.TextField(null=True)  # the error's description in this very call
     replay = fields.BooleanField(default=False)  # answered Idempotent-Replayed: true
     idempotency_key = fields.CharField(max_length=130, null=True)  # partially masked
-    cabecalhos = fields.JSONField(null=True)  # request headers worth seeing, masked
+    cabecalhos: dict[str, Any] | None = fields.JSONField(null=True)  # request headers worth seeing, masked
     corpo_enviado = fields.TextField(null=True)
     corpo_recebido = fields.TextField(null=True)
     corpo_enviado_cortado = fields.BooleanField(default=False)  # cut at 64 KB

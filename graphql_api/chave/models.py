@@ -1,12 +1,19 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class ChaveApi(Model):
     """An API key. Only the SHA-256 of its secret is kept, the identifier finds the row."""
 
     id = fields.CharField(pk=True, max_length=12)  # the 12-character identifier inside the key
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="chaves")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="chaves")
     ambiente = fields.CharField(max_length=10)  # teste | producao
     nome = fields.CharField(max_length=100, default="")
     hash_segredo = fields.CharField(max_length=64)

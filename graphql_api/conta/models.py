@@ -1,12 +1,19 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class Conta(Model):
     """The account of a seller: a sub-account the integrator created, or one linked through OAuth."""
 
     id = fields.CharField(pk=True, max_length=40)  # cta_
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="contas")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="contas")
     ambiente = fields.CharField(max_length=10)
     codigo_externo = fields.CharField(max_length=100)
     nome = fields.CharField(max_length=200)

@@ -1,5 +1,12 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class Evento(Model):
@@ -7,11 +14,11 @@ class Evento(Model):
     transaction as the change that caused it (the outbox)."""
 
     id = fields.CharField(pk=True, max_length=40)  # evt_
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="eventos")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="eventos")
     ambiente = fields.CharField(max_length=10)
     tipo = fields.CharField(max_length=60)  # e.g. produto.conferido, see graphql_api/evento/catalog.py
     conta_id = fields.CharField(max_length=40, null=True)
-    dados = fields.JSONField()
+    dados: dict[str, Any] = fields.JSONField()
     criado_em = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

@@ -1,12 +1,19 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class Geracao(Model):
     """One media order (gallery, video or image edit) and, once rendered, its results."""
 
     id = fields.CharField(pk=True, max_length=40)  # ger_
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="geracoes")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="geracoes")
     ambiente = fields.CharField(max_length=10)
     conta_id = fields.CharField(max_length=40, null=True, index=True)
     produto_id = fields.CharField(max_length=40, null=True, index=True)
@@ -16,10 +23,10 @@ class Geracao(Model):
     creditos_cobrados = fields.IntField(default=0)
     etapa = fields.CharField(max_length=30, default="na_fila")
     percentual = fields.SmallIntField(default=0)
-    pedido = fields.JSONField(default=dict)  # the validated request that created it
+    pedido: dict[str, Any] = fields.JSONField(default=dict)  # the validated request that created it
     # Denormalised results, so reading a generation is one row: {"imagens": [...], "video": …}
-    resultados = fields.JSONField(default=dict)
-    erro = fields.JSONField(null=True)
+    resultados: dict[str, Any] = fields.JSONField(default=dict)
+    erro: dict[str, Any] | None = fields.JSONField(null=True)
     # The Idempotency-Key that created it: a retry after a timeout finds it instead of a twin.
     chave_idempotencia = fields.CharField(max_length=120, null=True)
     tentativas = fields.SmallIntField(default=0)

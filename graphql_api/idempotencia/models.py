@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+from typing import Any
+
 from tortoise import fields
 from tortoise.models import Model
 
@@ -12,7 +16,7 @@ class RegistroIdempotencia(Model):
     hash_pedido = fields.CharField(max_length=64)  # method, route and body of the first request
     situacao = fields.CharField(max_length=12, default="em_andamento")  # em_andamento | concluida
     status = fields.SmallIntField(null=True)
-    cabecalhos = fields.JSONField(null=True)
+    cabecalhos: dict[str, Any] | None = fields.JSONField(null=True)
     corpo = fields.TextField(null=True)
     criado_em = fields.DatetimeField()
     # An in-progress claim whose process died is taken over after this moment.

@@ -1,5 +1,13 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.conta.models import Conta
+    from graphql_api.integrador.models import Integrador
 
 # Product situacao (docs/conferencia.md): conferindo until the check of the latest version ends.
 CONFERINDO = "conferindo"
@@ -12,17 +20,17 @@ class Produto(Model):
     """A product record (ficha) of one account, addressed by the SKU of the integrator."""
 
     id = fields.CharField(pk=True, max_length=40)  # prd_
-    conta = fields.ForeignKeyField("vitrine.Conta", related_name="produtos")
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="produtos")
+    conta: fields.ForeignKeyRelation[Conta] = fields.ForeignKeyField("vitrine.Conta", related_name="produtos")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="produtos")
     ambiente = fields.CharField(max_length=10)
     codigo = fields.CharField(max_length=100)
     nome = fields.CharField(max_length=200)
     situacao = fields.CharField(max_length=20, default=CONFERINDO)
     versao = fields.IntField(default=1)
-    ficha = fields.JSONField()  # the latest version's content, validated and normalised
+    ficha: dict[str, Any] = fields.JSONField()  # the latest version's content, validated and normalised
     hash_ficha = fields.CharField(max_length=64)
     # The screening of the latest version's photos (fotos.itens), once its check is done.
-    fotos = fields.JSONField(null=True)
+    fotos: list[dict[str, Any]] | None = fields.JSONField(null=True)
     # A deleted product keeps its rows (running generations read its versions) under a code no
     # SKU can take, so the same SKU can be sent again as a new product.
     excluido_em = fields.DatetimeField(null=True)
@@ -39,9 +47,9 @@ class ProdutoVersao(Model):
     """Each distinct content of a ficha, kept so a check and its media refer to a fixed version."""
 
     id = fields.IntField(pk=True)
-    produto = fields.ForeignKeyField("vitrine.Produto", related_name="versoes")
+    produto: fields.ForeignKeyRelation[Produto] = fields.ForeignKeyField("vitrine.Produto", related_name="versoes")
     versao = fields.IntField()
-    ficha = fields.JSONField()
+    ficha: dict[str, Any] = fields.JSONField()
     hash_ficha = fields.CharField(max_length=64)
     criado_em = fields.DatetimeField(auto_now_add=True)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import NewType
+from typing import TYPE_CHECKING, NewType
 
 import strawberry
 
@@ -26,8 +26,14 @@ def parse_int64(value: object) -> int:
     return value
 
 
-Timestamp = NewType("Timestamp", datetime)
-Inteiro64 = NewType("Inteiro64", int)
+if TYPE_CHECKING:
+    # To the type checker they are plain datetime/int; the NewTypes only tell strawberry which
+    # scalar a field has, so types take model values without a wrapping call.
+    Timestamp = datetime
+    Inteiro64 = int
+else:
+    Timestamp = NewType("Timestamp", datetime)
+    Inteiro64 = NewType("Inteiro64", int)
 
 # Joined into the schema's StrawberryConfig(scalar_map=...) in graphql_api/schema.py.
 SCALAR_MAP = {

@@ -15,6 +15,7 @@ class Conferencia(Model):
 
     id = fields.CharField(pk=True, max_length=40)  # cnf_
     produto: fields.ForeignKeyRelation[Produto] = fields.ForeignKeyField("vitrine.Produto", related_name="conferencias")
+    produto_id: str  # column tortoise adds for the relation above
     integrador_id = fields.CharField(max_length=40)
     ambiente = fields.CharField(max_length=10)
     conta_id = fields.CharField(max_length=40)
@@ -44,6 +45,7 @@ class Foto(Model):
 
     id = fields.IntField(pk=True)
     produto: fields.ForeignKeyRelation[Produto] = fields.ForeignKeyField("vitrine.Produto", related_name="fotos_originais")
+    produto_id: str  # column tortoise adds for the relation above
     url = fields.TextField()
     url_hash = fields.CharField(max_length=64)  # sha256 of the URL, for the look-up
     sha256 = fields.CharField(max_length=64)  # of the content

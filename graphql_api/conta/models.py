@@ -14,6 +14,7 @@ class Conta(Model):
 
     id = fields.CharField(pk=True, max_length=40)  # cta_
     integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="contas")
+    integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     codigo_externo = fields.CharField(max_length=100)
     nome = fields.CharField(max_length=200)

@@ -14,6 +14,7 @@ class Geracao(Model):
 
     id = fields.CharField(pk=True, max_length=40)  # ger_
     integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="geracoes")
+    integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     conta_id = fields.CharField(max_length=40, null=True, index=True)
     produto_id = fields.CharField(max_length=40, null=True, index=True)

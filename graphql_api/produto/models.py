@@ -21,7 +21,9 @@ class Produto(Model):
 
     id = fields.CharField(pk=True, max_length=40)  # prd_
     conta: fields.ForeignKeyRelation[Conta] = fields.ForeignKeyField("vitrine.Conta", related_name="produtos")
+    conta_id: str  # column tortoise adds for the relation above
     integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="produtos")
+    integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     codigo = fields.CharField(max_length=100)
     nome = fields.CharField(max_length=200)
@@ -48,6 +50,7 @@ class ProdutoVersao(Model):
 
     id = fields.IntField(pk=True)
     produto: fields.ForeignKeyRelation[Produto] = fields.ForeignKeyField("vitrine.Produto", related_name="versoes")
+    produto_id: str  # column tortoise adds for the relation above
     versao = fields.IntField()
     ficha: dict[str, Any] = fields.JSONField()
     hash_ficha = fields.CharField(max_length=64)

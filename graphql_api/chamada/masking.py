@@ -139,8 +139,8 @@ def mask_value(value: Any) -> Any:
         masked = [mask_value(v) for v in value]
         return value if all(m is v for m, v in zip(masked, value)) else masked
     if isinstance(value, dict):
-        masked = {k: (_mask_secret_field(v) if _is_sensitive_key(k) else mask_value(v)) for k, v in value.items()}
-        return value if all(masked[k] is v for k, v in value.items()) else masked
+        masked_items = {k: (_mask_secret_field(v) if _is_sensitive_key(k) else mask_value(v)) for k, v in value.items()}
+        return value if all(masked_items[k] is v for k, v in value.items()) else masked_items
     return value
 
 

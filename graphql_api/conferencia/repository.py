@@ -1,4 +1,5 @@
 from datetime import datetime
+from typing import cast
 
 from tortoise.expressions import F, Q
 
@@ -23,7 +24,7 @@ async def admitidas_desde(produto_id: str, since: datetime) -> list[datetime]:
     rows = await Conferencia.filter(produto_id=produto_id, admitida_em__gte=since).order_by("admitida_em").values_list(
         "admitida_em", flat=True
     )
-    return list(rows)
+    return cast(list[datetime], rows)  # tortoise types flat values_list rows as tuples
 
 
 async def agendada(produto_id: str) -> Conferencia | None:
@@ -46,7 +47,8 @@ async def reservar(conferencia_id: str, now: datetime, until: datetime) -> bool:
 
 
 async def agendadas_vencidas(now: datetime) -> list[str]:
-    return list(await Conferencia.filter(situacao=AGENDADA, executar_em__lte=now).values_list("id", flat=True))
+    ids = await Conferencia.filter(situacao=AGENDADA, executar_em__lte=now).values_list("id", flat=True)
+    return cast(list[str], ids)  # tortoise types flat values_list rows as tuples
 
 
 async def paradas(now: datetime, kicked_before: datetime) -> list[Conferencia]:

@@ -6,7 +6,8 @@ import re
 from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, Field, StrictStr, ValidationError
-from pydantic_core import PydanticCustomError
+from pydantic.config import JsonDict
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from graphql_api.core.errors import FIELD_CODES, ApiError, FieldError
 
@@ -21,13 +22,14 @@ _CONTROLE = re.compile(f"[{_CONTROLE_CHARS}]")
 _CONTROLE_EM_TEXTO_LIVRE = re.compile(f"[{_CONTROLE_EM_TEXTO_LIVRE_CHARS}]")
 
 
-def _schema_pattern(chars: str) -> dict[str, str]:
+def _schema_pattern(chars: str) -> str:
     """The same rule for the OpenAPI document (JSON Schema patterns spell code points \\uXXXX)."""
-    return {"pattern": "^[^" + re.sub(r"\\x([0-9a-f]{2})", r"\\u00\1", chars) + "]*$"}
+    return "^[^" + re.sub(r"\\x([0-9a-f]{2})", r"\\u00\1", chars) + "]*$"
 
 
-SEM_CONTROLE_SCHEMA = _schema_pattern(_CONTROLE_CHARS)
-TEXTO_LIVRE_SCHEMA = _schema_pattern(_CONTROLE_EM_TEXTO_LIVRE_CHARS)
+SEM_CONTROLE_PATTERN = _schema_pattern(_CONTROLE_CHARS)
+SEM_CONTROLE_SCHEMA: JsonDict = {"pattern": SEM_CONTROLE_PATTERN}
+TEXTO_LIVRE_SCHEMA: JsonDict = {"pattern": _schema_pattern(_CONTROLE_EM_TEXTO_LIVRE_CHARS)}
 
 
 def tem_controle(value: str) -> bool:
@@ -84,7 +86,7 @@ _CODES = {
 
 # What the OpenAPI document shows for an https URL field: a plain one the validators accept (their
 # rules stay the authority; a schema cannot say "resolvable" or "not private").
-HTTPS_URL_SCHEMA = {"pattern": "^https://([a-z0-9-]{1,30}\\.){1,3}[a-z]{2,10}(/[A-Za-z0-9/_.-]*)?$"}
+HTTPS_URL_SCHEMA: JsonDict = {"pattern": "^https://([a-z0-9-]{1,30}\\.){1,3}[a-z]{2,10}(/[A-Za-z0-9/_.-]*)?$"}
 
 
 def field_path(loc: tuple[Any, ...]) -> str:
@@ -109,7 +111,7 @@ _TYPE_NAMES = {
 }
 
 
-def _message(code: str, err: dict[str, Any]) -> str:
+def _message(code: str, err: ErrorDetails) -> str:
     ctx = err.get("ctx") or {}
     if code == "obrigatorio":
         return "Campo obrigatório."
@@ -132,7 +134,7 @@ def _message(code: str, err: dict[str, Any]) -> str:
     return err["msg"]
 
 
-def _field_error(err: dict[str, Any], prefix: str) -> FieldError:
+def _field_error(err: ErrorDetails, prefix: str) -> FieldError:
     kind = err["type"]
     campo = field_path(((prefix,) if prefix else ()) + tuple(err["loc"])) or "corpo"
     if kind in _CODES:

@@ -4,7 +4,7 @@ task; retries and lost tasks wait in the row for the sweep)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from tortoise.expressions import F, Q
 
@@ -40,7 +40,8 @@ async def concluir(email: Email, **values: Any) -> bool:
 
 
 async def devidas(agora: datetime, limit: int = 500) -> list[str]:
-    return await Email.filter(_due(agora), situacao=PENDENTE).order_by("criado_em").limit(limit).values_list("id", flat=True)
+    ids = Email.filter(_due(agora), situacao=PENDENTE).order_by("criado_em").limit(limit).values_list("id", flat=True)
+    return cast(list[str], await ids)  # tortoise types flat values_list rows as tuples
 
 
 async def marcar_enfileirada(email_id: str, agora: datetime, ate: datetime) -> bool:

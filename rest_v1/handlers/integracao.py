@@ -5,7 +5,7 @@ from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
 from graphql_api.chamada.schemas import CHAVE_PATTERN, METODOS, STATUS_PATTERN, FiltroChamadas
 from graphql_api.core.inputs import entrada
-from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
+from graphql_api.core.validation import SEM_CONTROLE_PATTERN
 from graphql_api.core.errors import CATALOG
 from rest_v1.routing import Routes, enum_schema, id_schema, page_parameters, text_schema
 
@@ -16,7 +16,7 @@ _MOMENT = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time
 CHAMADAS_QUERY = page_parameters("req_") | {
     "de": _MOMENT, "ate": _MOMENT, "status": {"type": "string", "pattern": STATUS_PATTERN.pattern},
     "metodo": enum_schema(*METODOS, *(m.lower() for m in METODOS)),  # either case
-    "endpoint": text_schema(200) | {"pattern": "^/" + SEM_CONTROLE_SCHEMA["pattern"].removeprefix("^")}, "codigoErro": enum_schema(*sorted(CATALOG)), "contaId": id_schema("cta_"),
+    "endpoint": text_schema(200) | {"pattern": "^/" + SEM_CONTROLE_PATTERN.removeprefix("^")}, "codigoErro": enum_schema(*sorted(CATALOG)), "contaId": id_schema("cta_"),
     "chave": {"type": "string", "pattern": CHAVE_PATTERN.pattern}, "ambiente": enum_schema("teste", "producao"),
 }
 

@@ -42,5 +42,5 @@ def die_with_multiprocessing_parent() -> None:
     import multiprocessing
 
     parent = multiprocessing.parent_process()
-    if parent is not None:
+    if parent is not None and parent.pid is not None:
         die_with_parent(parent.pid)

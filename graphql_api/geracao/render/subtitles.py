@@ -26,7 +26,8 @@ def chunks(sentence: str, limit: int = MAX_CUE_CHARS) -> list[str]:
     count = math.ceil(len(" ".join(words)) / limit)
     while True:
         target = len(" ".join(words)) / count
-        parts, current = [], ""
+        parts: list[str] = []
+        current = ""
         for word in words:
             candidate = f"{current} {word}".strip()
             if current and (len(candidate) > limit or (len(parts) < count - 1 and len(current) >= target)):

@@ -58,7 +58,7 @@ def main(verbose: bool) -> None:
               help="Web processes sharing the port (more than one needs VITRINE_REDIS_URL).")
 def serve(host: str | None, port: int | None, processes: int) -> None:
     """Run the API, portal, docs and (embedded default) the workers."""
-    overrides = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
+    overrides: dict[str, Any] = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = Settings(**overrides)
     if processes > 1 and not settings.redis_url:
         # Limits, caches and the in-process broker are per process without Redis.
@@ -77,7 +77,7 @@ def serve(host: str | None, port: int | None, processes: int) -> None:
 
     def forward(signum, frame):
         for child in children:
-            if child.is_alive():
+            if child.is_alive() and child.pid is not None:
                 os.kill(child.pid, signal.SIGINT)
 
     signal.signal(signal.SIGTERM, forward)

@@ -4,8 +4,6 @@ checks the staff principal inside the schema."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 from strawberry.aiohttp.views import GraphQLView
 from strawberry.http import GraphQLHTTPResponse
@@ -13,23 +11,24 @@ from strawberry.types import ExecutionResult
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
+from graphql_api.core.principal import Principal
 from graphql_api.equipe import service as equipe
 from graphql_api.schema import schema
 from vitrine.keys import RUNTIME
 
-STAFF = web.RequestKey("staff_principal", object)
+STAFF = web.RequestKey("staff_principal", Principal)
 
 
-class _StaffView(GraphQLView):
+class _StaffView(GraphQLView[Context, None]):
     async def get_context(self, request: web.Request, response: web.StreamResponse) -> Context:
         return Context(runtime=request.app[RUNTIME], principal=request[STAFF])
 
     async def process_result(self, request: web.Request, result: ExecutionResult) -> GraphQLHTTPResponse:
         data: GraphQLHTTPResponse = {"data": result.data}
         if result.errors:
-            errors = []
+            errors: list[object] = []
             for error in result.errors:
-                formatted: dict[str, Any] = error.formatted
+                formatted = error.formatted
                 if isinstance(error.original_error, ApiError):
                     formatted["extensions"] = error.original_error.extensions()
                 errors.append(formatted)

@@ -57,7 +57,7 @@ class RateLimiter:
         now = time.time() if now is None else now
         window = int(now // WINDOW_SECONDS)
         self._roll(window)
-        tightest = None
+        tightest: tuple[int, int] | None = None
         for name, limit in buckets:
             local = self._local.get(name, 0) + 1
             self._local[name] = local
@@ -68,6 +68,7 @@ class RateLimiter:
                 self._unsynced[name] = self._unsynced.get(name, 0) + 1
         if self._redis is not None and (self._sync_task is None or self._sync_task.done()):
             self._sync_task = asyncio.create_task(self._sync_later())
+        assert tightest is not None, "hit() takes at least one bucket"
         left, limit = tightest
         reset = (window + 1) * WINDOW_SECONDS
         return Decision(

@@ -19,13 +19,14 @@ from graphql_api.aviso.enderecos import chaves, obter_aviso
 from graphql_api.aviso.falhas import desativar
 from graphql_api.aviso.models import Aviso, Entrega, Tentativa
 from graphql_api.core import relogio
-from graphql_api.core.errors import ApiError, FieldError
+from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
+from graphql_api.core.validation import exigir_aceito
 from graphql_api.integracao import alertas
 from vitrine.infra.outbound import OutboundError
 
@@ -204,11 +205,7 @@ async def listar_entregas(
     aviso = await obter_aviso(principal, aviso_id)
     query = repository.entregas_of(aviso.id)
     if situacao is not None:
-        if situacao not in SITUACOES_ENTREGA:
-            raise ApiError(
-                "VALIDATION_FAILED",
-                fields=[FieldError("situacao", "valor_invalido", f"Valores aceitos: {', '.join(SITUACOES_ENTREGA)}.")],
-            )
+        exigir_aceito("situacao", situacao, SITUACOES_ENTREGA)
         query = query.filter(situacao=situacao)
     rows, next_cursor = await paginate(query, page)
     return rows, next_cursor, await repository.tentativas_of([e.id for e in rows])

@@ -45,10 +45,10 @@ async def aceitar(integrador_id: str, versao: int, *, por: str) -> AceiteContrat
 async def aceitar_no_portal(principal: Principal, versao: int) -> AceiteContrato:
     """An owner accepts in the portal, after typing the password again (it binds the company);
     the acceptance records the person's name and e-mail. Accepting again changes nothing."""
-    from graphql_api.usuario import service as usuarios
+    from graphql_api.usuario import equipe
 
     exigir_reautenticacao(principal)
-    pessoa = await usuarios.obter(principal, principal.ator_id)
+    pessoa = await equipe.obter(principal, principal.ator_id)
     return await aceitar(principal.integrador_id, versao, por=f"{pessoa.nome} <{pessoa.email}>")
 
 

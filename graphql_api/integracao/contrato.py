@@ -6,6 +6,7 @@ from __future__ import annotations
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
+from graphql_api.integracao import repository
 from graphql_api.integracao.models import AceiteContrato, ContratoVersao
 from graphql_api.integrador.models import Integrador
 from vitrine.settings import DOCS_DIR
@@ -15,7 +16,7 @@ FIRST_VERSION_FILE = DOCS_DIR / "contrato.md"
 
 async def vigente() -> ContratoVersao:
     """The latest published version; a fresh installation starts with docs/contrato.md as v1."""
-    current = await ContratoVersao.all().order_by("-versao").first()
+    current = await repository.latest_contrato()
     if current is None:
         current, _ = await ContratoVersao.get_or_create(
             versao=1,

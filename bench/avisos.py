@@ -138,7 +138,7 @@ class Bench:
         conn = await asyncpg.connect(PG_ADMIN)
         await conn.execute(f'CREATE DATABASE "{self.database}"')
         await conn.close()
-        from graphql_api.aviso import service as avisos
+        from graphql_api.aviso import enderecos
         from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
         from graphql_api.integrador import service as integradores
         from tasks.broker import broker
@@ -153,7 +153,7 @@ class Bench:
         self.integrador_id = created.integrador.id
         principal = Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=self.integrador_id)
         runtime = Runtime.build(self.settings)
-        registro = await avisos.registrar_aviso(principal, {"url": self.url, "eventos": ["geracao.concluida"]}, runtime=runtime)
+        registro = await enderecos.registrar_aviso(principal, {"url": self.url, "eventos": ["geracao.concluida"]}, runtime=runtime)
         await runtime.outbound.close()
         self.aviso_id = registro.aviso.id
         self.segredo = registro.segredo  # the outage restarts the receiver with it

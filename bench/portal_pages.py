@@ -53,7 +53,7 @@ async def seed() -> dict:
     from graphql_api.conta import service as contas
     from graphql_api.email import service as emails
     from graphql_api.produto import service as produtos
-    from graphql_api.usuario import service as usuarios
+    from graphql_api.usuario import cadastro
     from vitrine import db
     from vitrine.settings import Settings
 
@@ -61,7 +61,7 @@ async def seed() -> dict:
     await db.migrate(settings)
     ctx = await db.connect(settings)
     try:
-        usuario = await usuarios.cadastrar({
+        usuario = await cadastro.cadastrar({
             "empresa": "Bench Portal", "emailAlertas": "alertas@portal.test", "nome": "Bench", "email": EMAIL, "senha": SENHA,
         })
         principal = Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=usuario.integrador_id)

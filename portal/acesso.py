@@ -1,13 +1,13 @@
 """Getting in and out: sign-up, sign-in, sign-out, password links, re-authentication and the
 environment switch. Sign-up and password links are GraphQL mutations; the session itself is
-authentication at the edge (graphql_api/usuario/service.py), like API keys at the facade."""
+authentication at the edge (graphql_api/usuario/autenticacao.py and sessoes.py), like API keys at the facade."""
 
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
-from graphql_api.usuario import service as usuarios
+from graphql_api.usuario import autenticacao, sessoes
 from graphql_api.usuario.schemas import Cadastro
 from portal.web import HOME, SESSION_COOKIE, Page, PortalRoutes, form_errors, safe_next
 
@@ -49,7 +49,7 @@ async def cadastro(page: Page) -> web.StreamResponse:
 
 
 async def _sign_in(page: Page, usuario_id: str) -> None:
-    token = await usuarios.abrir_sessao(
+    token = await sessoes.abrir_sessao(
         usuario_id, ip=page.ip, agente=page.request.headers.get("User-Agent", ""),
         anterior=page.request.cookies.get(SESSION_COOKIE),
     )
@@ -67,7 +67,7 @@ async def entrar_form(page: Page) -> web.StreamResponse:
 async def entrar(page: Page) -> web.StreamResponse:
     email, proximo = await page.field("email"), await page.field("proximo")
     try:
-        usuario = await usuarios.verificar_senha(email, await page.field("senha"), ip=page.ip)
+        usuario = await autenticacao.verificar_senha(email, await page.field("senha"), ip=page.ip)
     except ApiError as error:
         response = page.render("portal/entrar.html", status=error.status, email=email, proximo=proximo,
                                erro=error.description)
@@ -79,7 +79,7 @@ async def entrar(page: Page) -> web.StreamResponse:
 
 @routes.post("/sair")
 async def sair(page: Page) -> web.StreamResponse:
-    await usuarios.encerrar_sessao(page.token)
+    await sessoes.encerrar_sessao(page.token)
     page.set_session(None)
     return page.redirect("/entrar", aviso="saiu")
 
@@ -126,7 +126,7 @@ async def reautenticar_form(page: Page) -> web.StreamResponse:
 async def reautenticar(page: Page) -> web.StreamResponse:
     proximo = await page.field("proximo")
     try:
-        await usuarios.reautenticar(page.sessao, await page.field("senha"), ip=page.ip)
+        await sessoes.reautenticar(page.sessao, await page.field("senha"), ip=page.ip)
     except ApiError as error:
         if error.type not in ("VALIDATION_FAILED", "TOO_MANY_REQUESTS"):
             raise
@@ -137,5 +137,5 @@ async def reautenticar(page: Page) -> web.StreamResponse:
 
 @routes.post("/ambiente")
 async def ambiente(page: Page) -> web.StreamResponse:
-    await usuarios.trocar_ambiente(page.sessao, await page.field("ambiente"))
+    await sessoes.trocar_ambiente(page.sessao, await page.field("ambiente"))
     return page.redirect(safe_next(await page.field("proximo")))

@@ -1,5 +1,5 @@
 """The team: owners invite people with a role (an e-mailed link to choose the password), change
-roles and remove people. The rules (last owner, not yourself) live in the usuario service."""
+roles and remove people. The rules (last owner, not yourself) live in graphql_api/usuario/equipe.py."""
 
 from aiohttp import web
 

@@ -28,7 +28,7 @@ from graphql_api.core.errors import ApiError
 from graphql_api.core.principal import ROLE_SCOPES
 from graphql_api.core.scalars import parse_timestamp
 from graphql_api.executor import Operation, run
-from graphql_api.usuario import service as usuarios
+from graphql_api.usuario import sessoes
 from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 from vitrine.templating import environment, render_markdown
@@ -134,7 +134,7 @@ class Page:
 
     request: web.Request
     runtime: Runtime
-    sessao: usuarios.SessaoAtiva | None
+    sessao: sessoes.SessaoAtiva | None
     token: str | None  # the session cookie value when signed in
     anon: str | None  # the anonymous binding, when not signed in
     started: float
@@ -204,7 +204,7 @@ class Page:
             if value is None:
                 response.del_cookie(name, path="/")
             else:
-                max_age = int(usuarios.SESSION_MAX.total_seconds()) if name == SESSION_COOKIE else None
+                max_age = int(sessoes.SESSION_MAX.total_seconds()) if name == SESSION_COOKIE else None
                 response.set_cookie(name, value, path="/", httponly=True, secure=secure, samesite="Lax", max_age=max_age)
         response.headers.update(SECURITY_HEADERS)
         response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - self.started) * 1000:.1f}"
@@ -260,7 +260,7 @@ def _edge(view: View, *, signed_in: bool) -> Callable[[web.Request], Awaitable[w
     async def handler(request: web.Request) -> web.StreamResponse:
         runtime = request.app[RUNTIME]
         token = request.cookies.get(SESSION_COOKIE) or None
-        sessao = await usuarios.sessao_ativa(token) if token else None
+        sessao = await sessoes.sessao_ativa(token) if token else None
         anon = None if sessao else request.cookies.get(ANON_COOKIE)
         page = Page(request, runtime, sessao, token if sessao else None, anon, time.perf_counter())
         if token and sessao is None:

@@ -5,7 +5,7 @@ of quality checks, generations, e-mail and notices."""
 import logging
 
 from graphql_api.chamada import service as chamadas
-from graphql_api.usuario import service as usuarios
+from graphql_api.usuario import sessoes
 from graphql_api.idempotencia import service as idempotency_store
 from tasks import avisos, conferencia, email, geracao
 from tasks.broker import broker
@@ -29,7 +29,7 @@ async def expurgar_idempotencia() -> dict:
 
 @broker.task(task_name="manutencao.expurgar_sessoes")
 async def expurgar_sessoes() -> dict:
-    sessions, failures, links = await usuarios.expurgar()
+    sessions, failures, links = await sessoes.expurgar()
     return {"sessoesRemovidas": sessions, "tentativasRemovidas": failures, "linksRemovidos": links}
 
 

@@ -1,7 +1,7 @@
 import strawberry
 from strawberry.types import Info
 
-from graphql_api.aviso import service
+from graphql_api.aviso import enderecos, entregas, testes
 from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.aviso.types import (
@@ -20,7 +20,7 @@ from graphql_api.evento.catalog import EVENT_TYPES
 GERENCIAR = "avisos:gerenciar"
 
 
-def _registro(registro: service.Registro) -> RegistroAvisoType:
+def _registro(registro: enderecos.Registro) -> RegistroAvisoType:
     return RegistroAvisoType(aviso=AvisoType.from_model(registro.aviso), criado=registro.criado, segredo=registro.segredo)
 
 
@@ -29,29 +29,29 @@ class Query:
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def avisos(self, info: Info, limite: int | None = None, cursor: str | None = None) -> Pagina[AvisoType]:
         page = PageRequest.of(limite, cursor, prefixo="avs_")
-        rows, next_cursor = await service.listar_avisos(info.context.principal, page)
+        rows, next_cursor = await enderecos.listar_avisos(info.context.principal, page)
         return pagina([AvisoType.from_model(a) for a in rows], page, next_cursor)
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def aviso(self, info: Info, id: strawberry.ID) -> AvisoType:
-        return AvisoType.from_model(await service.obter_aviso(info.context.principal, id))
+        return AvisoType.from_model(await enderecos.obter_aviso(info.context.principal, id))
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def entregas_aviso(
         self, info: Info, aviso_id: str, limite: int | None = None, cursor: str | None = None, situacao: str | None = None
     ) -> Pagina[EntregaType]:
         page = PageRequest.of(limite, cursor, prefixo="ent_")
-        rows, next_cursor, tentativas = await service.listar_entregas(info.context.principal, aviso_id, page, situacao=situacao)
+        rows, next_cursor, tentativas = await entregas.listar_entregas(info.context.principal, aviso_id, page, situacao=situacao)
         return pagina([EntregaType.from_model(e, tentativas[e.id]) for e in rows], page, next_cursor)
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def teste_aviso(self, info: Info, id: strawberry.ID) -> TesteAvisoType:
-        return TesteAvisoType.from_model(await service.obter_teste(info.context.principal, id))
+        return TesteAvisoType.from_model(await testes.obter_teste(info.context.principal, id))
 
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True), description="The latest test run (of one address when avisoId is given); null before the first.")
     async def ultima_rodada_teste_aviso(self, info: Info, aviso_id: str | None = None) -> RodadaTesteType | None:
-        found = await service.ultima_rodada(info.context.principal, aviso_id)
+        found = await testes.ultima_rodada(info.context.principal, aviso_id)
         return RodadaTesteType.from_model(*found) if found else None
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True), description="The events an address can subscribe to.")
@@ -68,22 +68,22 @@ PedidoTesteInput = input_type(PedidoTeste)
 class Mutation:
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def registrar_aviso(self, info: Info, dados: NovoAvisoInput) -> RegistroAvisoType:
-        return _registro(await service.registrar_aviso(info.context.principal, as_dados(dados), runtime=info.context.runtime))
+        return _registro(await enderecos.registrar_aviso(info.context.principal, as_dados(dados), runtime=info.context.runtime))
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def remover_aviso(self, info: Info, id: strawberry.ID) -> bool:
-        await service.remover_aviso(info.context.principal, id)
+        await enderecos.remover_aviso(info.context.principal, id)
         return True
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def rotacionar_segredo_aviso(self, info: Info, id: strawberry.ID, dados: RotacaoInput | None = None) -> RegistroAvisoType:
-        return _registro(await service.rotacionar_segredo(info.context.principal, id, as_dados(dados), runtime=info.context.runtime))
+        return _registro(await enderecos.rotacionar_segredo(info.context.principal, id, as_dados(dados), runtime=info.context.runtime))
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def reenviar_entrega_aviso(self, info: Info, aviso_id: str, entrega_id: str) -> EntregaType:
-        entrega, tentativas = await service.reenviar_entrega(info.context.principal, aviso_id, entrega_id)
+        entrega, tentativas = await entregas.reenviar_entrega(info.context.principal, aviso_id, entrega_id)
         return EntregaType.from_model(entrega, tentativas)
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def testar_aviso(self, info: Info, dados: PedidoTesteInput | None = None) -> list[TesteAvisoType]:
-        return [TesteAvisoType.from_model(t) for t in await service.testar(info.context.principal, as_dados(dados))]
+        return [TesteAvisoType.from_model(t) for t in await testes.testar(info.context.principal, as_dados(dados))]

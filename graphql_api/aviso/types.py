@@ -4,7 +4,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
-from graphql_api.aviso.service import ESPERADO
+from graphql_api.aviso.testes import ESPERADO
 from graphql_api.core.scalars import Timestamp
 
 

@@ -158,3 +158,9 @@ def validate(model: type[M], data: Any, *, prefix: str = "") -> M:
     except ValidationError as exc:
         errors = [_field_error(e, prefix) for e in exc.errors(include_url=False)]
         raise ApiError("VALIDATION_FAILED", fields=errors) from None
+
+
+def exigir_aceito(campo: str, valor: str, aceitos: tuple[str, ...]) -> None:
+    """A listing filter sent as plain text: VALIDATION_FAILED unless it is one of the accepted values."""
+    if valor not in aceitos:
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError(campo, "valor_invalido", f"Valores aceitos: {', '.join(aceitos)}.")])

@@ -6,6 +6,7 @@ from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import new_id
 from graphql_api.core.transactions import transaction
 from graphql_api.core.principal import Ambiente, Principal
+from graphql_api.creditos import repository
 from graphql_api.creditos.models import Carteira, Lancamento
 
 # Play credits a new test wallet starts with (refilled for free in the portal).
@@ -22,22 +23,18 @@ async def abrir_carteiras(integrador_id: str) -> None:
 
 
 async def obter_saldo(principal: Principal) -> Carteira:
-    carteira = await Carteira.get_or_none(
-        integrador_id=principal.integrador_id, ambiente=principal.ambiente.value
-    )
+    carteira = await repository.carteira_of(principal.integrador_id, principal.ambiente.value)
     if carteira is None:  # integrators created before wallets existed
         await abrir_carteiras(principal.integrador_id)
-        carteira = await Carteira.get(
-            integrador_id=principal.integrador_id, ambiente=principal.ambiente.value
-        )
+        carteira = await Carteira.get(integrador_id=principal.integrador_id, ambiente=principal.ambiente.value)  # just opened
     return carteira
 
 
 async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
-    carteira = await Carteira.select_for_update().filter(integrador_id=integrador_id, ambiente=ambiente).first()
+    carteira = await repository.locked_carteira(integrador_id, ambiente)
     if carteira is None:
         await abrir_carteiras(integrador_id)
-        carteira = await Carteira.select_for_update().get(integrador_id=integrador_id, ambiente=ambiente)
+        carteira = await Carteira.select_for_update().get(integrador_id=integrador_id, ambiente=ambiente)  # just opened
     return carteira
 
 
@@ -101,4 +98,4 @@ async def extrato(principal: Principal, page):
     from graphql_api.core.pagination import paginate
 
     carteira = await obter_saldo(principal)
-    return await paginate(Lancamento.filter(carteira_id=carteira.id), page)
+    return await paginate(repository.lancamentos_of(carteira.id), page)

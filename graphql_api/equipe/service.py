@@ -11,6 +11,7 @@ from graphql_api.chave.service import CACHE_TOPIC
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
+from graphql_api.equipe import repository
 from graphql_api.equipe.models import AcaoEquipe, MembroEquipe
 from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
@@ -89,4 +90,4 @@ async def publicar_contrato(principal: Principal, titulo: str, texto: str):
 
 
 async def acoes(limite: int = 50) -> list[AcaoEquipe]:
-    return await AcaoEquipe.all().order_by("-id").limit(limite)
+    return await repository.latest_acoes(limite)

@@ -19,7 +19,7 @@ from graphql_api.integracao import service as integracao
 async def registrar(
     tipo: str, *, integrador_id: str, ambiente: str, conta_id: str | None, dados: dict[str, Any]
 ) -> Evento:
-    from graphql_api.aviso import service as avisos  # avisos depends on the event catalog
+    from graphql_api.aviso import entregas  # avisos depends on the event catalog
 
     if tipo not in EVENT_TYPES:
         raise ValueError(f"unknown event type {tipo}")
@@ -27,6 +27,6 @@ async def registrar(
         evento = await Evento.create(
             id=new_id("evt_"), integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, conta_id=conta_id, dados=dados
         )
-        await avisos.enfileirar_entregas(evento)
+        await entregas.enfileirar_entregas(evento)
         await integracao.registrar_evento(evento)
     return evento

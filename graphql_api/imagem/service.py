@@ -5,6 +5,7 @@ from __future__ import annotations
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import can_see
+from graphql_api.imagem import repository
 from graphql_api.imagem.models import Imagem
 
 
@@ -14,7 +15,7 @@ async def registrar(
 ) -> Imagem:
     """The image of this file: the same product photo keeps its id across versions, and a
     generation rendered again after its worker died keeps the ids of its images."""
-    existing = await Imagem.get_or_none(produto_id=produto_id, origem=origem, arquivo=arquivo)
+    existing = await repository.by_file(produto_id, origem, arquivo)
     if existing is not None:
         return existing
     return await Imagem.create(

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from graphql_api.core.relogio import agora
 from graphql_api.core.ids import new_id
 from graphql_api.email import service as emails
+from graphql_api.integracao import repository
 from graphql_api.integracao.models import Alerta, EmailAlertaEnviado
 from graphql_api.integrador.models import Integrador
 
@@ -29,7 +30,7 @@ async def abrir(
     """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago.
     Callers with more to say than `mensagem` pass the e-mail's subject and text."""
     now = now or agora()
-    alerta = await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True).first()
+    alerta = await repository.open_alerta(integrador_id, ambiente, tipo, chave)
     if alerta is not None:
         return alerta
     alerta = await Alerta.create(
@@ -54,10 +55,8 @@ async def abrir(
 
 async def fechar(integrador_id: str, ambiente: str, tipo: str | tuple[str, ...], chave: str) -> int:
     tipos = (tipo,) if isinstance(tipo, str) else tipo
-    return await Alerta.filter(
-        integrador_id=integrador_id, ambiente=ambiente, tipo__in=tipos, chave=chave, fechado_em__isnull=True
-    ).update(fechado_em=agora())
+    return await repository.close_alertas(integrador_id, ambiente, tipos, chave, agora())
 
 
 async def abertos(integrador_id: str, ambiente: str) -> list[Alerta]:
-    return await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, fechado_em__isnull=True).order_by("aberto_em")
+    return await repository.open_alertas(integrador_id, ambiente)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
+from graphql_api.integracao import repository
 from graphql_api.integracao.models import AceiteContrato, ContratoVersao
 from graphql_api.integrador.models import Integrador
 from vitrine.settings import DOCS_DIR
@@ -15,7 +16,7 @@ FIRST_VERSION_FILE = DOCS_DIR / "contrato.md"
 
 async def vigente() -> ContratoVersao:
     """The latest published version; a fresh installation starts with docs/contrato.md as v1."""
-    current = await ContratoVersao.all().order_by("-versao").first()
+    current = await repository.latest_contrato()
     if current is None:
         current, _ = await ContratoVersao.get_or_create(
             versao=1,
@@ -45,10 +46,10 @@ async def aceitar(integrador_id: str, versao: int, *, por: str) -> AceiteContrat
 async def aceitar_no_portal(principal: Principal, versao: int) -> AceiteContrato:
     """An owner accepts in the portal, after typing the password again (it binds the company);
     the acceptance records the person's name and e-mail. Accepting again changes nothing."""
-    from graphql_api.usuario import service as usuarios
+    from graphql_api.usuario import equipe
 
     exigir_reautenticacao(principal)
-    pessoa = await usuarios.obter(principal, principal.ator_id)
+    pessoa = await equipe.obter(principal, principal.ator_id)
     return await aceitar(principal.integrador_id, versao, por=f"{pessoa.nome} <{pessoa.email}>")
 
 

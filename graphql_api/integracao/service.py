@@ -18,7 +18,7 @@ from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import transaction
-from graphql_api.integracao import alertas
+from graphql_api.integracao import alertas, repository
 from graphql_api.integracao.etapas import ETAPAS
 from graphql_api.integracao.models import EtapaIntegracao, Espera429
 from graphql_api.integrador.models import Integrador
@@ -38,18 +38,20 @@ async def _row(integrador_id: str, codigo: str) -> EtapaIntegracao:
     return row
 
 
+async def _locked_row(integrador_id: str, codigo: str) -> EtapaIntegracao:
+    return await repository.locked_etapa(integrador_id, codigo) or await _row(integrador_id, codigo)
+
+
 async def _succeed(integrador_id: str, codigo: str, evidencia: dict[str, str], when: datetime) -> None:
     async with transaction():
-        row = await EtapaIntegracao.select_for_update().filter(integrador_id=integrador_id, codigo=codigo).first()
-        row = row or await _row(integrador_id, codigo)
+        row = await _locked_row(integrador_id, codigo)
         row.situacao, row.verificado_em, row.evidencia = "ok", when, evidencia
         await row.save()
 
 
 async def _fail(integrador_id: str, codigo: str, motivo: str, evidencia: dict[str, str], when: datetime, *, keep_ok: bool = False) -> None:
     async with transaction():
-        row = await EtapaIntegracao.select_for_update().filter(integrador_id=integrador_id, codigo=codigo).first()
-        row = row or await _row(integrador_id, codigo)
+        row = await _locked_row(integrador_id, codigo)
         if keep_ok and row.situacao == "ok":
             return
         row.situacao, row.verificado_em, row.evidencia = "falhou", when, evidencia
@@ -104,8 +106,7 @@ async def registrar_chamadas(batch: list, *, smtp_url: str | None = None) -> Non
 
 async def _note_idempotency(r) -> None:
     async with transaction():
-        row = await EtapaIntegracao.select_for_update().filter(integrador_id=r.integrador_id, codigo="IDEMPOTENCIA").first()
-        row = row or await _row(r.integrador_id, "IDEMPOTENCIA")
+        row = await _locked_row(r.integrador_id, "IDEMPOTENCIA")
         fact = {"em": _ts(r.criado_em), "requestId": r.id, "endpoint": r.endpoint}
         estado = dict(row.estado or {})
         estado["ultimaSemChave" if r.codigo_erro == "IDEMPOTENCY_KEY_REQUIRED" else "ultimaRepeticao"] = fact
@@ -145,7 +146,7 @@ async def _judge_429s(tests: list) -> None:
     keys = {r.chave_id for r in tests if r.chave_id}
     if not keys:
         return
-    waiting = {e.chave_id: e for e in await Espera429.filter(chave_id__in=keys)}
+    waiting = {e.chave_id: e for e in await repository.esperas_of(keys)}
     for r in tests:
         espera = waiting.get(r.chave_id)
         if espera is not None and espera.request_id != r.id:
@@ -165,7 +166,7 @@ async def _judge_429s(tests: list) -> None:
         if r.status == 429 and r.codigo_erro == "TOO_MANY_REQUESTS" and r.retry_after is not None:
             answered = r.criado_em + timedelta(milliseconds=r.duracao_ms)
             until = answered + timedelta(seconds=r.retry_after)
-            await Espera429.filter(chave_id=r.chave_id).delete()
+            await repository.drop_esperas_of(r.chave_id)
             waiting[r.chave_id] = await Espera429.create(
                 integrador_id=r.integrador_id, chave_id=r.chave_id, ate=until, request_id=r.id
             )
@@ -288,7 +289,7 @@ def _motivo(integrador: Integrador, pendentes: list[EtapaStatus]) -> str:
 async def status(principal: Principal, *, now: datetime | None = None) -> StatusIntegracao:
     now = now or agora()
     integrador = await Integrador.get(id=principal.integrador_id)
-    rows = {r.codigo: r for r in await EtapaIntegracao.filter(integrador_id=integrador.id)}
+    rows = {r.codigo: r for r in await repository.etapas_of(integrador.id)}
     etapas = []
     for etapa in ETAPAS:
         row = rows.get(etapa.codigo)
@@ -327,8 +328,6 @@ async def pedir_producao(principal: Principal) -> StatusIntegracao:
             "INTEGRATION_STEPS_PENDING",
             fields=[FieldError("etapas", e.codigo, e.como_concluir) for e in current.pendentes],
         )
-    await Integrador.filter(id=principal.integrador_id, producao_situacao="bloqueada").update(
-        producao_situacao="liberada", producao_liberacao="automatica", producao_liberada_em=agora(), producao_motivo=None
-    )
+    await repository.release_production(principal.integrador_id, agora())
     return await status(principal)
 

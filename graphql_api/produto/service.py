@@ -17,7 +17,7 @@ from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.produto import repository
-from graphql_api.core.validation import tem_controle
+from graphql_api.core.validation import exigir_aceito, tem_controle
 from graphql_api.produto.schemas import parse_ficha
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
 
@@ -111,11 +111,7 @@ async def listar_produtos(
     conta = await contas.obter_conta(principal, conta_id)
     query = repository.visible(principal).filter(conta_id=conta.id)
     if situacao is not None:
-        if situacao not in SITUACOES:
-            raise ApiError(
-                "VALIDATION_FAILED",
-                fields=[FieldError("situacao", "valor_invalido", f"Valores aceitos: {', '.join(SITUACOES)}.")],
-            )
+        exigir_aceito("situacao", situacao, SITUACOES)
         query = query.filter(situacao=situacao)
     return await paginate(query, page)
 

@@ -5,7 +5,7 @@ from aiohttp import web
 
 from graphql_api.core.inputs import entrada
 from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
-from graphql_api.aviso.service import SITUACOES_ENTREGA
+from graphql_api.aviso.entregas import SITUACOES_ENTREGA
 from graphql_api.operations import aviso as ops, fragments
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.keys import JSON_BODY

@@ -10,7 +10,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from graphql_api.aviso import service as avisos
+from graphql_api.aviso.entregas import agenda_nominal
+from graphql_api.aviso.testes import situacao_assinatura
 from graphql_api.aviso.models import Aviso, Entrega
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
@@ -310,12 +311,12 @@ async def test_an_address_failing_for_an_hour_triggers_one_alert_email(client, f
 
 async def test_retries_end_after_the_schedule_and_the_address_is_switched_off_after_72h(client, factory, integrator, receptor, settings):
     # the schedule: exponential, capped, adding up to at least 24 hours
-    agenda = avisos.agenda_nominal(settings.model_copy(update={"aviso_backoff_base_segundos": 10.0}))
+    agenda = agenda_nominal(settings.model_copy(update={"aviso_backoff_base_segundos": 10.0}))
     assert agenda[:4] == [10.0, 30.0, 90.0, 270.0] and max(agenda) == 6 * 3600 and sum(agenda) >= 24 * 3600
     # given a delivery on its last attempt, to an address failing for 3 days
     aviso = await registrar(client, integrator, receptor)
     receptor.respostas = [(500, {})] * 5
-    last = len(avisos.agenda_nominal(settings))
+    last = len(agenda_nominal(settings))
     await Aviso.filter(id=aviso["id"]).update(falhando_desde=datetime.now(timezone.utc) - timedelta(hours=73), alerta_falha_em=datetime.now(timezone.utc))
     async with transaction():  # the first attempt is queued when this commits
         evento = await factory.evento(integrator)
@@ -476,9 +477,9 @@ async def test_the_three_test_deliveries_against_a_correct_receiver(client, inte
     assert {caso[r.webhook_id]: r.valido for r in receptor.recebidos} == {
         "valida": True, "assinatura_errada": False, "timestamp_antigo": False,
     }
-    situacao = await avisos.situacao_assinatura(integrator.id, "teste")
+    situacao = await situacao_assinatura(integrator.id, "teste")
     assert situacao.situacao == "ok" and situacao.ultima_falha is None and len(situacao.testes) == 3
-    assert (await avisos.situacao_assinatura(integrator.id, "producao")).situacao == "pendente"
+    assert (await situacao_assinatura(integrator.id, "producao")).situacao == "pendente"
     assert aviso["situacao"] == "ativo"
     # and the AVISOS_ASSINATURA integration step turned ok, with the tests as evidence
     etapa = await etapa_avisos(client, integrator, "ok")
@@ -492,7 +493,7 @@ async def test_a_receiver_that_accepts_everything_fails_the_test(client, integra
     results = {r["caso"]: r for r in await wait_tests(client, integrator, [t["id"] for t in testes])}
     assert results["valida"]["veredito"] == "passou"
     assert results["assinatura_errada"]["veredito"] == "falhou" and results["timestamp_antigo"]["veredito"] == "falhou"
-    situacao = await avisos.situacao_assinatura(integrator.id, "teste")
+    situacao = await situacao_assinatura(integrator.id, "teste")
     assert situacao.situacao == "falhou" and "assinatura_errada" in situacao.ultima_falha
     etapa = await etapa_avisos(client, integrator, "falhou")
     assert "assinatura_errada" in etapa["ultimaFalha"] and "timestamp_antigo" in etapa["ultimaFalha"]
@@ -512,7 +513,7 @@ async def test_testing_needs_an_active_address(client, factory, integrator):
     response = await client.post("/v1/avisos/teste", headers=integrator.headers)
     assert response.status == 409
     assert_error(await response.json(), "NOTICE_ADDRESS_REQUIRED")
-    assert (await avisos.situacao_assinatura(integrator.id, "teste")).situacao == "pendente"
+    assert (await situacao_assinatura(integrator.id, "teste")).situacao == "pendente"
     stranger = await factory.integrator()
     assert (await client.get("/v1/testes-de-avisos/tst_nao_existe", headers=stranger.headers)).status == 404
 
@@ -547,4 +548,4 @@ async def test_the_documented_receiver_passes_the_three_test_deliveries(client, 
     results = await wait_tests(client, integrator, [t["id"] for t in testes])
     # then each was answered as expected
     assert [r["veredito"] for r in results] == ["passou", "passou", "passou"]
-    assert (await avisos.situacao_assinatura(integrator.id, "teste")).situacao == "ok"
+    assert (await situacao_assinatura(integrator.id, "teste")).situacao == "ok"

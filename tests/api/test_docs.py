@@ -68,7 +68,7 @@ async def test_media_links_refuse_tampering_and_expiry(client, factory):
 
 
 async def test_notice_guide_documents_every_event_and_the_retry_schedule(client, settings):
-    from graphql_api.aviso.service import agenda_nominal
+    from graphql_api.aviso.entregas import agenda_nominal
     from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 
     html = await (await client.get("/docs/avisos")).text()

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 from graphql_api.chave.models import ChaveApi
 from graphql_api.integracao import contrato
 from graphql_api.integrador.models import Integrador
-from graphql_api.usuario import service as usuarios
+from graphql_api.usuario import autenticacao, senhas
 from graphql_api.usuario.models import Sessao, Usuario
 from portal.web import SESSION_COOKIE
 from vitrine.keys import RUNTIME
@@ -23,7 +23,7 @@ async def test_the_session_id_changes_at_sign_in_and_the_old_one_dies(portal, ne
     assert response.status == 303
     second = portal.session
     assert second and second != first
-    assert await Sessao.filter(id=usuarios.token_hash(first)).count() == 0
+    assert await Sessao.filter(id=senhas.token_hash(first)).count() == 0
     attacker = await new_portal()
     attacker.client.session.cookie_jar.update_cookies({SESSION_COOKIE: first})
     replay = await attacker.get("/visao-geral")
@@ -82,7 +82,7 @@ async def test_logout_ends_the_session_on_the_server(portal, new_portal, owner):
     response = await portal.signout()
     assert response.status == 303 and response.headers["Location"] == "/entrar?aviso=saiu"
     assert portal.session is None
-    assert await Sessao.filter(id=usuarios.token_hash(token)).count() == 0
+    assert await Sessao.filter(id=senhas.token_hash(token)).count() == 0
     # a copy of the cookie kept elsewhere is worthless now
     thief = await new_portal()
     thief.client.session.cookie_jar.update_cookies({SESSION_COOKIE: token})
@@ -122,7 +122,7 @@ async def test_a_live_key_needs_the_password_again_and_then_production_access(po
 async def test_re_authentication_lasts_five_minutes(portal, owner):
     await portal.switch("producao")
     await portal.submit("/reautenticar", {"senha": owner.senha, "proximo": "/chaves"}, token_from="/reautenticar")
-    await Sessao.filter(id=usuarios.token_hash(portal.session)).update(
+    await Sessao.filter(id=senhas.token_hash(portal.session)).update(
         reautenticado_em=datetime.now(timezone.utc) - timedelta(minutes=6)
     )
     response = await portal.submit("/chaves", {"nome": "tarde demais"})
@@ -132,7 +132,7 @@ async def test_re_authentication_lasts_five_minutes(portal, owner):
 async def test_sign_in_is_limited_per_e_mail(portal, new_portal, owner):
     await portal.signout()
     wrong = type(owner)(owner.email, "senha-errada-demais")
-    for _ in range(usuarios.MAX_FAILURES_PER_EMAIL):
+    for _ in range(autenticacao.MAX_FAILURES_PER_EMAIL):
         response = await portal.signin(wrong)
         assert response.status == 401
         assert "E-mail ou senha incorretos." in await response.text()
@@ -151,7 +151,7 @@ async def test_sign_in_is_limited_per_e_mail(portal, new_portal, owner):
 
 async def test_sign_in_is_limited_per_address(portal, owner):
     await portal.signout()
-    for n in range(usuarios.MAX_FAILURES_PER_IP):
+    for n in range(autenticacao.MAX_FAILURES_PER_IP):
         response = await portal.signin(type(owner)(f"ninguem{n}@exemplo.test", "qualquer-coisa"))
         assert response.status == 401
     response = await portal.signin(owner)
@@ -192,7 +192,7 @@ async def test_the_cookie_is_secure_when_served_over_https(client, portal):
 
 
 async def test_an_expired_session_sends_to_sign_in(portal, owner):
-    await Sessao.filter(id=usuarios.token_hash(portal.session)).update(expira_em=datetime.now(timezone.utc) - timedelta(seconds=1))
+    await Sessao.filter(id=senhas.token_hash(portal.session)).update(expira_em=datetime.now(timezone.utc) - timedelta(seconds=1))
     response = await portal.get("/chaves")
     assert response.status == 303 and response.headers["Location"] == "/entrar?proximo=/chaves"
 

@@ -12,7 +12,7 @@ import pytest
 
 from graphql_api.conferencia.analise import ImagemRecusada, medir
 from graphql_api.geracao.render import Falha, RenderError, VideoError
-from graphql_api.usuario import service as usuarios
+from graphql_api.usuario import senhas
 from vitrine.infra.cpu import BACKGROUND_NICENESS, ProcessPool, WorkerCrashed
 
 # Jobs are module-level: the pool sends them to its workers by name.
@@ -107,7 +107,7 @@ async def test_password_hashing_does_not_queue_behind_the_default_executor():
     release = threading.Event()
     blocked = loop.run_in_executor(None, release.wait)  # the one default thread is taken
     try:
-        hashed = await asyncio.wait_for(usuarios.hash_password("senha-bem-longa"), timeout=10)
+        hashed = await asyncio.wait_for(senhas.hash_password("senha-bem-longa"), timeout=10)
         assert hashed.startswith("$argon2id$") and not blocked.done()
     finally:
         release.set()

@@ -44,7 +44,6 @@ from graphql import (
     validate,
 )
 from graphql.execution.executor import Executor
-from graphql.pyutils import Path
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
@@ -179,7 +178,9 @@ class _FastExecutor(Executor):
             child = self._child_plan(graphql_type, field_details_list) if kind in (_OBJECT, _OBJECT_LIST) else None
             if kind in (_OBJECT, _OBJECT_LIST) and child is None:
                 return None  # its resolvers may be async: graphql-core's loop awaits them
-            plan.append(_PlanEntry(response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child))
+            plan.append(
+                _PlanEntry(response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child)
+            )
         return tuple(plan)
 
     def _child_plan(self, object_type, field_details_list) -> tuple | None:
@@ -201,7 +202,7 @@ class _FastExecutor(Executor):
         """A selection of basic fields only, in one tight loop; None sends it back to graphql-core
         (a null in a non-null field, an error) so that it reports the problem as usual."""
         results = {}
-        for response_name, field_details_list, attribute, kind, graphql_type, serialize, nullable, child in plan:
+        for response_name, _field_details, attribute, kind, graphql_type, serialize, nullable, child in plan:
             value = getattr(source, attribute, None)
             if value is None:
                 if not nullable:
@@ -227,7 +228,9 @@ class _FastExecutor(Executor):
             return self._execute_basic_fields(plan, object_type, value, None, position_context)
         items = []
         for item in value:
-            completed = None if item is None else self._execute_basic_fields(plan, object_type, item, None, position_context)
+            completed = (
+                None if item is None else self._execute_basic_fields(plan, object_type, item, None, position_context)
+            )
             if completed is None:
                 return None
             items.append(completed)
@@ -241,11 +244,15 @@ class _FastExecutor(Executor):
             value = getattr(source, attribute, None)
             if value is not None:
                 try:
-                    completed = self._complete_basic(kind, graphql_type, field_details_list, path, value, position_context)
+                    completed = self._complete_basic(
+                        kind, graphql_type, field_details_list, path, value, position_context
+                    )
                 except Exception:
                     completed = None  # let graphql-core report it below
                 if _is_coroutine(completed):
-                    return self._await_completed(completed, parent_type.fields[node.name.value].type, field_details_list, path)
+                    return self._await_completed(
+                        completed, parent_type.fields[node.name.value].type, field_details_list, path
+                    )
                 if completed is not None:
                     return completed
         return super().execute_field(parent_type, source, field_details_list, path, position_context)
@@ -336,7 +343,10 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
     from graphql_api.schema import schema
 
     executor = _executor(schema._schema).build(
-        schema._schema, operation.document, context_value=context, raw_variable_values=variables,
+        schema._schema,
+        operation.document,
+        context_value=context,
+        raw_variable_values=variables,
         is_awaitable=_is_coroutine,
     )
     if isinstance(executor, list):  # the variables were refused

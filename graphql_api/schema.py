@@ -24,15 +24,33 @@ from graphql_api.usuario import schema as usuario
 Query = merge_types(
     "Query",
     (
-        conta.Query, produto.Query, creditos.Query, geracao.Query, chamada.Query, chave.Query, email.Query,
-        usuario.Query, integracao.Query, equipe.Query, aviso.Query, conferencia.Query,
+        conta.Query,
+        produto.Query,
+        creditos.Query,
+        geracao.Query,
+        chamada.Query,
+        chave.Query,
+        email.Query,
+        usuario.Query,
+        integracao.Query,
+        equipe.Query,
+        aviso.Query,
+        conferencia.Query,
     ),
 )
 Mutation = merge_types(
     "Mutation",
     (
-        conta.Mutation, produto.Mutation, chave.Mutation, usuario.Mutation, integracao.Mutation,
-        equipe.Mutation, creditos.Mutation, aviso.Mutation, conferencia.Mutation, geracao.Mutation,
+        conta.Mutation,
+        produto.Mutation,
+        chave.Mutation,
+        usuario.Mutation,
+        integracao.Mutation,
+        equipe.Mutation,
+        creditos.Mutation,
+        aviso.Mutation,
+        conferencia.Mutation,
+        geracao.Mutation,
     ),
 )
 

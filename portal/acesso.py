@@ -16,7 +16,9 @@ routes = PortalRoutes()
 CADASTRAR = Operation("mutation($dados: CadastroInput!) { cadastrarIntegrador(dados: $dados) { id } }")
 PEDIR_REDEFINICAO = Operation("mutation($email: String!) { pedirRedefinicaoSenha(email: $email) }")
 LINK_SENHA = Operation("query($token: String!) { linkSenha(token: $token) { motivo nome email expiraEm } }")
-DEFINIR_SENHA = Operation("mutation($token: String!, $senha: String!) { definirSenha(token: $token, senha: $senha) { id } }")
+DEFINIR_SENHA = Operation(
+    "mutation($token: String!, $senha: String!) { definirSenha(token: $token, senha: $senha) { id } }"
+)
 
 CADASTRO_FIELDS = {"empresa", "emailAlertas", "nome", "email", "senha"}
 
@@ -50,7 +52,9 @@ async def cadastro(page: Page) -> web.StreamResponse:
 
 async def _sign_in(page: Page, usuario_id: str) -> None:
     token = await sessoes.abrir_sessao(
-        usuario_id, ip=page.ip, agente=page.request.headers.get("User-Agent", ""),
+        usuario_id,
+        ip=page.ip,
+        agente=page.request.headers.get("User-Agent", ""),
         anterior=page.request.cookies.get(SESSION_COOKIE),
     )
     page.set_session(token)
@@ -69,8 +73,9 @@ async def entrar(page: Page) -> web.StreamResponse:
     try:
         usuario = await autenticacao.verificar_senha(email, await page.field("senha"), ip=page.ip)
     except ApiError as error:
-        response = page.render("portal/entrar.html", status=error.status, email=email, proximo=proximo,
-                               erro=error.description)
+        response = page.render(
+            "portal/entrar.html", status=error.status, email=email, proximo=proximo, erro=error.description
+        )
         response.headers.update(error.headers)
         return response
     await _sign_in(page, usuario.id)
@@ -99,7 +104,9 @@ async def esqueci(page: Page) -> web.StreamResponse:
 async def definir_form(page: Page) -> web.StreamResponse:
     token = page.query("token")
     link = (await page.run(LINK_SENHA, token=token))["linkSenha"] if token else None
-    return page.render("portal/definir_senha.html", status=200 if link else 410, link=link, token=token, erros={}, erro=None)
+    return page.render(
+        "portal/definir_senha.html", status=200 if link else 410, link=link, token=token, erros={}, erro=None
+    )
 
 
 @routes.post("/senha/definir", signed_in=False)
@@ -131,7 +138,9 @@ async def reautenticar(page: Page) -> web.StreamResponse:
         if error.type not in ("VALIDATION_FAILED", "TOO_MANY_REQUESTS"):
             raise
         erros, erro = form_errors(error, {"senha"})
-        return page.render("portal/reautenticar.html", status=error.status, proximo=safe_next(proximo), erros=erros, erro=erro)
+        return page.render(
+            "portal/reautenticar.html", status=error.status, proximo=safe_next(proximo), erros=erros, erro=erro
+        )
     return page.redirect(safe_next(proximo), aviso="reautenticado")
 
 

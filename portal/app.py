@@ -3,12 +3,35 @@
 from aiohttp import web
 
 from portal import (
-    acesso, avisos, chamadas, chaves, contas, contrato, creditos, emails, equipe, geracoes, integracao, produtos,
+    acesso,
+    avisos,
+    chamadas,
+    chaves,
+    contas,
+    contrato,
+    creditos,
+    emails,
+    equipe,
+    geracoes,
+    integracao,
+    produtos,
     visao_geral,
 )
 
 ROUTE_MODULES = (
-    acesso, visao_geral, integracao, chaves, chamadas, avisos, contas, produtos, geracoes, creditos, emails, equipe, contrato,
+    acesso,
+    visao_geral,
+    integracao,
+    chaves,
+    chamadas,
+    avisos,
+    contas,
+    produtos,
+    geracoes,
+    creditos,
+    emails,
+    equipe,
+    contrato,
 )
 
 

@@ -8,9 +8,11 @@ from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
-from portal.web import Page, PortalRoutes, form_errors
+
 # The same documents as the /v1/avisos routes: one per operation.
-from graphql_api.operations import aviso as ops, fragments
+from graphql_api.operations import aviso as ops
+from graphql_api.operations import fragments
+from portal.web import Page, PortalRoutes, form_errors
 
 routes = PortalRoutes()
 
@@ -38,12 +40,21 @@ DETALHE = Operation(
       aviso(id: $id) { ...AvisoFields }
       eventosAviso { nome descricao }
       ultimaRodadaTesteAviso(avisoId: $avisoId) { ...RodadaFields }
-      entregasAviso(avisoId: $avisoId, limite: """ + str(PAGE_SIZE) + """, cursor: $cursor) {
-        itens { ...EntregaFields } """ + fragments.PAGINACAO + """
+      entregasAviso(avisoId: $avisoId, limite: """
+    + str(PAGE_SIZE)
+    + """, cursor: $cursor) {
+        itens { ...EntregaFields } """
+    + fragments.PAGINACAO
+    + """
       }
-    }""" + fragments.AVISO + fragments.ENTREGA + _RODADA
+    }"""
+    + fragments.AVISO
+    + fragments.ENTREGA
+    + _RODADA
 )
-TESTES = Operation("query($avisoId: String!) { ultimaRodadaTesteAviso(avisoId: $avisoId) { ...RodadaFields } }" + _RODADA)
+TESTES = Operation(
+    "query($avisoId: String!) { ultimaRodadaTesteAviso(avisoId: $avisoId) { ...RodadaFields } }" + _RODADA
+)
 
 REGISTRO_FIELDS = {"url", "eventos"}
 
@@ -55,8 +66,9 @@ async def _eventos_marcados(page: Page) -> list[str]:
 async def _listing(page: Page, *, status: int = 200, **extra) -> web.StreamResponse:
     data = await page.run(LISTAR)
     context = {"novo": None, "erros": {}, "erro": None, "valores": {"url": "", "eventos": []}} | extra
-    return page.render("portal/avisos.html", status=status, avisos=data["avisos"]["itens"],
-                       eventos=data["eventosAviso"], **context)
+    return page.render(
+        "portal/avisos.html", status=status, avisos=data["avisos"]["itens"], eventos=data["eventosAviso"], **context
+    )
 
 
 @routes.get("/avisos")
@@ -85,9 +97,16 @@ async def _detail(page: Page, aviso_id: str, *, status: int = 200, **extra) -> w
     entregas = data["entregasAviso"]
     context = {"erros": {}, "erro": None, "marcados": None} | extra
     return page.render(
-        "portal/aviso.html", status=status, aviso=data["aviso"], eventos=data["eventosAviso"],
-        rodada=data["ultimaRodadaTesteAviso"], entregas=entregas["itens"],
-        proximo=entregas["paginacao"]["proximoCursor"], casos=CASOS, poll_seconds=POLL_SECONDS, **context,
+        "portal/aviso.html",
+        status=status,
+        aviso=data["aviso"],
+        eventos=data["eventosAviso"],
+        rodada=data["ultimaRodadaTesteAviso"],
+        entregas=entregas["itens"],
+        proximo=entregas["paginacao"]["proximoCursor"],
+        casos=CASOS,
+        poll_seconds=POLL_SECONDS,
+        **context,
     )
 
 
@@ -101,8 +120,9 @@ async def testes(page: Page) -> web.StreamResponse:
     """The latest test run alone, polled by htmx until it is concluded."""
     aviso_id = page.request.match_info["id"]
     rodada = (await page.run(TESTES, avisoId=aviso_id))["ultimaRodadaTesteAviso"]
-    return page.render("portal/_avisos_testes.html", aviso={"id": aviso_id}, rodada=rodada, casos=CASOS,
-                       poll_seconds=POLL_SECONDS)
+    return page.render(
+        "portal/_avisos_testes.html", aviso={"id": aviso_id}, rodada=rodada, casos=CASOS, poll_seconds=POLL_SECONDS
+    )
 
 
 @routes.post("/avisos/{id}/testar")
@@ -143,16 +163,20 @@ async def rotacionar(page: Page) -> web.StreamResponse:
     except ValueError:
         dados = {"carenciaHoras": carencia}  # the service reports it beside the field
     try:
-        novo = (await page.run(ops.ROTACIONAR_SEGREDO, id=aviso_id, dados=entrada(Rotacao, dados)))["rotacionarSegredoAviso"]
+        novo = (await page.run(ops.ROTACIONAR_SEGREDO, id=aviso_id, dados=entrada(Rotacao, dados)))[
+            "rotacionarSegredoAviso"
+        ]
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise  # REAUTHENTICATION_REQUIRED asks for the password and comes back here
         erros, erro = form_errors(error, {"carenciaHoras"})
         aviso = (await page.run(OBTER, id=aviso_id))["aviso"]
-        return page.render("portal/aviso_segredo.html", status=422, aviso=aviso, carencias=CARENCIAS, novo=None,
-                           erros=erros, erro=erro)
-    return page.render("portal/aviso_segredo.html", aviso=novo["aviso"], carencias=CARENCIAS, novo=novo, erros={},
-                       erro=None)
+        return page.render(
+            "portal/aviso_segredo.html", status=422, aviso=aviso, carencias=CARENCIAS, novo=None, erros=erros, erro=erro
+        )
+    return page.render(
+        "portal/aviso_segredo.html", aviso=novo["aviso"], carencias=CARENCIAS, novo=novo, erros={}, erro=None
+    )
 
 
 @routes.get("/avisos/{id}/remover")

@@ -8,9 +8,10 @@ from aiohttp import web
 from graphql_api.chamada.schemas import FiltroChamadas
 from graphql_api.core.errors import CATALOG, ApiError
 from graphql_api.core.inputs import entrada
-from portal.web import Page, PortalRoutes, form_errors
+
 # The same operations as GET /v1/integracao/chamadas and its detail: one document each.
 from graphql_api.operations.integracao import ENDPOINTS_CHAMADAS, LISTAR_CHAMADAS, OBTER_CHAMADA
+from portal.web import Page, PortalRoutes, form_errors
 
 routes = PortalRoutes()
 
@@ -31,7 +32,9 @@ async def _listing(page: Page, template: str, *, endpoints: tuple[str, ...] | li
     cursor = page.query("cursor") or None
     erros, erro, result = {}, None, {"itens": [], "paginacao": {"proximoCursor": None}}
     try:
-        result = (await page.run(LISTAR_CHAMADAS, filtros=entrada(FiltroChamadas, filtros), limite=PAGE_SIZE, cursor=cursor))["chamadas"]
+        result = (
+            await page.run(LISTAR_CHAMADAS, filtros=entrada(FiltroChamadas, filtros), limite=PAGE_SIZE, cursor=cursor)
+        )["chamadas"]
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise

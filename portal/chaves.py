@@ -47,7 +47,9 @@ async def criar(page: Page) -> web.StreamResponse:
 @routes.get("/chaves/{identificador}/revogar")
 async def revogar_confirmar(page: Page) -> web.StreamResponse:
     identificador = page.request.match_info["identificador"]
-    chave = next((c for c in (await page.run(LISTAR))["chaves"] if c["identificador"] == identificador and c["ativa"]), None)
+    chave = next(
+        (c for c in (await page.run(LISTAR))["chaves"] if c["identificador"] == identificador and c["ativa"]), None
+    )
     if chave is None:
         raise ApiError("NOT_FOUND", description="Chave inexistente ou já revogada.")
     return page.render("portal/chave_revogar.html", chave=chave)

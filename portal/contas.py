@@ -3,14 +3,16 @@
 from aiohttp import web
 
 from graphql_api.executor import Operation
-from portal.web import Page, PortalRoutes
 from graphql_api.operations import fragments
+from portal.web import Page, PortalRoutes
 
 routes = PortalRoutes()
 
 LISTAR = Operation(
     """query($cursor: String) {
-      contas(limite: 50, cursor: $cursor) { itens { ...ContaFields } """ + fragments.PAGINACAO + """ }
+      contas(limite: 50, cursor: $cursor) { itens { ...ContaFields } """
+    + fragments.PAGINACAO
+    + """ }
     }"""
     + fragments.CONTA
 )
@@ -19,7 +21,9 @@ CONTA = Operation(
       conta(id: $id) { ...ContaFields }
       produtos(contaId: $contaId, limite: 50, cursor: $cursor) {
         itens { id codigo nome situacao versao fotos { recebidas aprovadas } atualizadoEm }
-        """ + fragments.PAGINACAO + """
+        """
+    + fragments.PAGINACAO
+    + """
       }
     }"""
     + fragments.CONTA
@@ -38,6 +42,8 @@ async def conta(page: Page) -> web.StreamResponse:
     data = await page.run(CONTA, id=conta_id, contaId=conta_id, cursor=page.query("cursor") or None)
     produtos = data["produtos"]
     return page.render(
-        "portal/conta.html", conta=data["conta"], produtos=produtos["itens"],
+        "portal/conta.html",
+        conta=data["conta"],
+        produtos=produtos["itens"],
         proximo=produtos["paginacao"]["proximoCursor"],
     )

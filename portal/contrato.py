@@ -17,8 +17,13 @@ ACEITAR = Operation("mutation($versao: Int!) { aceitarContrato(versao: $versao) 
 
 async def _page(page: Page, *, status: int = 200, erro: str | None = None) -> web.StreamResponse:
     data = await page.run(CONTRATO)
-    return page.render("portal/contrato.html", status=status, contrato=data["contratoVigente"],
-                       aceite=data["aceiteContrato"], erro=erro)
+    return page.render(
+        "portal/contrato.html",
+        status=status,
+        contrato=data["contratoVigente"],
+        aceite=data["aceiteContrato"],
+        erro=erro,
+    )
 
 
 @routes.get("/contrato")

@@ -4,8 +4,8 @@ refill of play credits (roles with creditos:comprar: owners and finance)."""
 from aiohttp import web
 
 from graphql_api.executor import Operation
-from portal.web import Page, PortalRoutes
 from graphql_api.operations import fragments
+from portal.web import Page, PortalRoutes
 
 routes = PortalRoutes()
 
@@ -13,11 +13,15 @@ PAGE_SIZE = 50
 EXTRATO = Operation(
     """query($cursor: String) {
       saldo { ...SaldoFields }
-      extrato(limite: """ + str(PAGE_SIZE) + """, cursor: $cursor) {
+      extrato(limite: """
+    + str(PAGE_SIZE)
+    + """, cursor: $cursor) {
         itens { id tipo creditosDisponiveis creditosReservados geracaoId descricao criadoEm } """
-    + fragments.PAGINACAO + """
+    + fragments.PAGINACAO
+    + """
       }
-    }""" + fragments.SALDO
+    }"""
+    + fragments.SALDO
 )
 RECARREGAR = Operation("mutation { recarregarTeste { creditosDisponiveis } }")
 TIPOS = {"reserva": "Reserva", "captura": "Cobrança", "liberacao": "Devolução", "recarga": "Recarga"}
@@ -27,8 +31,11 @@ TIPOS = {"reserva": "Reserva", "captura": "Cobrança", "liberacao": "Devolução
 async def extrato(page: Page) -> web.StreamResponse:
     data = await page.run(EXTRATO, cursor=page.query("cursor") or None)
     return page.render(
-        "portal/extrato.html", saldo=data["saldo"], lancamentos=data["extrato"]["itens"],
-        proximo=data["extrato"]["paginacao"]["proximoCursor"], tipos=TIPOS,
+        "portal/extrato.html",
+        saldo=data["saldo"],
+        lancamentos=data["extrato"]["itens"],
+        proximo=data["extrato"]["paginacao"]["proximoCursor"],
+        tipos=TIPOS,
     )
 
 

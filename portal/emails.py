@@ -3,15 +3,18 @@
 from aiohttp import web
 
 from graphql_api.executor import Operation
-from portal.web import Page, PortalRoutes
 from graphql_api.operations import fragments
+from portal.web import Page, PortalRoutes
 
 routes = PortalRoutes()
 
 _CAMPOS = "id para assunto tipo situacao tentativas erro criadoEm enviadoEm"
 LISTAR = Operation(
-    "query($cursor: String) { emails(limite: 50, cursor: $cursor) { itens { " + _CAMPOS + " } "
-    + fragments.PAGINACAO + " } }"
+    "query($cursor: String) { emails(limite: 50, cursor: $cursor) { itens { "
+    + _CAMPOS
+    + " } "
+    + fragments.PAGINACAO
+    + " } }"
 )
 DETALHE = Operation("query($id: ID!) { email(id: $id) { " + _CAMPOS + " texto oculto } }")
 

@@ -14,7 +14,9 @@ routes = PortalRoutes()
 _CAMPOS = "id nome email papel pendente criadoEm ultimoAcessoEm"
 LISTAR = Operation("query { usuarios { " + _CAMPOS + " } }")
 CONVIDAR = Operation("mutation($dados: ConviteInput!) { convidarUsuario(dados: $dados) { id } }")
-ALTERAR_PAPEL = Operation("mutation($id: String!, $papel: String!) { alterarPapel(usuarioId: $id, papel: $papel) { id } }")
+ALTERAR_PAPEL = Operation(
+    "mutation($id: String!, $papel: String!) { alterarPapel(usuarioId: $id, papel: $papel) { id } }"
+)
 REMOVER = Operation("mutation($id: String!) { removerUsuario(usuarioId: $id) }")
 
 CONVITE_FIELDS = {"nome", "email", "papel"}

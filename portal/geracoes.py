@@ -6,21 +6,32 @@ from __future__ import annotations
 from aiohttp import web
 
 from graphql_api.executor import Operation
-from portal.web import Page, PortalRoutes
 from graphql_api.operations import fragments
+from portal.web import Page, PortalRoutes
 
 routes = PortalRoutes()
 
 POLL_SECONDS = 1
 TERMINAIS = ("concluida", "parcial", "falhou")
-TIPOS = {"galeria": "Galeria", "video_apresentacao": "Vídeo de apresentação", "video_cinepremium": "Vídeo CinePremium",
-         "edicao_imagem": "Edição de imagem"}
-SITUACOES = {"na_fila": "na fila", "processando": "processando", "concluida": "concluída", "parcial": "parcial",
-             "falhou": "falhou"}
+TIPOS = {
+    "galeria": "Galeria",
+    "video_apresentacao": "Vídeo de apresentação",
+    "video_cinepremium": "Vídeo CinePremium",
+    "edicao_imagem": "Edição de imagem",
+}
+SITUACOES = {
+    "na_fila": "na fila",
+    "processando": "processando",
+    "concluida": "concluída",
+    "parcial": "parcial",
+    "falhou": "falhou",
+}
 
 LISTAR = Operation(
     """query($cursor: String) {
-      geracoes(limite: 25, cursor: $cursor) { itens { ...GeracaoFields } """ + fragments.PAGINACAO + """ }
+      geracoes(limite: 25, cursor: $cursor) { itens { ...GeracaoFields } """
+    + fragments.PAGINACAO
+    + """ }
     }"""
     + fragments.GERACAO
 )
@@ -35,8 +46,9 @@ def vocabulario() -> dict:
 @routes.get("/geracoes")
 async def geracoes(page: Page) -> web.StreamResponse:
     result = (await page.run(LISTAR, cursor=page.query("cursor") or None))["geracoes"]
-    return page.render("portal/geracoes.html", geracoes=result["itens"], proximo=result["paginacao"]["proximoCursor"],
-                       **vocabulario())
+    return page.render(
+        "portal/geracoes.html", geracoes=result["itens"], proximo=result["paginacao"]["proximoCursor"], **vocabulario()
+    )
 
 
 @routes.get("/geracoes/{id}")

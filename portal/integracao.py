@@ -5,9 +5,9 @@ from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from graphql_api.executor import Operation
-from portal.web import Page, PortalRoutes
 from graphql_api.operations import fragments
 from graphql_api.operations.integracao import PEDIR_PRODUCAO
+from portal.web import Page, PortalRoutes
 
 routes = PortalRoutes()
 
@@ -16,15 +16,20 @@ INTEGRACAO = Operation(
       integracaoStatus { ...IntegracaoStatusFields }
       contratoVigente { versao }
       aceiteContrato { versao aceitoEm }
-    }""" + fragments.INTEGRACAO_STATUS
+    }"""
+    + fragments.INTEGRACAO_STATUS
 )
 
 
 async def _page(page: Page, *, status: int = 200, recusa: ApiError | None = None) -> web.StreamResponse:
     data = await page.run(INTEGRACAO)
     return page.render(
-        "portal/integracao.html", status=status, integracao=data["integracaoStatus"],
-        contrato=data["contratoVigente"], aceite=data["aceiteContrato"], recusa=recusa,
+        "portal/integracao.html",
+        status=status,
+        integracao=data["integracaoStatus"],
+        contrato=data["contratoVigente"],
+        aceite=data["aceiteContrato"],
+        recusa=recusa,
     )
 
 

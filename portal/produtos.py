@@ -13,11 +13,11 @@ from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
-from graphql_api.geracao.schemas import NovaGaleria, NovoVideo
 from graphql_api.geracao.render import AVATARES
+from graphql_api.geracao.schemas import NovaGaleria, NovoVideo
+from graphql_api.operations import fragments
 from portal.geracoes import vocabulario
 from portal.web import Page, PortalRoutes
-from graphql_api.operations import fragments
 
 routes = PortalRoutes()
 
@@ -34,7 +34,8 @@ VEREDITO = Operation(
       conferencia(produtoId: $produtoId) { ...ConferenciaFields }
       geracoes(produtoId: $produtoId, limite: 10) { itens { ...GeracaoFields } }
     }"""
-    + fragments.CONFERENCIA + fragments.GERACAO
+    + fragments.CONFERENCIA
+    + fragments.GERACAO
 )
 CONFERIR = Operation(
     "mutation($produtoId: String!) { conferirProduto(produtoId: $produtoId, refazer: true) { id situacao } }"
@@ -43,8 +44,11 @@ GALERIA = Operation("mutation($dados: NovaGaleriaInput!) { criarGaleria(dados: $
 VIDEO = Operation("mutation($dados: NovoVideoInput!) { criarVideo(dados: $dados) { id } }")
 MODELOS = {"galeria": NovaGaleria, "video": NovoVideo}  # each order form's input
 
-TIPOS_MIDIA = {"galeria": "Galeria de imagens", "video_apresentacao": "Vídeo de apresentação",
-               "video_cinepremium": "Vídeo CinePremium"}
+TIPOS_MIDIA = {
+    "galeria": "Galeria de imagens",
+    "video_apresentacao": "Vídeo de apresentação",
+    "video_cinepremium": "Vídeo CinePremium",
+}
 # What each video form field orders (API tipo -> the check's media type).
 VIDEOS = {"apresentacao": "video_apresentacao", "cinepremium": "video_cinepremium"}
 _IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9_\-]{8,120}")
@@ -62,10 +66,22 @@ async def _render(page: Page, *, status: int = 200, erros: dict[str, str] | None
     conferencia = veredito["conferencia"]
     resultados = {r["tipo"]: r for r in (conferencia or {}).get("resultados", [])}
     return page.render(
-        "portal/produto.html", status=status, conta=data["conta"], produto=produto, conferencia=conferencia,
-        resultados=resultados, geracoes=veredito["geracoes"]["itens"], precos={p["tipo"]: p for p in data["precos"]},
-        catalogo=CATALOGO, tipos_midia=TIPOS_MIDIA, videos=VIDEOS, avatares=AVATARES,
-        pedido=secrets.token_urlsafe(18), erros=erros or {}, base=_path(conta_id, codigo), **vocabulario(),
+        "portal/produto.html",
+        status=status,
+        conta=data["conta"],
+        produto=produto,
+        conferencia=conferencia,
+        resultados=resultados,
+        geracoes=veredito["geracoes"]["itens"],
+        precos={p["tipo"]: p for p in data["precos"]},
+        catalogo=CATALOGO,
+        tipos_midia=TIPOS_MIDIA,
+        videos=VIDEOS,
+        avatares=AVATARES,
+        pedido=secrets.token_urlsafe(18),
+        erros=erros or {},
+        base=_path(conta_id, codigo),
+        **vocabulario(),
     )
 
 
@@ -114,6 +130,9 @@ async def pedir_galeria(page: Page) -> web.StreamResponse:
 
 @routes.post("/contas/{conta}/produtos/{codigo}/video")
 async def pedir_video(page: Page) -> web.StreamResponse:
-    dados = {"produtoId": await _produto_id(page), "tipo": await page.field("tipo"),
-             "avatar": await page.field("avatar") or "automatico"}
+    dados = {
+        "produtoId": await _produto_id(page),
+        "tipo": await page.field("tipo"),
+        "avatar": await page.field("avatar") or "automatico",
+    }
     return await _order(page, VIDEO, "video", dados)

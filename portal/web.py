@@ -104,6 +104,8 @@ def _pretty_json(value: Any) -> str:
 
 
 templates = environment()
+
+
 def _markdown(text: str) -> Markup:
     return Markup(render_markdown(text))  # raw HTML in the text is escaped by the renderer
 
@@ -170,7 +172,9 @@ class Page:
 
     # -- the internal API -------------------------------------------------------------------
 
-    async def run(self, operation: Operation, *, idempotency_key: str | None = None, **variables: Any) -> dict[str, Any]:
+    async def run(
+        self, operation: Operation, *, idempotency_key: str | None = None, **variables: Any
+    ) -> dict[str, Any]:
         principal = self.sessao.principal() if self.sessao else None
         context = Context(runtime=self.runtime, principal=principal, idempotency_key=idempotency_key)
         return await run(operation, context, variables)
@@ -180,9 +184,15 @@ class Page:
     def render(self, template: str, *, status: int = 200, **context: Any) -> web.Response:
         notice = NOTICES.get(self.query("aviso"))
         html = templates.get_template(template).render(
-            sessao=self.sessao, csrf=self.csrf, path=self.request.path_qs, current=self.request.path,
-            can=self.can, notice=notice, docs_url=self.runtime.settings.docs_url,
-            api_url=self.runtime.settings.api_url, **context,
+            sessao=self.sessao,
+            csrf=self.csrf,
+            path=self.request.path_qs,
+            current=self.request.path,
+            can=self.can,
+            notice=notice,
+            docs_url=self.runtime.settings.docs_url,
+            api_url=self.runtime.settings.api_url,
+            **context,
         )
         return self._finish(web.Response(text=html, status=status, content_type="text/html"))
 
@@ -205,7 +215,9 @@ class Page:
                 response.del_cookie(name, path="/")
             else:
                 max_age = int(sessoes.SESSION_MAX.total_seconds()) if name == SESSION_COOKIE else None
-                response.set_cookie(name, value, path="/", httponly=True, secure=secure, samesite="Lax", max_age=max_age)
+                response.set_cookie(
+                    name, value, path="/", httponly=True, secure=secure, samesite="Lax", max_age=max_age
+                )
         response.headers.update(SECURITY_HEADERS)
         response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - self.started) * 1000:.1f}"
         return response
@@ -223,8 +235,12 @@ def error_page(page: Page, error: ApiError) -> web.StreamResponse:
     if error.type == "REAUTHENTICATION_REQUIRED":
         return page.redirect(f"/reautenticar?proximo={quote(safe_next(back))}")
     return page.render(
-        "portal/erro.html", status=error.status, titulo=error.message or error.kind.message,
-        descricao=error.description or error.kind.causa, correcao=error.kind.correcao, tipo=error.type,
+        "portal/erro.html",
+        status=error.status,
+        titulo=error.message or error.kind.message,
+        descricao=error.description or error.kind.causa,
+        correcao=error.kind.correcao,
+        tipo=error.type,
     )
 
 
@@ -269,10 +285,14 @@ def _edge(view: View, *, signed_in: bool) -> Callable[[web.Request], Awaitable[w
             page.anon = secrets.token_urlsafe(24)
             page.cookies.append((ANON_COOKIE, page.anon))
         if request.method not in ("GET", "HEAD") and not await _csrf_ok(page):
-            return page.render("portal/erro.html", status=403, titulo="Formulário expirado ou inválido.",
-                               descricao="O token de segurança (CSRF) do formulário está ausente ou não confere "
-                               "com a sua sessão.", correcao="Volte, recarregue a página e envie de novo.",
-                               tipo="CSRF")
+            return page.render(
+                "portal/erro.html",
+                status=403,
+                titulo="Formulário expirado ou inválido.",
+                descricao="O token de segurança (CSRF) do formulário está ausente ou não confere com a sua sessão.",
+                correcao="Volte, recarregue a página e envie de novo.",
+                tipo="CSRF",
+            )
         if signed_in and sessao is None:
             back = request.path_qs if request.method == "GET" else HOME
             return page.redirect(f"/entrar?proximo={quote(back)}")

@@ -5,7 +5,6 @@ from aiohttp import web
 from rest_v1 import openapi
 from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, saldo
 from rest_v1.keys import METHODS
-from vitrine.keys import RUNTIME
 from rest_v1.middlewares.auth import auth_middleware
 from rest_v1.middlewares.body import body_middleware
 from rest_v1.middlewares.call_log import call_log_middleware
@@ -15,6 +14,7 @@ from rest_v1.middlewares.methods import method_middleware
 from rest_v1.middlewares.rate_limit import add_rate_limit_headers, rate_limit_middleware
 from rest_v1.middlewares.request_id import add_request_id_header, request_id_middleware
 from rest_v1.routing import MethodTable, Routes
+from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 
 # Outermost first. The call log sees the final response, errors included; authentication runs

@@ -36,14 +36,14 @@ def query_params(request: web.Request, allowed: Collection[str]) -> dict[str, st
     return {name: request.query[name] for name in request.query}
 
 
-
-
 def page_variables(params: dict[str, str]) -> dict[str, Any]:
     limite = params.pop("limite", None)
     cursor = params.pop("cursor", None)
     # ASCII digits only (str.isdigit also takes '１' and '²'), and bounded before it becomes a
     # GraphQL Int (32 bits): a huge value is the caller's mistake, not an overflow.
-    if limite is not None and not (limite.isascii() and limite.isdigit() and len(limite) <= 3 and 1 <= int(limite) <= MAX_LIMIT):
+    if limite is not None and not (
+        limite.isascii() and limite.isdigit() and len(limite) <= 3 and 1 <= int(limite) <= MAX_LIMIT
+    ):
         raise ApiError(
             "VALIDATION_FAILED",
             fields=[FieldError("limite", "fora_do_intervalo", f"Use um inteiro de 1 a {MAX_LIMIT}.")],

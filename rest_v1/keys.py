@@ -6,8 +6,8 @@ from aiohttp import web
 from graphql_api.chave.service import Authenticated
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
-from vitrine.infra.ratelimit import Decision
 from rest_v1.routing import MethodTable
+from vitrine.infra.ratelimit import Decision
 
 METHODS = web.AppKey("methods", MethodTable)  # the methods each path allows (the Allow of a 405)
 

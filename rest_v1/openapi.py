@@ -24,9 +24,9 @@ from pydantic import BaseModel
 
 from graphql_api.core.errors import CATALOG
 from graphql_api.operations import fragments
-from vitrine.keys import RUNTIME
 from rest_v1.middlewares import idempotency
-from rest_v1.routing import PATH_PARAMETERS, RouteSpec, Routes, path_parameters
+from rest_v1.routing import PATH_PARAMETERS, Routes, RouteSpec, path_parameters
+from vitrine.keys import RUNTIME
 
 routes = Routes("Referência")
 
@@ -70,11 +70,17 @@ _ERROR_SCHEMA = {
     },
 }
 
-def _output_schema(graphql_type: Any, selection: SelectionSetNode | None, fragments: dict, components: dict) -> dict[str, Any]:
+
+def _output_schema(
+    graphql_type: Any, selection: SelectionSetNode | None, fragments: dict, components: dict
+) -> dict[str, Any]:
     nullable = not isinstance(graphql_type, GraphQLNonNull)
     inner = graphql_type.of_type if not nullable else graphql_type
     if isinstance(inner, GraphQLList):
-        schema: dict[str, Any] = {"type": "array", "items": _output_schema(inner.of_type, selection, fragments, components)}
+        schema: dict[str, Any] = {
+            "type": "array",
+            "items": _output_schema(inner.of_type, selection, fragments, components),
+        }
     elif isinstance(inner, GraphQLObjectType):
         schema = _selection_component(inner, selection, fragments, components)
     elif isinstance(inner, GraphQLEnumType):
@@ -107,10 +113,14 @@ def _selection_object(graphql_type: GraphQLObjectType, selection: SelectionSetNo
     return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
 
 
-def _selection_component(graphql_type: GraphQLObjectType, selection: SelectionSetNode, fragments: dict, components: dict):
+def _selection_component(
+    graphql_type: GraphQLObjectType, selection: SelectionSetNode, fragments: dict, components: dict
+):
     """The schema of a selection on an object type, kept as a component named after the type;
     one type selected two different ways would need two names, so that is refused."""
-    schema = {"description": graphql_type.description or ""} | _selection_object(graphql_type, selection, fragments, components)
+    schema = {"description": graphql_type.description or ""} | _selection_object(
+        graphql_type, selection, fragments, components
+    )
     if components.setdefault(graphql_type.name, schema) != schema:
         raise ValueError(f"{graphql_type.name} is selected with two different sets of fields")
     return {"$ref": f"#/components/schemas/{graphql_type.name}"}
@@ -153,7 +163,9 @@ def _middleware_errors(spec: RouteSpec) -> tuple[str, ...]:
     """What the middlewares can answer on this route, each by its own rule (rest_v1/routing.declares)."""
     from rest_v1.app import MIDDLEWARES
 
-    return tuple(error for middleware in MIDDLEWARES for error in getattr(middleware, "errors_for", lambda spec: ())(spec))
+    return tuple(
+        error for middleware in MIDDLEWARES for error in getattr(middleware, "errors_for", lambda spec: ())(spec)
+    )
 
 
 def _body_schema(body: Any, components: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +211,10 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             parameters = [
                 {"name": name, "in": "path", "required": True, "schema": PATH_PARAMETERS[name]}
                 for name in path_parameters(spec.path)
-            ] + [{"name": name, "in": "query", "required": False, "schema": schema} for name, schema in spec.query.items()]
+            ] + [
+                {"name": name, "in": "query", "required": False, "schema": schema}
+                for name, schema in spec.query.items()
+            ]
             header = idempotency.header_parameter(spec)
             if header is not None:
                 parameters.append(header)
@@ -213,7 +228,9 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             data_schema = _response_schema(spec, graphql_types, components) if spec.response is not None else {}
             if spec.list_response and spec.paginated:
                 body_schema = {
-                    "type": "object", "required": ["data", "paginacao"], "additionalProperties": False,
+                    "type": "object",
+                    "required": ["data", "paginacao"],
+                    "additionalProperties": False,
                     "properties": {
                         "data": {"type": "array", "items": data_schema},
                         "paginacao": _paginacao_schema(graphql_types, components),
@@ -221,11 +238,18 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
                 }
             elif spec.list_response:
                 body_schema = {
-                    "type": "object", "required": ["data"], "additionalProperties": False,
+                    "type": "object",
+                    "required": ["data"],
+                    "additionalProperties": False,
                     "properties": {"data": {"type": "array", "items": data_schema}},
                 }
             elif spec.response is not None:
-                body_schema = {"type": "object", "required": ["data"], "additionalProperties": False, "properties": {"data": data_schema}}
+                body_schema = {
+                    "type": "object",
+                    "required": ["data"],
+                    "additionalProperties": False,
+                    "properties": {"data": data_schema},
+                }
             else:
                 body_schema = {"type": "object"}
             errors = tuple(dict.fromkeys(spec.errors + _middleware_errors(spec)))
@@ -251,7 +275,8 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
             "schemas": components,
             "securitySchemes": {
                 "chaveOuToken": {
-                    "type": "http", "scheme": "bearer",
+                    "type": "http",
+                    "scheme": "bearer",
                     "description": "Chave de API (sk_test_…/sk_live_…) ou token OAuth (oat_test_…/oat_live_…).",
                 }
             },

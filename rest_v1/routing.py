@@ -10,8 +10,8 @@ from typing import Any
 
 from aiohttp import web
 
-from graphql_api.core.pagination import MAX_LIMIT
 from graphql_api.chamada.writer import TipoChamada
+from graphql_api.core.pagination import MAX_LIMIT
 from graphql_api.core.validation import SEM_CONTROLE_SCHEMA
 from graphql_api.produto.service import MAX_CODIGO
 
@@ -150,7 +150,8 @@ class MethodTable:
         parts = re.split(r"(\{\w+\})", path)
         regex = "".join(
             "(?:" + PATH_PARAMETERS[part[1:-1]]["pattern"].removeprefix("^").removesuffix("$") + ")"
-            if part.startswith("{") else re.escape(part)
+            if part.startswith("{")
+            else re.escape(part)
             for part in parts
         )
         return re.compile(regex)

@@ -11,7 +11,6 @@ from taskiq.abc.broker import AsyncBroker
 
 from vitrine.settings import Settings
 
-
 # How long one wait for a task blocks in Redis: below redis-py's socket timeout (5 s), which an
 # endless BRPOP (taskiq-redis's default) runs into on an idle queue, crashing the worker process
 # (and any task it was running) every 5 s while taskiq starts another.

@@ -5,8 +5,8 @@ of quality checks, generations, e-mail and notices."""
 import logging
 
 from graphql_api.chamada import service as chamadas
-from graphql_api.usuario import sessoes
 from graphql_api.idempotencia import service as idempotency_store
+from graphql_api.usuario import sessoes
 from tasks import avisos, conferencia, email, geracao
 from tasks.broker import broker
 from vitrine.settings import Settings

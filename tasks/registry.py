@@ -2,7 +2,14 @@
 
 import importlib
 
-TASK_MODULES = ["tasks.maintenance", "tasks.email", "tasks.avisos", "tasks.conferencia", "tasks.geracao", "tasks.worker_jobs"]
+TASK_MODULES = [
+    "tasks.maintenance",
+    "tasks.email",
+    "tasks.avisos",
+    "tasks.conferencia",
+    "tasks.geracao",
+    "tasks.worker_jobs",
+]
 
 
 def import_all() -> None:

@@ -5,6 +5,7 @@ seconds) or a (task, seconds) pair; every job also runs once at start-up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -41,10 +42,8 @@ class Loop:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
 
 
 class PeriodicJobs(Loop):

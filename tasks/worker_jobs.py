@@ -12,7 +12,9 @@ from tasks.scheduler import PeriodicJobs
 async def _start_periodic(state: TaskiqState) -> None:
     if broker.is_worker_process:
         settings = state.runtime.settings
-        state.periodic = PeriodicJobs(maintenance.periodic(settings), state.runtime.redis, key_prefix=settings.redis_key("agenda"))
+        state.periodic = PeriodicJobs(
+            maintenance.periodic(settings), state.runtime.redis, key_prefix=settings.redis_key("agenda")
+        )
         state.periodic.start()
 
 

@@ -7,11 +7,11 @@ import logging
 
 from aiohttp import web
 
+from graphql_api import operations
 from portal.app import add_routes as add_portal_routes
 from rest_v1.app import create_v1_app
-from vitrine.keys import RUNTIME
-from graphql_api import operations
 from vitrine import db, docs_site, media_routes, staff_graphql
+from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
 from vitrine.templating import STATIC_DIR
@@ -86,5 +86,6 @@ def run_web(app: web.Application, host: str, port: int, *, reuse_port: bool = Fa
     facade request's CPU on SQLite (no change measured on PostgreSQL)."""
     import uvloop
 
-    web.run_app(app, host=host, port=port, print=None, access_log=None, reuse_port=reuse_port,
-                loop=uvloop.new_event_loop())
+    web.run_app(
+        app, host=host, port=port, print=None, access_log=None, reuse_port=reuse_port, loop=uvloop.new_event_loop()
+    )

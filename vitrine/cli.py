@@ -54,8 +54,13 @@ def main(verbose: bool) -> None:
 @main.command()
 @click.option("--host", default=None, help="Interface to listen on (VITRINE_HOST, default 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port (VITRINE_PORT, default 8080).")
-@click.option("--processes", type=int, default=1, show_default=True,
-              help="Web processes sharing the port (more than one needs VITRINE_REDIS_URL).")
+@click.option(
+    "--processes",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Web processes sharing the port (more than one needs VITRINE_REDIS_URL).",
+)
 def serve(host: str | None, port: int | None, processes: int) -> None:
     """Run the API, portal, docs and (embedded default) the workers."""
     overrides: dict[str, Any] = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
@@ -105,7 +110,9 @@ def worker(workers: int) -> None:
     from tasks.registry import TASK_MODULES
 
     if not Settings().redis_url:
-        raise click.ClickException("vitrine worker needs VITRINE_REDIS_URL; without Redis, `vitrine serve` runs the tasks itself.")
+        raise click.ClickException(
+            "vitrine worker needs VITRINE_REDIS_URL; without Redis, `vitrine serve` runs the tasks itself."
+        )
     args = WorkerArgs.from_cli(["tasks.broker:broker", *TASK_MODULES, "--workers", str(workers)])
     raise SystemExit(run_worker(args) or 0)
 
@@ -223,5 +230,11 @@ def contract_accept(integrador_id: str, por: str) -> None:
         aceite = _run_with_db(work)
     except ApiError as error:
         _fail_on_api_error(error)
-    _print_json({"integradorId": integrador_id, "versao": aceite.versao, "aceitoPor": aceite.aceito_por,
-                 "aceitoEm": aceite.aceito_em.isoformat()})
+    _print_json(
+        {
+            "integradorId": integrador_id,
+            "versao": aceite.versao,
+            "aceitoPor": aceite.aceito_por,
+            "aceitoEm": aceite.aceito_em.isoformat(),
+        }
+    )

@@ -9,10 +9,9 @@ from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.context import TortoiseContext
 from tortoise.migrations.api import migrate as run_migrations
 
-from vitrine.settings import Settings
-
 from graphql_api.chamada.models import CALL_LOG_CONNECTION
 from graphql_api.core.transactions import MAIN_CONNECTION
+from vitrine.settings import Settings
 
 APP_LABEL = "vitrine"
 

@@ -61,23 +61,35 @@ async def integration_page(request: web.Request) -> web.Response:
     from graphql_api.integracao.alertas import TIPOS
     from graphql_api.integracao.etapas import ETAPAS
 
-    return _render(request, "docs/integracao.html", title="Etapas de integração", etapas=ETAPAS,
-                   tipos_alerta=TIPOS, current="integracao")
+    return _render(
+        request,
+        "docs/integracao.html",
+        title="Etapas de integração",
+        etapas=ETAPAS,
+        tipos_alerta=TIPOS,
+        current="integracao",
+    )
 
 
 async def errors_json(request: web.Request) -> web.Response:
     docs_url = request.app[RUNTIME].settings.docs_url
-    return web.json_response({
-        "data": [
-            asdict(kind) | {"documentacao": f"{docs_url}/erros#{kind.type}"}
-            for kind in sorted(CATALOG.values(), key=lambda k: k.type)
-        ],
-        "codigosDeCampo": FIELD_CODES,
-    })
+    return web.json_response(
+        {
+            "data": [
+                asdict(kind) | {"documentacao": f"{docs_url}/erros#{kind.type}"}
+                for kind in sorted(CATALOG.values(), key=lambda k: k.type)
+            ],
+            "codigosDeCampo": FIELD_CODES,
+        }
+    )
 
 
 _SECTIONS = (
-    ("Motivos de foto", "Em fotos.itens[].motivos do produto. Uma foto com um motivo de bloqueio fica reprovada e não entra em nenhuma mídia.", "foto"),
+    (
+        "Motivos de foto",
+        "Em fotos.itens[].motivos do produto. Uma foto com um motivo de bloqueio fica reprovada e não entra em nenhuma mídia.",
+        "foto",
+    ),
     ("Galeria", "Em resultados[].pendencias da galeria.", "galeria"),
     ("Vídeo de apresentação", "Em resultados[].pendencias de video_apresentacao.", "video_apresentacao"),
     ("Vídeo CinePremium", "Em resultados[].pendencias de video_cinepremium.", "video_cinepremium"),

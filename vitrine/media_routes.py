@@ -11,9 +11,15 @@ async def signed_media(request: web.Request) -> web.StreamResponse:
     key = request.match_info["key"]
     if not storage.verify(key, request.query.get("exp", ""), request.query.get("sig", "")):
         return web.json_response(
-            {"error": {"type": "FORBIDDEN", "message": "Link expirado ou inválido.",
-                       "description": "O link assinado expirou (veja expiraEm) ou foi alterado.",
-                       "fields": [], "documentation": f"{request.app[RUNTIME].settings.docs_url}/erros#FORBIDDEN"}},
+            {
+                "error": {
+                    "type": "FORBIDDEN",
+                    "message": "Link expirado ou inválido.",
+                    "description": "O link assinado expirou (veja expiraEm) ou foi alterado.",
+                    "fields": [],
+                    "documentation": f"{request.app[RUNTIME].settings.docs_url}/erros#FORBIDDEN",
+                }
+            },
             status=403,
         )
     try:

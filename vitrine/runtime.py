@@ -47,7 +47,8 @@ class Runtime:
         keys = KeyCache()
         bus.subscribe(lambda topic: keys.clear() if topic == CACHE_TOPIC else None)
         call_log = CallLogWriter(
-            flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit,
+            flush_seconds=settings.call_log_flush_seconds,
+            body_limit=settings.call_log_body_limit,
             batch_size=settings.call_log_batch_size,
         )
         # Integration steps are judged from each batch of logged calls, off the request path.

@@ -92,8 +92,10 @@ class Settings(BaseSettings):
     def _no_task_queue(self) -> Settings:
         # Its successor: a deployment kept apart by this alone would silently share everything else.
         if os.environ.get("VITRINE_TASK_QUEUE"):
-            raise ValueError("VITRINE_TASK_QUEUE was replaced by VITRINE_REDIS_NAMESPACE, which names the task "
-                             "queue and every other Redis key: set that instead")
+            raise ValueError(
+                "VITRINE_TASK_QUEUE was replaced by VITRINE_REDIS_NAMESPACE, which names the task "
+                "queue and every other Redis key: set that instead"
+            )
         return self
 
     def redis_key(self, *parts: str) -> str:

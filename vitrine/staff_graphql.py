@@ -47,9 +47,16 @@ async def staff_graphql(request: web.Request) -> web.StreamResponse:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        return _refuse(request, ApiError("UNAUTHORIZED", description="Envie Authorization: Bearer stf_… (credencial de equipe)."))
+        return _refuse(
+            request, ApiError("UNAUTHORIZED", description="Envie Authorization: Bearer stf_… (credencial de equipe).")
+        )
     if token.startswith(("sk_", "oat_")):
-        return _refuse(request, ApiError("FORBIDDEN", description="/graphql é da equipe do serviço: chaves de API e tokens OAuth usam /v1."))
+        return _refuse(
+            request,
+            ApiError(
+                "FORBIDDEN", description="/graphql é da equipe do serviço: chaves de API e tokens OAuth usam /v1."
+            ),
+        )
     try:
         request[STAFF] = await equipe.autenticar(token)
     except ApiError as error:

@@ -1,11 +1,9 @@
 """The Jinja environment shared by the documentation site and the portal."""
 
-from pathlib import Path
-
 import jinja2
 from markdown_it import MarkdownIt
 
-from vitrine.settings import DOCS_DIR, ROOT
+from vitrine.settings import ROOT
 
 TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"

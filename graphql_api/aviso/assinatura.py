@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 
 from cryptography.fernet import Fernet
@@ -27,7 +27,9 @@ def novo_segredo() -> tuple[str, bytes]:
 
 @lru_cache(maxsize=4)
 def _fernet(chave_mestra: bytes) -> Fernet:
-    derivada = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"vitrine/avisos/segredos").derive(chave_mestra)
+    derivada = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"vitrine/avisos/segredos").derive(
+        chave_mestra
+    )
     return Fernet(base64.urlsafe_b64encode(derivada))
 
 
@@ -41,7 +43,7 @@ def decifrar(cifrado: str, chave_mestra: bytes) -> bytes:
 
 def assinatura(chaves: list[bytes], msg_id: str, momento: datetime, corpo: str) -> str:
     """The webhook-signature value: one `v1,<base64>` per key, space-separated (rotation)."""
-    momento = momento.astimezone(timezone.utc)
+    momento = momento.astimezone(UTC)
     return " ".join(Webhook(chave).sign(msg_id, momento, corpo) for chave in chaves)
 
 

@@ -74,15 +74,23 @@ async def _store_aviso(principal: Principal, novo: NovoAviso, runtime: Runtime) 
         raise ApiError("NOTICE_ADDRESS_LIMIT_REACHED")
     segredo, chave = assinatura.novo_segredo()
     aviso = await Aviso.create(
-        id=new_id("avs_"), integrador_id=principal.integrador_id, ambiente=principal.ambiente.value,
-        url=novo.url, eventos=novo.eventos,
+        id=new_id("avs_"),
+        integrador_id=principal.integrador_id,
+        ambiente=principal.ambiente.value,
+        url=novo.url,
+        eventos=novo.eventos,
         segredo_cifrado=assinatura.cifrar(chave, _chave_mestra(runtime.settings)),
     )
     return Registro(aviso, criado=True, segredo=segredo)
 
 
 async def obter_aviso(principal: Principal, aviso_id: str) -> Aviso:
-    return await encontrar(aviso_id, "avs_", lambda: repository.get_visible(principal, aviso_id), f"Endereço de avisos {aviso_id} não encontrado.")
+    return await encontrar(
+        aviso_id,
+        "avs_",
+        lambda: repository.get_visible(principal, aviso_id),
+        f"Endereço de avisos {aviso_id} não encontrado.",
+    )
 
 
 async def listar_avisos(principal: Principal, page: PageRequest) -> tuple[list[Aviso], str | None]:

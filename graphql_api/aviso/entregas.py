@@ -66,8 +66,13 @@ async def enfileirar_entregas(evento: Evento) -> list[str]:
     corpo = corpo_do_evento(evento)
     entregas = [
         Entrega(
-            id=new_id("ent_"), aviso_id=aviso.id, evento_id=evento.id, tipo=evento.tipo, corpo=corpo,
-            proxima_tentativa_em=agora, enfileirada_em=agora,
+            id=new_id("ent_"),
+            aviso_id=aviso.id,
+            evento_id=evento.id,
+            tipo=evento.tipo,
+            corpo=corpo,
+            proxima_tentativa_em=agora,
+            enfileirada_em=agora,
         )
         for aviso in avisos
     ]
@@ -87,7 +92,12 @@ def agenda_nominal(settings: Settings) -> list[float]:
     janela = settings.aviso_janela_horas * 3600
     esperas: list[float] = []
     while sum(esperas) < janela:
-        esperas.append(min(settings.aviso_backoff_max_segundos, settings.aviso_backoff_base_segundos * settings.aviso_backoff_fator ** len(esperas)))
+        esperas.append(
+            min(
+                settings.aviso_backoff_max_segundos,
+                settings.aviso_backoff_base_segundos * settings.aviso_backoff_fator ** len(esperas),
+            )
+        )
     return esperas
 
 
@@ -131,13 +141,23 @@ async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, s
     started = time.perf_counter()
     try:
         response = await runtime.outbound.request(
-            "POST", url, data=corpo.encode(), headers=cabecalhos, max_bytes=RESPOSTA_MAX,
-            timeout=runtime.settings.aviso_timeout_segundos, follow_redirects=False, truncate=True,
+            "POST",
+            url,
+            data=corpo.encode(),
+            headers=cabecalhos,
+            max_bytes=RESPOSTA_MAX,
+            timeout=runtime.settings.aviso_timeout_segundos,
+            follow_redirects=False,
+            truncate=True,
         )
     except OutboundError as exc:
-        return Resposta(status=exc.status, erro=f"{exc.code}: {exc.detail}"[:300], duracao_ms=(time.perf_counter() - started) * 1000)
+        return Resposta(
+            status=exc.status, erro=f"{exc.code}: {exc.detail}"[:300], duracao_ms=(time.perf_counter() - started) * 1000
+        )
     return Resposta(
-        status=response.status, corpo=response.body.decode("utf-8", "replace"), cabecalhos=response.headers,
+        status=response.status,
+        corpo=response.body.decode("utf-8", "replace"),
+        cabecalhos=response.headers,
         duracao_ms=(time.perf_counter() - started) * 1000,
     )
 
@@ -169,26 +189,45 @@ async def _registrar_tentativa(
     status = resposta.status
     async with transaction():
         await Tentativa.create(
-            entrega_id=entrega.id, numero=numero, iniciada_em=iniciada_em, duracao_ms=round(resposta.duracao_ms, 1),
-            status=status, resposta=resposta.corpo, erro=resposta.erro,
+            entrega_id=entrega.id,
+            numero=numero,
+            iniciada_em=iniciada_em,
+            duracao_ms=round(resposta.duracao_ms, 1),
+            status=status,
+            resposta=resposta.corpo,
+            erro=resposta.erro,
         )
         if status is not None and 200 <= status < 300:
-            await repository.finish_entrega(entrega.id, reserva, situacao="entregue", entregue_em=agora, ultimo_status=status, proxima_tentativa_em=None)
+            await repository.finish_entrega(
+                entrega.id,
+                reserva,
+                situacao="entregue",
+                entregue_em=agora,
+                ultimo_status=status,
+                proxima_tentativa_em=None,
+            )
             if aviso.falhando_desde is not None:  # read before the attempt: the common case skips a write
                 await Aviso.filter(id=aviso.id).update(falhando_desde=None, alerta_falha_em=None)
                 await alertas.fechar(aviso.integrador_id, aviso.ambiente, "aviso_falhando", aviso.id)
             return "entregue"
         await Aviso.filter(id=aviso.id, falhando_desde__isnull=True).update(falhando_desde=agora)
         if status == 410:
-            await repository.finish_entrega(entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None)
+            await repository.finish_entrega(
+                entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None
+            )
             await desativar(aviso.id, "O endereço respondeu 410 Gone: ele não quer mais receber avisos.", runtime)
             return "desativado"
         espera = proxima_espera(numero, retry_after(resposta.cabecalhos, agora), settings)
         if espera is None:
-            await repository.finish_entrega(entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None)
+            await repository.finish_entrega(
+                entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None
+            )
         else:
             await repository.finish_entrega(
-                entrega.id, reserva, situacao="pendente", ultimo_status=status,
+                entrega.id,
+                reserva,
+                situacao="pendente",
+                ultimo_status=status,
                 proxima_tentativa_em=agora + timedelta(seconds=espera),
             )
         desde = (await Aviso.filter(id=aviso.id).values_list("falhando_desde", flat=True) or [None])[0]
@@ -217,8 +256,12 @@ async def reenviar_entrega(principal: Principal, aviso_id: str, entrega_id: str)
     aviso = await obter_aviso(principal, aviso_id)
     if aviso.situacao != "ativo":
         raise ApiError("NOTICE_ADDRESS_DISABLED")
-    entrega = await encontrar(entrega_id, "ent_", repository.entregas_of(aviso.id).filter(id=entrega_id).first,
-                              f"Entrega {entrega_id} não encontrada neste endereço.")
+    entrega = await encontrar(
+        entrega_id,
+        "ent_",
+        repository.entregas_of(aviso.id).filter(id=entrega_id).first,
+        f"Entrega {entrega_id} não encontrada neste endereço.",
+    )
     agora = relogio.agora()
     changed = await Entrega.filter(id=entrega.id, situacao__in=("entregue", "falhou", "pendente")).update(
         situacao="pendente", proxima_tentativa_em=agora, enfileirada_em=agora

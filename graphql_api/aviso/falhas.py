@@ -23,7 +23,9 @@ ALERTA_APOS = timedelta(hours=1)
 async def desativar(aviso_id: str, motivo: str, runtime: Runtime) -> None:
     """Switch an address off (once), fail its pending deliveries and tell the integrator."""
     agora = relogio.agora()
-    changed = await Aviso.filter(id=aviso_id, situacao="ativo").update(situacao="desativado", desativado_em=agora, motivo_desativacao=motivo)
+    changed = await Aviso.filter(id=aviso_id, situacao="ativo").update(
+        situacao="desativado", desativado_em=agora, motivo_desativacao=motivo
+    )
     if not changed:
         return
     pendentes = await repository.fail_pending_of(aviso_id)
@@ -43,9 +45,15 @@ async def _alertar(aviso: Aviso, assunto: str, texto: str, tipo: str, runtime: R
     # An open alert in the integration status, e-mailed to the integrator's contacts (for now its
     # registered e-mail) at most once per kind every 6 hours; it closes when the address recovers.
     await alertas.abrir(
-        aviso.integrador_id, aviso.ambiente, tipo, aviso.id, assunto.removeprefix("Vitrine: "),
-        evidencia={"avisoId": aviso.id, "url": aviso.url}, smtp_url=runtime.settings.smtp_url,
-        assunto_email=assunto, texto_email=texto,
+        aviso.integrador_id,
+        aviso.ambiente,
+        tipo,
+        aviso.id,
+        assunto.removeprefix("Vitrine: "),
+        evidencia={"avisoId": aviso.id, "url": aviso.url},
+        smtp_url=runtime.settings.smtp_url,
+        assunto_email=assunto,
+        texto_email=texto,
     )
 
 
@@ -56,8 +64,10 @@ async def alertar_falhas(agora: datetime, runtime: Runtime) -> int:
             if not await repository.claim_alert(aviso.id, agora - ALERTA_APOS, agora):
                 continue
             ultima = await Tentativa.filter(entrega__aviso_id=aviso.id).order_by("-id").first()
-            resposta = "sem resposta" if ultima is None else (
-                f"HTTP {ultima.status}" if ultima.status is not None else (ultima.erro or "sem resposta")
+            resposta = (
+                "sem resposta"
+                if ultima is None
+                else (f"HTTP {ultima.status}" if ultima.status is not None else (ultima.erro or "sem resposta"))
             )
             texto = (
                 f"O endereço de avisos {aviso.url} (ambiente {aviso.ambiente}) está falhando desde "
@@ -68,6 +78,8 @@ async def alertar_falhas(agora: datetime, runtime: Runtime) -> int:
                 f"{round(runtime.settings.aviso_desativar_apos_horas)} horas, o endereço será desativado.\n\n"
                 f"Documentação: {runtime.settings.docs_url}/avisos\n"
             )
-            await _alertar(aviso, f"Vitrine: endereço de avisos falhando há 1 hora ({aviso.url})", texto, "aviso_falhando", runtime)
+            await _alertar(
+                aviso, f"Vitrine: endereço de avisos falhando há 1 hora ({aviso.url})", texto, "aviso_falhando", runtime
+            )
             enviados += 1
     return enviados

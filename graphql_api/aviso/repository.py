@@ -65,8 +65,10 @@ async def finish_entrega(entrega_id: str, reserva: str, **values: Any) -> bool:
 
 
 async def stale_in_flight(before: datetime, limit: int = 500) -> list[dict]:
-    return await Entrega.filter(situacao="enviando", em_voo_desde__lt=before).limit(limit).values(
-        "id", "reserva", "tentativas", "em_voo_desde"
+    return (
+        await Entrega.filter(situacao="enviando", em_voo_desde__lt=before)
+        .limit(limit)
+        .values("id", "reserva", "tentativas", "em_voo_desde")
     )
 
 
@@ -86,8 +88,10 @@ async def due_not_queued(agora: datetime, requeue_before: datetime, limit: int =
 
 async def mark_queued(entrega_id: str, agora: datetime, requeue_before: datetime) -> bool:
     """Claim the right to queue a due delivery, so concurrent sweeps queue it once."""
-    updated = await Entrega.filter(id=entrega_id, situacao="pendente").filter(_not_queued(requeue_before)).update(
-        enfileirada_em=agora
+    updated = (
+        await Entrega.filter(id=entrega_id, situacao="pendente")
+        .filter(_not_queued(requeue_before))
+        .update(enfileirada_em=agora)
     )
     return updated == 1
 

@@ -3,7 +3,6 @@ from strawberry.types import Info
 
 from graphql_api.aviso import enderecos, entregas, testes
 from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
-from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.aviso.types import (
     AvisoType,
     EntregaType,
@@ -12,6 +11,7 @@ from graphql_api.aviso.types import (
     RodadaTesteType,
     TesteAvisoType,
 )
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 from graphql_api.evento.catalog import EVENT_TYPES
@@ -21,7 +21,9 @@ GERENCIAR = "avisos:gerenciar"
 
 
 def _registro(registro: enderecos.Registro) -> RegistroAvisoType:
-    return RegistroAvisoType(aviso=AvisoType.from_model(registro.aviso), criado=registro.criado, segredo=registro.segredo)
+    return RegistroAvisoType(
+        aviso=AvisoType.from_model(registro.aviso), criado=registro.criado, segredo=registro.segredo
+    )
 
 
 @strawberry.type
@@ -38,23 +40,34 @@ class Query:
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def entregas_aviso(
-        self, info: Info, aviso_id: str, limite: int | None = None, cursor: str | None = None, situacao: str | None = None
+        self,
+        info: Info,
+        aviso_id: str,
+        limite: int | None = None,
+        cursor: str | None = None,
+        situacao: str | None = None,
     ) -> Pagina[EntregaType]:
         page = PageRequest.of(limite, cursor, prefixo="ent_")
-        rows, next_cursor, tentativas = await entregas.listar_entregas(info.context.principal, aviso_id, page, situacao=situacao)
+        rows, next_cursor, tentativas = await entregas.listar_entregas(
+            info.context.principal, aviso_id, page, situacao=situacao
+        )
         return pagina([EntregaType.from_model(e, tentativas[e.id]) for e in rows], page, next_cursor)
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def teste_aviso(self, info: Info, id: strawberry.ID) -> TesteAvisoType:
         return TesteAvisoType.from_model(await testes.obter_teste(info.context.principal, id))
 
-
-    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True), description="The latest test run (of one address when avisoId is given); null before the first.")
+    @strawberry.field(
+        extensions=requires(GERENCIAR, integrator_only=True),
+        description="The latest test run (of one address when avisoId is given); null before the first.",
+    )
     async def ultima_rodada_teste_aviso(self, info: Info, aviso_id: str | None = None) -> RodadaTesteType | None:
         found = await testes.ultima_rodada(info.context.principal, aviso_id)
         return RodadaTesteType.from_model(*found) if found else None
 
-    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True), description="The events an address can subscribe to.")
+    @strawberry.field(
+        extensions=requires(GERENCIAR, integrator_only=True), description="The events an address can subscribe to."
+    )
     def eventos_aviso(self, info: Info) -> list[EventoAvisoType]:
         return [EventoAvisoType(nome=nome, descricao=descricao) for nome, descricao in EVENT_TYPES.items()]
 
@@ -68,7 +81,9 @@ PedidoTesteInput = input_type(PedidoTeste)
 class Mutation:
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def registrar_aviso(self, info: Info, dados: NovoAvisoInput) -> RegistroAvisoType:
-        return _registro(await enderecos.registrar_aviso(info.context.principal, as_dados(dados), runtime=info.context.runtime))
+        return _registro(
+            await enderecos.registrar_aviso(info.context.principal, as_dados(dados), runtime=info.context.runtime)
+        )
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def remover_aviso(self, info: Info, id: strawberry.ID) -> bool:
@@ -76,8 +91,14 @@ class Mutation:
         return True
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def rotacionar_segredo_aviso(self, info: Info, id: strawberry.ID, dados: RotacaoInput | None = None) -> RegistroAvisoType:
-        return _registro(await enderecos.rotacionar_segredo(info.context.principal, id, as_dados(dados), runtime=info.context.runtime))
+    async def rotacionar_segredo_aviso(
+        self, info: Info, id: strawberry.ID, dados: RotacaoInput | None = None
+    ) -> RegistroAvisoType:
+        return _registro(
+            await enderecos.rotacionar_segredo(
+                info.context.principal, id, as_dados(dados), runtime=info.context.runtime
+            )
+        )
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def reenviar_entrega_aviso(self, info: Info, aviso_id: str, entrega_id: str) -> EntregaType:

@@ -34,7 +34,9 @@ class NovoAviso(BaseModel):
         if parts.scheme.lower() != "https":
             raise PydanticCustomError("url_nao_https", "A URL precisa usar https://.")
         if not parts.hostname or parts.username or parts.password or parts.fragment:
-            raise PydanticCustomError("formato_invalido", "Use https://servidor/caminho, sem usuário, senha nem #fragmento.")
+            raise PydanticCustomError(
+                "formato_invalido", "Use https://servidor/caminho, sem usuário, senha nem #fragmento."
+            )
         # Scheme and host are case-insensitive: normalise them so a url is registered once.
         host = parts.hostname.lower()
         netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")

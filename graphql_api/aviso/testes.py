@@ -61,10 +61,17 @@ async def testar(principal: Principal, dados: Any) -> list[TesteAviso]:
 
 
 async def obter_teste(principal: Principal, teste_id: str) -> TesteAviso:
-    return await encontrar(teste_id, "tst_", lambda: repository.teste_visible(principal, teste_id), f"Teste de aviso {teste_id} não encontrado.")
+    return await encontrar(
+        teste_id,
+        "tst_",
+        lambda: repository.teste_visible(principal, teste_id),
+        f"Teste de aviso {teste_id} não encontrado.",
+    )
 
 
-async def ultima_rodada(principal: Principal, aviso_id: str | None = None) -> tuple[RodadaTeste, list[TesteAviso]] | None:
+async def ultima_rodada(
+    principal: Principal, aviso_id: str | None = None
+) -> tuple[RodadaTeste, list[TesteAviso]] | None:
     """The latest test run of the caller's environment (of one address, when given) with its
     three tests: the run AVISOS_ASSINATURA is judged on, for the portal to show and poll."""
     if aviso_id is not None:
@@ -105,26 +112,44 @@ async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
         chaves = enderecos.chaves(rodada.aviso, runtime.settings, agora)
 
         async def enviar(teste: TesteAviso) -> None:
-            corpo = json_compacto({"id": new_id("evt_"), "tipo": TEST_EVENT, "criadoEm": format_timestamp(agora), "contaId": None, "data": {"testeId": teste.id}})
+            corpo = json_compacto(
+                {
+                    "id": new_id("evt_"),
+                    "tipo": TEST_EVENT,
+                    "criadoEm": format_timestamp(agora),
+                    "contaId": None,
+                    "data": {"testeId": teste.id},
+                }
+            )
             cabecalhos = _cabecalhos_de_teste(teste.caso, teste.id, corpo, chaves, agora)
-            await concluir_teste(teste, cabecalhos, corpo, await entregas.enviar(runtime, rodada.url, corpo, cabecalhos))
+            await concluir_teste(
+                teste, cabecalhos, corpo, await entregas.enviar(runtime, rodada.url, corpo, cabecalhos)
+            )
 
         await asyncio.gather(*(enviar(t) for t in pendentes))
     await RodadaTeste.filter(id=rodada_id).update(situacao="concluida", concluida_em=relogio.agora())
     if rodada.ambiente == "teste":
         situacao = await situacao_assinatura(rodada.integrador_id, rodada.ambiente)
         await integracao.registrar_teste_de_avisos(
-            rodada.integrador_id, aprovado=situacao.situacao == "ok",
-            teste_ids=[t.id for t in situacao.testes], motivo=situacao.ultima_falha,
+            rodada.integrador_id,
+            aprovado=situacao.situacao == "ok",
+            teste_ids=[t.id for t in situacao.testes],
+            motivo=situacao.ultima_falha,
         )
     return True
 
 
 async def concluir_teste(teste: TesteAviso, cabecalhos: dict[str, str], corpo: str, resposta: Resposta) -> None:
     await TesteAviso.filter(id=teste.id, situacao="pendente").update(
-        situacao="concluido", cabecalhos_enviados=cabecalhos, corpo_enviado=corpo, status=resposta.status,
-        resposta=resposta.corpo, erro=resposta.erro, duracao_ms=round(resposta.duracao_ms, 1),
-        veredito=veredito(teste.caso, resposta.status), concluido_em=relogio.agora(),
+        situacao="concluido",
+        cabecalhos_enviados=cabecalhos,
+        corpo_enviado=corpo,
+        status=resposta.status,
+        resposta=resposta.corpo,
+        erro=resposta.erro,
+        duracao_ms=round(resposta.duracao_ms, 1),
+        veredito=veredito(teste.caso, resposta.status),
+        concluido_em=relogio.agora(),
     )
 
 
@@ -148,9 +173,12 @@ async def situacao_assinatura(integrador_id: str, ambiente: str) -> SituacaoAssi
     testes = await repository.testes_of(rodada.id)
     falhas = [
         f"{t.caso}: esperado {ESPERADO[t.caso]}, recebido {t.status if t.status is not None else t.erro}"
-        for t in testes if t.veredito != "passou"
+        for t in testes
+        if t.veredito != "passou"
     ]
     return SituacaoAssinatura(
-        "falhou" if falhas else "ok", verificado_em=rodada.concluida_em, testes=testes,
+        "falhou" if falhas else "ok",
+        verificado_em=rodada.concluida_em,
+        testes=testes,
         ultima_falha="; ".join(falhas) or None,
     )

@@ -25,10 +25,17 @@ class AvisoType:
     @classmethod
     def from_model(cls, a: Aviso) -> AvisoType:
         return cls(
-            id=strawberry.ID(a.id), url=a.url, eventos=list(a.eventos), situacao=a.situacao, ambiente=a.ambiente,
-            falhando_desde=a.falhando_desde, desativado_em=a.desativado_em, motivo_desativacao=a.motivo_desativacao,
+            id=strawberry.ID(a.id),
+            url=a.url,
+            eventos=list(a.eventos),
+            situacao=a.situacao,
+            ambiente=a.ambiente,
+            falhando_desde=a.falhando_desde,
+            desativado_em=a.desativado_em,
+            motivo_desativacao=a.motivo_desativacao,
             segredo_anterior_expira_em=a.segredo_anterior_expira_em if a.segredo_anterior_cifrado else None,
-            criado_em=a.criado_em, atualizado_em=a.atualizado_em,
+            criado_em=a.criado_em,
+            atualizado_em=a.atualizado_em,
         )
 
 
@@ -50,10 +57,20 @@ class TentativaType:
 
     @classmethod
     def from_model(cls, t: Tentativa) -> TentativaType:
-        return cls(numero=t.numero, iniciada_em=t.iniciada_em, duracao_ms=t.duracao_ms, status=t.status, resposta=t.resposta, erro=t.erro)
+        return cls(
+            numero=t.numero,
+            iniciada_em=t.iniciada_em,
+            duracao_ms=t.duracao_ms,
+            status=t.status,
+            resposta=t.resposta,
+            erro=t.erro,
+        )
 
 
-@strawberry.type(name="Entrega", description="Um evento para um endereço. `id` é o cabeçalho webhook-id, igual em todas as tentativas.")
+@strawberry.type(
+    name="Entrega",
+    description="Um evento para um endereço. `id` é o cabeçalho webhook-id, igual em todas as tentativas.",
+)
 class EntregaType:
     id: strawberry.ID
     evento_id: str
@@ -68,9 +85,15 @@ class EntregaType:
     @classmethod
     def from_model(cls, e: Entrega, tentativas: list[Tentativa]) -> EntregaType:
         return cls(
-            id=strawberry.ID(e.id), evento_id=e.evento_id, tipo=e.tipo, situacao=e.situacao, ultimo_status=e.ultimo_status,
+            id=strawberry.ID(e.id),
+            evento_id=e.evento_id,
+            tipo=e.tipo,
+            situacao=e.situacao,
+            ultimo_status=e.ultimo_status,
             proxima_tentativa_em=e.proxima_tentativa_em if e.situacao == "pendente" else None,
-            criado_em=e.criado_em, entregue_em=e.entregue_em, tentativas=[TentativaType.from_model(t) for t in tentativas],
+            criado_em=e.criado_em,
+            entregue_em=e.entregue_em,
+            tentativas=[TentativaType.from_model(t) for t in tentativas],
         )
 
 
@@ -88,7 +111,9 @@ class RespostaTesteType:
     duracao_ms: float | None
 
 
-@strawberry.type(name="TesteAviso", description="Uma das três entregas de POST /avisos/teste e o que o endereço respondeu.")
+@strawberry.type(
+    name="TesteAviso", description="Uma das três entregas de POST /avisos/teste e o que o endereço respondeu."
+)
 class TesteAvisoType:
     id: strawberry.ID
     caso: str
@@ -104,10 +129,19 @@ class TesteAvisoType:
     def from_model(cls, t: TesteAviso) -> TesteAvisoType:
         done = t.situacao == "concluido"
         return cls(
-            id=strawberry.ID(t.id), caso=t.caso, situacao=t.situacao, esperado=ESPERADO[t.caso],
-            enviado=EnvioTesteType(cabecalhos=t.cabecalhos_enviados or {}, corpo=t.corpo_enviado or "") if done and t.corpo_enviado else None,
-            resposta=RespostaTesteType(status=t.status, corpo=t.resposta, erro=t.erro, duracao_ms=t.duracao_ms) if done else None,
-            veredito=t.veredito, criado_em=t.criado_em, concluido_em=t.concluido_em,
+            id=strawberry.ID(t.id),
+            caso=t.caso,
+            situacao=t.situacao,
+            esperado=ESPERADO[t.caso],
+            enviado=EnvioTesteType(cabecalhos=t.cabecalhos_enviados or {}, corpo=t.corpo_enviado or "")
+            if done and t.corpo_enviado
+            else None,
+            resposta=RespostaTesteType(status=t.status, corpo=t.resposta, erro=t.erro, duracao_ms=t.duracao_ms)
+            if done
+            else None,
+            veredito=t.veredito,
+            criado_em=t.criado_em,
+            concluido_em=t.concluido_em,
         )
 
 
@@ -124,8 +158,13 @@ class RodadaTesteType:
     @classmethod
     def from_model(cls, r: RodadaTeste, testes: list[TesteAviso]) -> RodadaTesteType:
         return cls(
-            id=strawberry.ID(r.id), aviso_id=r.aviso_id, url=r.url, situacao=r.situacao, criado_em=r.criado_em,
-            concluida_em=r.concluida_em, testes=[TesteAvisoType.from_model(t) for t in testes],
+            id=strawberry.ID(r.id),
+            aviso_id=r.aviso_id,
+            url=r.url,
+            situacao=r.situacao,
+            criado_em=r.criado_em,
+            concluida_em=r.concluida_em,
+            testes=[TesteAvisoType.from_model(t) for t in testes],
         )
 
 

@@ -27,9 +27,13 @@ async def varrer(runtime: Runtime) -> dict[str, int]:
     retomadas = 0
     for row in await repository.stale_in_flight(agora - timedelta(seconds=settings.aviso_em_voo_max_segundos)):
         async with transaction():
-            if await repository.finish_entrega(row["id"], row["reserva"], situacao="pendente", proxima_tentativa_em=agora):
+            if await repository.finish_entrega(
+                row["id"], row["reserva"], situacao="pendente", proxima_tentativa_em=agora
+            ):
                 await Tentativa.create(
-                    entrega_id=row["id"], numero=row["tentativas"], iniciada_em=row["em_voo_desde"],
+                    entrega_id=row["id"],
+                    numero=row["tentativas"],
+                    iniciada_em=row["em_voo_desde"],
                     erro="interrompida: o processo que enviava parou; a entrega foi retomada",
                 )
                 retomadas += 1

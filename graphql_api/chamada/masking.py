@@ -43,9 +43,75 @@ _PERSONAL_NUMBER = re.compile(
 )
 # Brazilian area codes (DDD) in use.
 _DDD = frozenset(
-    "11 12 13 14 15 16 17 18 19 21 22 24 27 28 31 32 33 34 35 37 38 41 42 43 44 45 46 47 48 49 "
-    "51 53 54 55 61 62 63 64 65 66 67 68 69 71 73 74 75 77 79 81 82 83 84 85 86 87 88 89 "
-    "91 92 93 94 95 96 97 98 99".split()
+    [
+        "11",
+        "12",
+        "13",
+        "14",
+        "15",
+        "16",
+        "17",
+        "18",
+        "19",
+        "21",
+        "22",
+        "24",
+        "27",
+        "28",
+        "31",
+        "32",
+        "33",
+        "34",
+        "35",
+        "37",
+        "38",
+        "41",
+        "42",
+        "43",
+        "44",
+        "45",
+        "46",
+        "47",
+        "48",
+        "49",
+        "51",
+        "53",
+        "54",
+        "55",
+        "61",
+        "62",
+        "63",
+        "64",
+        "65",
+        "66",
+        "67",
+        "68",
+        "69",
+        "71",
+        "73",
+        "74",
+        "75",
+        "77",
+        "79",
+        "81",
+        "82",
+        "83",
+        "84",
+        "85",
+        "86",
+        "87",
+        "88",
+        "89",
+        "91",
+        "92",
+        "93",
+        "94",
+        "95",
+        "96",
+        "97",
+        "98",
+        "99",
+    ]
 )
 _TOKEN_MARKER = re.compile(r"sk_|oat_|ort_|oac_|cs_|whsec_")
 
@@ -137,7 +203,7 @@ def mask_value(value: Any) -> Any:
         return mask_text(value)
     if isinstance(value, list):
         masked = [mask_value(v) for v in value]
-        return value if all(m is v for m, v in zip(masked, value)) else masked
+        return value if all(m is v for m, v in zip(masked, value, strict=False)) else masked
     if isinstance(value, dict):
         masked_items = {k: (_mask_secret_field(v) if _is_sensitive_key(k) else mask_value(v)) for k, v in value.items()}
         return value if all(masked_items[k] is v for k, v in value.items()) else masked_items
@@ -157,8 +223,14 @@ def _mask_secret_field(value: Any) -> Any:
 def mask_authorization(value: str) -> str:
     scheme, _, credential = value.partition(" ")
     # The common case, an API key, without the regexes: what _TOKEN_PATTERNS would make of it.
-    if len(credential) == 61 and credential[20] == "_" and credential.startswith(("sk_test_", "sk_live_")) \
-            and credential[8:20].isalnum() and credential[21:].isalnum() and credential.isascii():
+    if (
+        len(credential) == 61
+        and credential[20] == "_"
+        and credential.startswith(("sk_test_", "sk_live_"))
+        and credential[8:20].isalnum()
+        and credential[21:].isalnum()
+        and credential.isascii()
+    ):
         return f"{scheme} {credential[:20]}_{MASK}"
     masked = mask_text(credential)
     return f"{scheme} {masked if masked != credential else MASK}"

@@ -8,7 +8,6 @@ from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 
-
 FiltroChamadasInput = input_type(FiltroChamadas)
 
 
@@ -16,7 +15,11 @@ FiltroChamadasInput = input_type(FiltroChamadas)
 class Query:
     @strawberry.field(extensions=requires(integrator_only=True, portal_scope="chamadas:ler"))
     async def chamadas(
-        self, info: Info, filtros: FiltroChamadasInput | None = None, limite: int | None = None, cursor: str | None = None
+        self,
+        info: Info,
+        filtros: FiltroChamadasInput | None = None,
+        limite: int | None = None,
+        cursor: str | None = None,
     ) -> Pagina[ChamadaType]:
         page = PageRequest.of(limite, cursor, prefixo="req_")
         rows, next_cursor = await service.listar_chamadas(

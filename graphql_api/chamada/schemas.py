@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 
 from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
@@ -20,9 +20,9 @@ METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 def parse_moment(value: str, *, end_of_day: bool) -> datetime:
     if len(value) == 10:
         day = date.fromisoformat(value)
-        return datetime.combine(day, time.max if end_of_day else time.min, tzinfo=timezone.utc)
+        return datetime.combine(day, time.max if end_of_day else time.min, tzinfo=UTC)
     moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 class FiltroChamadas(BaseModel):
@@ -75,7 +75,9 @@ class FiltroChamadas(BaseModel):
     @classmethod
     def _endpoint(cls, value: str | None) -> str | None:
         if value is not None and (len(value) > 200 or not value.startswith("/") or tem_controle(value)):
-            raise PydanticCustomError("formato_invalido", "Use o modelo do caminho, como /galerias ou /contas/{contaId}.")
+            raise PydanticCustomError(
+                "formato_invalido", "Use o modelo do caminho, como /galerias ou /contas/{contaId}."
+            )
         return value
 
     @field_validator("codigoErro")

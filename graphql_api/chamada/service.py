@@ -8,15 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-
-from graphql_api.core.relogio import agora
 from graphql_api.chamada import repository
 from graphql_api.chamada.models import Chamada
 from graphql_api.chamada.schemas import CHAVE_PATTERN, FiltroChamadas, parse_moment
-from graphql_api.core.ids import encontrar
 from graphql_api.core.errors import CATALOG
+from graphql_api.core.ids import encontrar
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import CredentialKind, Principal
+from graphql_api.core.relogio import agora
 from graphql_api.core.validation import validate
 
 BODY_RETENTION = timedelta(days=30)
@@ -65,8 +64,12 @@ async def endpoints_chamadas(principal: Principal) -> list[str]:
 
 
 async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
-    return await encontrar(request_id, "req_", repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(id=request_id).first,
-                           f"Chamada {request_id} não encontrada neste ambiente.")
+    return await encontrar(
+        request_id,
+        "req_",
+        repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(id=request_id).first,
+        f"Chamada {request_id} não encontrada neste ambiente.",
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,13 +4,13 @@ task masks and inserts the buffer in batches. Listeners (integration steps) see 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-
-import json
 
 from tortoise import connections
 
@@ -48,6 +48,7 @@ def _db_values(row: dict, dialect: str) -> list:
             value = int(value)
         values.append(value)
     return values
+
 
 log = logging.getLogger(__name__)
 
@@ -136,10 +137,8 @@ class CallLogWriter:
 
     async def _run(self) -> None:
         while not self._stopping:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.flush_seconds)
-            except TimeoutError:
-                pass
             self._wake.clear()
             try:
                 await self.flush()
@@ -269,7 +268,9 @@ def _without_bodies(row: dict) -> dict:
     """The row a database cannot refuse: bodies replaced by a note, no NUL in any text."""
     clean = {k: v.replace("\x00", "\ufffd") if isinstance(v, str) else v for k, v in row.items()}
     return clean | {
-        "cabecalhos": {}, "corpo_enviado": NOTE if row["corpo_enviado"] or row["corpo_enviado_cortado"] else None,
+        "cabecalhos": {},
+        "corpo_enviado": NOTE if row["corpo_enviado"] or row["corpo_enviado_cortado"] else None,
         "corpo_recebido": NOTE if row["corpo_recebido"] or row["corpo_recebido_cortado"] else None,
-        "corpo_enviado_cortado": False, "corpo_recebido_cortado": False,
+        "corpo_enviado_cortado": False,
+        "corpo_recebido_cortado": False,
     }

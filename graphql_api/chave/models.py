@@ -13,7 +13,9 @@ class ChaveApi(Model):
     """An API key. Only the SHA-256 of its secret is kept, the identifier finds the row."""
 
     id = fields.CharField(pk=True, max_length=12)  # the 12-character identifier inside the key
-    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="chaves")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="chaves"
+    )
     integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)  # teste | producao
     nome = fields.CharField(max_length=100, default="")

@@ -1,5 +1,5 @@
-from graphql_api.core.relogio import agora
 from graphql_api.chave.models import ChaveApi
+from graphql_api.core.relogio import agora
 
 
 async def credential_row(identificador: str) -> dict | None:
@@ -26,6 +26,6 @@ async def list_for(integrador_id: str, ambiente: str) -> list[ChaveApi]:
 
 
 async def revoke(integrador_id: str, identificador: str) -> int:
-    return await ChaveApi.filter(
-        id=identificador, integrador_id=integrador_id, revogada_em__isnull=True
-    ).update(revogada_em=agora())
+    return await ChaveApi.filter(id=identificador, integrador_id=integrador_id, revogada_em__isnull=True).update(
+        revogada_em=agora()
+    )

@@ -118,9 +118,7 @@ async def identify(token: str, cache: KeyCache) -> str | None:
     return entry.integrador_id if entry else None
 
 
-async def authenticate(
-    token: str, cache: KeyCache, *, default_limits: RateLimits
-) -> Authenticated:
+async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimits) -> Authenticated:
     parts = split_key(token)
     if parts is None:
         raise ApiError("UNAUTHORIZED", description="A chave não tem o formato sk_test_… ou sk_live_….")

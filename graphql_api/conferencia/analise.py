@@ -176,9 +176,16 @@ def _sharpness(grey: Image.Image) -> float:
     width, height = laplacian.size
     variances = sorted(
         (
-            ImageStat.Stat(laplacian.crop((
-                col * width // _GRID, row * height // _GRID, (col + 1) * width // _GRID, (row + 1) * height // _GRID,
-            ))).var[0]
+            ImageStat.Stat(
+                laplacian.crop(
+                    (
+                        col * width // _GRID,
+                        row * height // _GRID,
+                        (col + 1) * width // _GRID,
+                        (row + 1) * height // _GRID,
+                    )
+                )
+            ).var[0]
             for row in range(_GRID)
             for col in range(_GRID)
         ),
@@ -192,7 +199,7 @@ def _dhash(grey: Image.Image) -> str:
     pixels = small.tobytes()
     value = 0
     for row in range(16):
-        line = pixels[row * 17:(row + 1) * 17]
+        line = pixels[row * 17 : (row + 1) * 17]
         for col in range(16):
             value = (value << 1) | (line[col] > line[col + 1])
     return f"{value:064x}"

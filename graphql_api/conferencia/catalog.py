@@ -54,57 +54,87 @@ _MP_TRANSPARENTE = f"{MAX_FOTO_DECODIFICADA / 8e6:.1f}".replace(".", ",")
 
 MOTIVOS: dict[str, Codigo] = _codes(
     Codigo(
-        "FOTO_URL_INVALIDA", "foto", BLOQUEIO, "URL ou redirecionamento inválido",
+        "FOTO_URL_INVALIDA",
+        "foto",
+        BLOQUEIO,
+        "URL ou redirecionamento inválido",
         "A URL, ou um redirecionamento dela, não é um endereço https:// válido.",
         "Publique a foto num endereço https:// e não redirecione para http://.",
     ),
     Codigo(
-        "FOTO_ENDERECO_PROIBIDO", "foto", BLOQUEIO, "Endereço em rede privada",
+        "FOTO_ENDERECO_PROIBIDO",
+        "foto",
+        BLOQUEIO,
+        "Endereço em rede privada",
         "O servidor da foto (ou um redirecionamento) resolve para um endereço privado, local, "
         "link-local ou reservado; a Vitrine não busca nada nessas redes.",
         "Sirva a foto de um endereço público da internet (por exemplo o seu CDN).",
     ),
     Codigo(
-        "FOTO_REDIRECIONAMENTOS_DEMAIS", "foto", BLOQUEIO, "Redirecionamentos demais",
+        "FOTO_REDIRECIONAMENTOS_DEMAIS",
+        "foto",
+        BLOQUEIO,
+        "Redirecionamentos demais",
         "A URL passou de 3 redirecionamentos.",
         "Use a URL final da foto, sem cadeias de redirecionamento.",
     ),
     Codigo(
-        "FOTO_INACESSIVEL", "foto", BLOQUEIO, "Servidor inacessível",
+        "FOTO_INACESSIVEL",
+        "foto",
+        BLOQUEIO,
+        "Servidor inacessível",
         "O nome do servidor não foi encontrado, a conexão falhou ou o certificado TLS não é válido.",
         "Confira a URL e o certificado do servidor. Se a falha foi passageira, peça uma nova "
         "conferência com POST /produtos/{produtoId}/conferencia?refazer=true.",
     ),
     Codigo(
-        "FOTO_TEMPO_ESGOTADO", "foto", BLOQUEIO, "Servidor lento demais",
+        "FOTO_TEMPO_ESGOTADO",
+        "foto",
+        BLOQUEIO,
+        "Servidor lento demais",
         "O servidor não entregou a foto inteira dentro do tempo limite.",
         "Sirva a foto de um servidor mais rápido (um CDN) e peça uma nova conferência com "
         "POST /produtos/{produtoId}/conferencia?refazer=true.",
     ),
     Codigo(
-        "FOTO_HTTP_ERRO", "foto", BLOQUEIO, "Resposta HTTP de erro",
+        "FOTO_HTTP_ERRO",
+        "foto",
+        BLOQUEIO,
+        "Resposta HTTP de erro",
         "O servidor respondeu com um status diferente de 200 (o detalhe traz o status, por exemplo 404 ou 500).",
         "Corrija a URL (404) ou o servidor (5xx). Depois de um erro 5xx ou 429 passageiro, peça uma "
         "nova conferência com POST /produtos/{produtoId}/conferencia?refazer=true.",
     ),
     Codigo(
-        "FOTO_GRANDE_DEMAIS", "foto", BLOQUEIO, f"Arquivo acima de {_MB} MB",
+        "FOTO_GRANDE_DEMAIS",
+        "foto",
+        BLOQUEIO,
+        f"Arquivo acima de {_MB} MB",
         f"O arquivo passa de {_MB} MB; o download é interrompido ao passar do limite.",
         f"Envie a foto com até {_MB} MB (um JPEG de qualidade 85 a 90 costuma bastar).",
     ),
     Codigo(
-        "FOTO_NAO_E_IMAGEM", "foto", BLOQUEIO, "Não é uma imagem aceita",
+        "FOTO_NAO_E_IMAGEM",
+        "foto",
+        BLOQUEIO,
+        "Não é uma imagem aceita",
         "O conteúdo recebido não é JPEG, PNG nem WebP (por exemplo uma página HTML de erro). "
         "O formato é identificado pelo conteúdo, não pelo Content-Type.",
         "Aponte a URL para o arquivo da imagem em JPEG, PNG ou WebP.",
     ),
     Codigo(
-        "FOTO_CORROMPIDA", "foto", BLOQUEIO, "Imagem corrompida ou incompleta",
+        "FOTO_CORROMPIDA",
+        "foto",
+        BLOQUEIO,
+        "Imagem corrompida ou incompleta",
         "O arquivo parece uma imagem, mas não pôde ser decodificado até o fim (truncado ou danificado).",
         "Exporte a foto de novo e confira se o servidor entrega o arquivo inteiro.",
     ),
     Codigo(
-        "FOTO_DIMENSOES_EXCESSIVAS", "foto", BLOQUEIO, "Dimensões excessivas",
+        "FOTO_DIMENSOES_EXCESSIVAS",
+        "foto",
+        BLOQUEIO,
+        "Dimensões excessivas",
         f"A imagem declara mais de {MAX_FOTO_PIXELS // 1_000_000} megapixels, ou ocuparia mais de "
         f"{MAX_FOTO_DECODIFICADA // 1_000_000} MB decodificada (PNG ou WebP acima de "
         f"{MAX_FOTO_DECODIFICADA / 3e6:.0f} megapixels, ou de {_MP_TRANSPARENTE} com transparência); "
@@ -113,30 +143,45 @@ MOTIVOS: dict[str, Codigo] = _codes(
         "Reduza a foto (por exemplo para 2000 × 2000 pixels) e envie de novo.",
     ),
     Codigo(
-        "FOTO_RESOLUCAO_BAIXA", "foto", BLOQUEIO, "Resolução baixa",
+        "FOTO_RESOLUCAO_BAIXA",
+        "foto",
+        BLOQUEIO,
+        "Resolução baixa",
         f"O menor lado da foto tem menos de {MIN_LADO} pixels: fica pixelada em qualquer anúncio.",
         f"Envie fotos com pelo menos {MIN_LADO} pixels no menor lado; o ideal é {LADO_IDEAL} ou mais.",
     ),
     Codigo(
-        "FOTO_RESOLUCAO_ABAIXO_DO_IDEAL", "foto", FRACO, "Resolução abaixo do ideal",
+        "FOTO_RESOLUCAO_ABAIXO_DO_IDEAL",
+        "foto",
+        FRACO,
+        "Resolução abaixo do ideal",
         f"O menor lado da foto tem menos de {LADO_IDEAL} pixels: a foto é aceita, mas perde "
         "nitidez nas imagens de 1200 × 1200 e não serve ao vídeo CinePremium (1080p).",
         f"Envie a foto com {LADO_IDEAL} pixels ou mais no menor lado.",
     ),
     Codigo(
-        "FOTO_DESFOCADA", "foto", BLOQUEIO, "Foto desfocada",
+        "FOTO_DESFOCADA",
+        "foto",
+        BLOQUEIO,
+        "Foto desfocada",
         "A nitidez medida (variância do Laplaciano nas regiões com mais detalhe, numa cópia de até "
         f"1000 pixels) ficou abaixo de {MIN_NITIDEZ:.0f}: a foto está fora de foco ou foi ampliada.",
         "Fotografe de novo com o produto em foco, ou envie o arquivo original em vez de uma cópia ampliada.",
     ),
     Codigo(
-        "FOTO_QUASE_DUPLICADA", "foto", BLOQUEIO, "Foto repetida",
+        "FOTO_QUASE_DUPLICADA",
+        "foto",
+        BLOQUEIO,
+        "Foto repetida",
         "A foto é igual ou quase igual (hash perceptual) a outra de ordem menor da mesma ficha; a "
         "primeira é mantida e esta é reprovada.",
         "Troque por outra foto do produto (outro ângulo, detalhe, embalagem) ou remova-a.",
     ),
     Codigo(
-        "FOTO_PRINCIPAL_FUNDO_NAO_CLARO", "foto", FRACO, "Fundo da principal não é claro",
+        "FOTO_PRINCIPAL_FUNDO_NAO_CLARO",
+        "foto",
+        FRACO,
+        "Fundo da principal não é claro",
         f"Menos de {MIN_FUNDO_CLARO:.0%} da borda da foto principal é clara e neutra; marketplaces "
         "pedem a foto principal sobre fundo branco.",
         "Use como principal uma foto do produto sobre fundo branco ou claro, sem cenário.",
@@ -145,12 +190,18 @@ MOTIVOS: dict[str, Codigo] = _codes(
 
 _GALERIA = (
     Codigo(
-        "GALERIA_SEM_FOTO_APROVADA", "galeria", BLOQUEIO, "Nenhuma foto aprovada",
+        "GALERIA_SEM_FOTO_APROVADA",
+        "galeria",
+        BLOQUEIO,
+        "Nenhuma foto aprovada",
         "A galeria começa pela foto do produto e nenhuma foto da ficha foi aprovada.",
         "Envie ao menos uma foto aprovada: veja os motivos em fotos.itens do produto.",
     ),
     Codigo(
-        "GALERIA_CONTEUDO_INSUFICIENTE", "galeria", BLOQUEIO, "Conteúdo para menos de 3 imagens",
+        "GALERIA_CONTEUDO_INSUFICIENTE",
+        "galeria",
+        BLOQUEIO,
+        "Conteúdo para menos de 3 imagens",
         f"Cada imagem da galeria precisa de uma foto aprovada ou de um conteúdo da ficha (atributos, "
         f"medidas, composição, garantia, avaliações, perguntas); a ficha sustenta menos de "
         f"{PACOTES_GALERIA[0]} imagens, o menor pacote.",
@@ -158,41 +209,62 @@ _GALERIA = (
         "garantia, provaSocial ou perguntas.",
     ),
     Codigo(
-        "GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "galeria", FRACO, "Mais conteúdo do que cabe",
+        "GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO",
+        "galeria",
+        FRACO,
+        "Mais conteúdo do que cabe",
         f"A ficha sustenta mais imagens do que o máximo de uma galeria ({MAX_IMAGENS_GALERIA}); "
         "as fotos de ordem mais alta ficam de fora.",
         "Nada a fazer se a escolha servir; para decidir quais fotos entram, ponha as preferidas nas "
         "menores posições de ordem.",
     ),
     Codigo(
-        "GALERIA_FOTO_PRINCIPAL_REPROVADA", "galeria", FRACO, "Foto principal reprovada",
+        "GALERIA_FOTO_PRINCIPAL_REPROVADA",
+        "galeria",
+        FRACO,
+        "Foto principal reprovada",
         "A foto marcada como principal foi reprovada; a galeria abre com a próxima foto aprovada.",
         "Corrija a foto principal (veja os motivos dela em fotos.itens) ou marque outra como principal.",
     ),
     Codigo(
-        "GALERIA_FUNDO_PRINCIPAL_NAO_CLARO", "galeria", FRACO, "Principal sem fundo claro",
+        "GALERIA_FUNDO_PRINCIPAL_NAO_CLARO",
+        "galeria",
+        FRACO,
+        "Principal sem fundo claro",
         "A primeira imagem da galeria é a foto principal sobre fundo branco; a foto principal atual "
         "tem cenário ou fundo escuro.",
         "Marque como principal uma foto do produto sobre fundo branco ou claro.",
     ),
     Codigo(
-        "GALERIA_SEM_DESTAQUES", "galeria", FRACO, "Sem imagem de destaques",
+        "GALERIA_SEM_DESTAQUES",
+        "galeria",
+        FRACO,
+        "Sem imagem de destaques",
         f"A imagem de destaques mostra características do produto e precisa de pelo menos "
         f"{MIN_ATRIBUTOS_DESTAQUES} atributos.",
         "Preencha atributos com o que o comprador procura (voltagem, material, capacidade, cor…).",
     ),
     Codigo(
-        "GALERIA_SEM_MEDIDAS", "galeria", FRACO, "Sem imagem de medidas",
+        "GALERIA_SEM_MEDIDAS",
+        "galeria",
+        FRACO,
+        "Sem imagem de medidas",
         "A imagem de medidas precisa de largura, altura, profundidade e unidade em dimensoes.",
         "Preencha dimensoes.largura, altura, profundidade e unidade.",
     ),
     Codigo(
-        "GALERIA_SEM_COMPOSICAO", "galeria", FRACO, "Sem imagem do que vem na caixa",
-        "A imagem \"o que vem na caixa\" precisa de composicaoOferta.",
+        "GALERIA_SEM_COMPOSICAO",
+        "galeria",
+        FRACO,
+        "Sem imagem do que vem na caixa",
+        'A imagem "o que vem na caixa" precisa de composicaoOferta.',
         "Liste em composicaoOferta cada item da embalagem com a quantidade.",
     ),
     Codigo(
-        "GALERIA_SEM_PROVA_SOCIAL", "galeria", FRACO, "Sem imagem de prova social",
+        "GALERIA_SEM_PROVA_SOCIAL",
+        "galeria",
+        FRACO,
+        "Sem imagem de prova social",
         f"A imagem de prova social precisa de provaSocial com notaMedia de {MIN_NOTA_PROVA_SOCIAL:.0f} "
         f"ou mais e totalAvaliacoes, ou de {MIN_AVALIACOES_PROVA_SOCIAL} avaliações com média de "
         f"{MIN_NOTA_PROVA_SOCIAL:.0f} ou mais. Uma nota baixa não é exibida.",
@@ -219,14 +291,30 @@ class RequisitosVideo:
 
 
 APRESENTACAO = RequisitosVideo(
-    "video_apresentacao", "APRESENTACAO", "vídeo de apresentação", min_fotos=2, fotos_ideais=4,
-    min_fotos_hd=0, min_descricao=80, descricao_ideal=300, atributos_ideais=3,
-    cena_medidas=False, cena_prova_social=False,
+    "video_apresentacao",
+    "APRESENTACAO",
+    "vídeo de apresentação",
+    min_fotos=2,
+    fotos_ideais=4,
+    min_fotos_hd=0,
+    min_descricao=80,
+    descricao_ideal=300,
+    atributos_ideais=3,
+    cena_medidas=False,
+    cena_prova_social=False,
 )
 CINEPREMIUM = RequisitosVideo(
-    "video_cinepremium", "CINEPREMIUM", "CinePremium", min_fotos=5, fotos_ideais=8,
-    min_fotos_hd=5, min_descricao=300, descricao_ideal=800, atributos_ideais=5,
-    cena_medidas=True, cena_prova_social=True,
+    "video_cinepremium",
+    "CINEPREMIUM",
+    "CinePremium",
+    min_fotos=5,
+    fotos_ideais=8,
+    min_fotos_hd=5,
+    min_descricao=300,
+    descricao_ideal=800,
+    atributos_ideais=5,
+    cena_medidas=True,
+    cena_prova_social=True,
 )
 VIDEOS = (APRESENTACAO, CINEPREMIUM)
 
@@ -235,54 +323,84 @@ def _video_codes(r: RequisitosVideo) -> list[Codigo]:
     p, nome = r.prefixo, r.nome
     codes = [
         Codigo(
-            f"{p}_FOTOS_INSUFICIENTES", r.tipo, BLOQUEIO, f"Menos de {r.min_fotos} fotos aprovadas",
+            f"{p}_FOTOS_INSUFICIENTES",
+            r.tipo,
+            BLOQUEIO,
+            f"Menos de {r.min_fotos} fotos aprovadas",
             f"O {nome} anima as fotos do produto e precisa de pelo menos {r.min_fotos} fotos aprovadas.",
             f"Envie pelo menos {r.min_fotos} fotos do produto (ângulos, detalhes) que passem na triagem; "
             "veja os motivos das reprovadas em fotos.itens.",
         ),
         Codigo(
-            f"{p}_DESCRICAO_CURTA", r.tipo, BLOQUEIO, "Descrição curta para a fala",
+            f"{p}_DESCRICAO_CURTA",
+            r.tipo,
+            BLOQUEIO,
+            "Descrição curta para a fala",
             f"A fala do {nome} é escrita a partir da descrição, que precisa de pelo menos "
             f"{r.min_descricao} caracteres (descricao e descricaoComplementar somadas).",
             "Escreva em descricao o que o produto é, para quem serve e o que o diferencia.",
         ),
         Codigo(
-            f"{p}_POUCAS_FOTOS", r.tipo, FRACO, f"Menos de {r.fotos_ideais} fotos",
+            f"{p}_POUCAS_FOTOS",
+            r.tipo,
+            FRACO,
+            f"Menos de {r.fotos_ideais} fotos",
             f"Com menos de {r.fotos_ideais} fotos aprovadas o {nome} repete imagens.",
             f"Envie {r.fotos_ideais} ou mais fotos aprovadas de ângulos diferentes.",
         ),
         Codigo(
-            f"{p}_POUCOS_ATRIBUTOS", r.tipo, FRACO, f"Menos de {r.atributos_ideais} atributos",
+            f"{p}_POUCOS_ATRIBUTOS",
+            r.tipo,
+            FRACO,
+            f"Menos de {r.atributos_ideais} atributos",
             f"Os cartões de características do {nome} mostram atributos; com menos de "
             f"{r.atributos_ideais} ficam rasos ou repetidos.",
             f"Preencha pelo menos {r.atributos_ideais} atributos relevantes.",
         ),
         Codigo(
-            f"{p}_SEM_MARCA", r.tipo, FRACO, "Sem marca",
+            f"{p}_SEM_MARCA",
+            r.tipo,
+            FRACO,
+            "Sem marca",
             f"A abertura e o fechamento do {nome} citam a marca, que não foi informada.",
             "Preencha marca (e modelo, se houver).",
         ),
     ]
     if r.min_fotos_hd:
-        codes.append(Codigo(
-            f"{p}_RESOLUCAO_INSUFICIENTE", r.tipo, BLOQUEIO, "Fotos sem resolução 1080p",
-            f"O {nome} sai em 1080p e precisa de pelo menos {r.min_fotos_hd} fotos aprovadas com "
-            f"{LADO_HD} pixels ou mais no menor lado.",
-            f"Envie os arquivos originais das fotos, com pelo menos {LADO_HD} pixels no menor lado.",
-        ))
+        codes.append(
+            Codigo(
+                f"{p}_RESOLUCAO_INSUFICIENTE",
+                r.tipo,
+                BLOQUEIO,
+                "Fotos sem resolução 1080p",
+                f"O {nome} sai em 1080p e precisa de pelo menos {r.min_fotos_hd} fotos aprovadas com "
+                f"{LADO_HD} pixels ou mais no menor lado.",
+                f"Envie os arquivos originais das fotos, com pelo menos {LADO_HD} pixels no menor lado.",
+            )
+        )
     if r.cena_medidas:
-        codes.append(Codigo(
-            f"{p}_SEM_MEDIDAS", r.tipo, FRACO, "Sem cena de medidas",
-            "A cena de medidas precisa de largura, altura, profundidade e unidade em dimensoes.",
-            "Preencha dimensoes.largura, altura, profundidade e unidade.",
-        ))
+        codes.append(
+            Codigo(
+                f"{p}_SEM_MEDIDAS",
+                r.tipo,
+                FRACO,
+                "Sem cena de medidas",
+                "A cena de medidas precisa de largura, altura, profundidade e unidade em dimensoes.",
+                "Preencha dimensoes.largura, altura, profundidade e unidade.",
+            )
+        )
     if r.cena_prova_social:
-        codes.append(Codigo(
-            f"{p}_SEM_PROVA_SOCIAL", r.tipo, FRACO, "Sem cena de prova social",
-            f"A cena final do {nome} mostra a avaliação dos compradores: precisa de provaSocial ou "
-            f"avaliacoes com média de {MIN_NOTA_PROVA_SOCIAL:.0f} ou mais.",
-            "Envie provaSocial (totalAvaliacoes, notaMedia) ou avaliacoes do anúncio.",
-        ))
+        codes.append(
+            Codigo(
+                f"{p}_SEM_PROVA_SOCIAL",
+                r.tipo,
+                FRACO,
+                "Sem cena de prova social",
+                f"A cena final do {nome} mostra a avaliação dos compradores: precisa de provaSocial ou "
+                f"avaliacoes com média de {MIN_NOTA_PROVA_SOCIAL:.0f} ou mais.",
+                "Envie provaSocial (totalAvaliacoes, notaMedia) ou avaliacoes do anúncio.",
+            )
+        )
     return codes
 
 

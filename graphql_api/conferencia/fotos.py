@@ -143,8 +143,10 @@ class Recebimento:
             await anterior.save(update_fields=["verificada_em"])
             return Recebida(url, anterior)
         digest = hashlib.sha256(response.body).hexdigest()
-        known = anterior if anterior is not None and anterior.sha256 == digest else (
-            await repository.foto_por_conteudo(self.produto_id, digest_url, digest)
+        known = (
+            anterior
+            if anterior is not None and anterior.sha256 == digest
+            else (await repository.foto_por_conteudo(self.produto_id, digest_url, digest))
         )
         if known is not None:
             known.etag, known.ultima_modificacao = _etag(response), _last_modified(response)
@@ -167,15 +169,23 @@ class Recebimento:
             await asyncio.sleep(RETRY_PAUSE)
             return await baixar(self.outbound, url, timeout=self.timeout, headers=headers)
 
-    async def _store(self, url: str, digest_url: str, digest: str, response: OutboundResponse, medidas: Medidas) -> Foto:
+    async def _store(
+        self, url: str, digest_url: str, digest: str, response: OutboundResponse, medidas: Medidas
+    ) -> Foto:
         key = f"fotos/{self.produto_id}/{digest}.{medidas.extensao}"
         if not self.storage.exists(key):
             await asyncio.get_running_loop().run_in_executor(None, self.storage.save, key, response.body)
         try:
             return await Foto.create(
-                produto_id=self.produto_id, url=url, url_hash=digest_url, sha256=digest, arquivo=key,
-                bytes=len(response.body), medidas=medidas.as_dict(),
-                etag=_etag(response), ultima_modificacao=_last_modified(response),
+                produto_id=self.produto_id,
+                url=url,
+                url_hash=digest_url,
+                sha256=digest,
+                arquivo=key,
+                bytes=len(response.body),
+                medidas=medidas.as_dict(),
+                etag=_etag(response),
+                ultima_modificacao=_last_modified(response),
             )
         except IntegrityError:  # a concurrent check of the same product stored it first
             existing = await repository.foto_por_conteudo(self.produto_id, digest_url, digest)

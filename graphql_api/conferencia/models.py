@@ -27,8 +27,12 @@ class Conferencia(Model):
     admitida_em = fields.DatetimeField(null=True)  # entered the daily count of the product
     executar_em = fields.DatetimeField(null=True)  # agendada: when a slot of the daily count frees
     reservada_ate = fields.DatetimeField(null=True)  # lease of the worker running it
-    resultados: list[dict[str, Any]] | None = fields.JSONField(null=True)  # one entry per media type, as the API shows it
-    fotos: list[dict[str, Any]] | None = fields.JSONField(null=True)  # the screening of each photo, as fotos.itens shows it
+    resultados: list[dict[str, Any]] | None = fields.JSONField(
+        null=True
+    )  # one entry per media type, as the API shows it
+    fotos: list[dict[str, Any]] | None = fields.JSONField(
+        null=True
+    )  # the screening of each photo, as fotos.itens shows it
     erro = fields.TextField(null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
     concluida_em = fields.DatetimeField(null=True)
@@ -44,7 +48,9 @@ class Foto(Model):
     and re-used by later versions while its URL and content stay the same."""
 
     id = fields.IntField(pk=True)
-    produto: fields.ForeignKeyRelation[Produto] = fields.ForeignKeyField("vitrine.Produto", related_name="fotos_originais")
+    produto: fields.ForeignKeyRelation[Produto] = fields.ForeignKeyField(
+        "vitrine.Produto", related_name="fotos_originais"
+    )
     produto_id: str  # column tortoise adds for the relation above
     url = fields.TextField()
     url_hash = fields.CharField(max_length=64)  # sha256 of the URL, for the look-up

@@ -86,10 +86,12 @@ def _duplicadas(itens: list[Item], principal: int) -> None:
     """A photo too close to one already kept is refused; the principal is kept first, then by ordem.
     Only photos approved on their own merits are kept, so a sharp copy of a blurred photo survives."""
     kept: list[Item] = []
-    for item in [itens[principal], *itens[:principal], *itens[principal + 1:]] if itens else []:
+    for item in [itens[principal], *itens[:principal], *itens[principal + 1 :]] if itens else []:
         if item.medidas is None or not item.aprovada:
             continue
-        twin = next((k for k in kept if distancia(k.medidas.hash, item.medidas.hash) <= c.MAX_DISTANCIA_DUPLICADA), None)
+        twin = next(
+            (k for k in kept if distancia(k.medidas.hash, item.medidas.hash) <= c.MAX_DISTANCIA_DUPLICADA), None
+        )
         if twin is not None:
             item.motivo("FOTO_QUASE_DUPLICADA", f"Igual ou quase igual à foto de ordem {twin.ordem}.")
         else:
@@ -122,9 +124,9 @@ def fatos(ficha: dict[str, Any], itens: list[Item]) -> Fatos:
         aprovadas=len(aprovadas),
         aprovadas_hd=sum(1 for i in aprovadas if i.medidas.menor_lado >= c.LADO_HD),
         principal_aprovada=principal is not None and principal.aprovada,
-        principal_fundo_claro=principal is not None and principal.aprovada and not any(
-            m["codigo"] == "FOTO_PRINCIPAL_FUNDO_NAO_CLARO" for m in principal.motivos
-        ),
+        principal_fundo_claro=principal is not None
+        and principal.aprovada
+        and not any(m["codigo"] == "FOTO_PRINCIPAL_FUNDO_NAO_CLARO" for m in principal.motivos),
         descricao=len(ficha.get("descricao") or "") + len(ficha.get("descricaoComplementar") or ""),
         atributos=len(ficha.get("atributos") or []),
         marca=bool(ficha.get("marca")),
@@ -157,10 +159,16 @@ class _Pendencias(list):
 def galeria(f: Fatos) -> dict[str, Any]:
     """Each gallery image needs a photo or a piece of the ficha: the principal photo, one image per
     other approved photo, highlights, measurements, what is in the box, warranty, social proof, Q&A."""
-    imagens = f.aprovadas + sum((
-        f.atributos >= c.MIN_ATRIBUTOS_DESTAQUES, f.medidas, f.composicao, f.garantia, f.prova_social,
-        f.perguntas >= c.MIN_PERGUNTAS,
-    ))
+    imagens = f.aprovadas + sum(
+        (
+            f.atributos >= c.MIN_ATRIBUTOS_DESTAQUES,
+            f.medidas,
+            f.composicao,
+            f.garantia,
+            f.prova_social,
+            f.perguntas >= c.MIN_PERGUNTAS,
+        )
+    )
     p = _Pendencias()
     if f.aprovadas == 0:
         p.add("GALERIA_SEM_FOTO_APROVADA", "imagens")

@@ -21,8 +21,10 @@ async def atual(produto_id: str, versao: int) -> Conferencia | None:
 
 async def admitidas_desde(produto_id: str, since: datetime) -> list[datetime]:
     """When each check of the product that entered the daily count since `since` did, oldest first."""
-    rows = await Conferencia.filter(produto_id=produto_id, admitida_em__gte=since).order_by("admitida_em").values_list(
-        "admitida_em", flat=True
+    rows = (
+        await Conferencia.filter(produto_id=produto_id, admitida_em__gte=since)
+        .order_by("admitida_em")
+        .values_list("admitida_em", flat=True)
     )
     return cast(list[datetime], rows)  # tortoise types flat values_list rows as tuples
 
@@ -31,7 +33,9 @@ async def agendada(produto_id: str) -> Conferencia | None:
     return await Conferencia.filter(produto_id=produto_id, situacao=AGENDADA).first()
 
 
-async def cancelar_pendentes(produto_id: str, *, situacoes: tuple[str, ...] = PENDENTES, exceto: str | None = None) -> int:
+async def cancelar_pendentes(
+    produto_id: str, *, situacoes: tuple[str, ...] = PENDENTES, exceto: str | None = None
+) -> int:
     query = Conferencia.filter(produto_id=produto_id, situacao__in=situacoes)
     if exceto is not None:
         query = query.exclude(id=exceto)

@@ -20,10 +20,10 @@ from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.conferencia.fotos import Recebimento, garantir_miniatura
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
-from graphql_api.core.relogio import agora
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Principal
+from graphql_api.core.relogio import agora
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.evento import service as eventos
@@ -75,8 +75,13 @@ async def iniciar(produto: Produto, *, origem: str) -> Conferencia:
 
 async def _create(produto: Produto, **fields) -> Conferencia:
     return await Conferencia.create(
-        id=new_id("cnf_"), produto_id=produto.id, integrador_id=produto.integrador_id, ambiente=produto.ambiente,
-        conta_id=produto.conta_id, versao_produto=produto.versao, **fields,
+        id=new_id("cnf_"),
+        produto_id=produto.id,
+        integrador_id=produto.integrador_id,
+        ambiente=produto.ambiente,
+        conta_id=produto.conta_id,
+        versao_produto=produto.versao,
+        **fields,
     )
 
 
@@ -84,7 +89,12 @@ async def conferir(principal: Principal, produto_id: str, *, refazer: bool = Fal
     """POST /produtos/{produtoId}/conferencia: the check of the current version, started anew when
     it is missing or failed, or when `refazer` asks for it (after fixing a photo host, say)."""
     async with transaction():
-        produto = await encontrar(produto_id, "prd_", lambda: produtos.visible_for_update(principal, produto_id), f"Produto {produto_id} não encontrado.")
+        produto = await encontrar(
+            produto_id,
+            "prd_",
+            lambda: produtos.visible_for_update(principal, produto_id),
+            f"Produto {produto_id} não encontrado.",
+        )
         conferencia = await repository.atual(produto.id, produto.versao)
         if conferencia is not None and (
             conferencia.situacao in (AGENDADA, EM_ANDAMENTO) or (conferencia.situacao == CONCLUIDA and not refazer)
@@ -99,7 +109,12 @@ async def conferir(principal: Principal, produto_id: str, *, refazer: bool = Fal
 
 async def ultima(principal: Principal, produto_id: str) -> Conferencia | None:
     """The latest check of the product's current version, whatever its situacao (portal)."""
-    produto = await encontrar(produto_id, "prd_", produtos.visible(principal).filter(id=produto_id).first, f"Produto {produto_id} não encontrado.")
+    produto = await encontrar(
+        produto_id,
+        "prd_",
+        produtos.visible(principal).filter(id=produto_id).first,
+        f"Produto {produto_id} não encontrado.",
+    )
     return await repository.atual(produto.id, produto.versao)
 
 
@@ -128,7 +143,10 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
         ficha = versao.ficha
         imagens = ficha.get("imagens", [])
         recebimento = Recebimento(
-            produto.id, outbound=runtime.outbound, storage=runtime.storage, pool=runtime.photo_pool,
+            produto.id,
+            outbound=runtime.outbound,
+            storage=runtime.storage,
+            pool=runtime.photo_pool,
             timeout=runtime.settings.foto_timeout_seconds,
         )
         recebidas = await recebimento.receber_todas([im["url"] for im in imagens])
@@ -151,9 +169,15 @@ async def _foto_publica(produto: Produto, item, recebidas, runtime: Runtime) -> 
         publico["miniatura"] = await garantir_miniatura(runtime.storage, runtime.photo_pool, foto)
     if item.aprovada and foto is not None:
         imagem = await imagens.registrar(
-            integrador_id=produto.integrador_id, ambiente=produto.ambiente, conta_id=produto.conta_id,
-            produto_id=produto.id, geracao_id=None, origem="foto", arquivo=foto.arquivo,
-            largura=item.medidas.largura, altura=item.medidas.altura,
+            integrador_id=produto.integrador_id,
+            ambiente=produto.ambiente,
+            conta_id=produto.conta_id,
+            produto_id=produto.id,
+            geracao_id=None,
+            origem="foto",
+            arquivo=foto.arquivo,
+            largura=item.medidas.largura,
+            altura=item.medidas.altura,
         )
         publico["id"] = imagem.id
     return publico
@@ -169,27 +193,43 @@ async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: lis
             await _set(current, situacao=CANCELADA, reservada_ate=None)
             return CANCELADA
         await _set(
-            current, situacao=CONCLUIDA, fotos=fotos, resultados=resultados,
-            concluida_em=agora(), reservada_ate=None, erro=None,
+            current,
+            situacao=CONCLUIDA,
+            fotos=fotos,
+            resultados=resultados,
+            concluida_em=agora(),
+            reservada_ate=None,
+            erro=None,
         )
         if produto.versao == current.versao_produto:
             produto.situacao = APROVADO if any(r["aprovado"] for r in resultados) else REPROVADO
             produto.fotos = fotos
             await produto.save(update_fields=["situacao", "fotos", "atualizado_em"])
             await eventos.registrar(
-                "produto.conferido", integrador_id=produto.integrador_id, ambiente=produto.ambiente,
-                conta_id=produto.conta_id, dados=_evento(produto, current),
+                "produto.conferido",
+                integrador_id=produto.integrador_id,
+                ambiente=produto.ambiente,
+                conta_id=produto.conta_id,
+                dados=_evento(produto, current),
             )
     return CONCLUIDA
 
 
 def _evento(produto: Produto, conferencia: Conferencia) -> dict:
     return {
-        "produto": {"id": produto.id, "contaId": produto.conta_id, "codigo": produto.codigo, "situacao": produto.situacao,
-                    "versao": produto.versao},
+        "produto": {
+            "id": produto.id,
+            "contaId": produto.conta_id,
+            "codigo": produto.codigo,
+            "situacao": produto.situacao,
+            "versao": produto.versao,
+        },
         "conferencia": {
-            "id": conferencia.id, "produtoId": produto.id, "versaoProduto": conferencia.versao_produto,
-            "situacao": conferencia.situacao, "resultados": conferencia.resultados,
+            "id": conferencia.id,
+            "produtoId": produto.id,
+            "versaoProduto": conferencia.versao_produto,
+            "situacao": conferencia.situacao,
+            "resultados": conferencia.resultados,
         },
     }
 

@@ -28,9 +28,14 @@ class ResultadoType:
     @classmethod
     def from_value(cls, r: dict[str, Any]) -> ResultadoType:
         return cls(
-            tipo=r["tipo"], aprovado=r["aprovado"], quantidade_maxima_imagens=r["quantidadeMaximaImagens"],
-            quantidades_aprovadas=r["quantidadesAprovadas"], nota_video=r["notaVideo"],
-            pendencias=[PendenciaType(codigo=p["codigo"], severidade=p["severidade"], campo=p["campo"]) for p in r["pendencias"]],
+            tipo=r["tipo"],
+            aprovado=r["aprovado"],
+            quantidade_maxima_imagens=r["quantidadeMaximaImagens"],
+            quantidades_aprovadas=r["quantidadesAprovadas"],
+            nota_video=r["notaVideo"],
+            pendencias=[
+                PendenciaType(codigo=p["codigo"], severidade=p["severidade"], campo=p["campo"]) for p in r["pendencias"]
+            ],
         )
 
 

@@ -13,7 +13,9 @@ class Conta(Model):
     """The account of a seller: a sub-account the integrator created, or one linked through OAuth."""
 
     id = fields.CharField(pk=True, max_length=40)  # cta_
-    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="contas")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="contas"
+    )
     integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     codigo_externo = fields.CharField(max_length=100)

@@ -3,8 +3,8 @@ from strawberry.types import Info
 
 from graphql_api.conta import service
 from graphql_api.conta.schemas import NovaConta
-from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.conta.types import ContaType
+from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.conta import repository
@@ -50,7 +49,9 @@ async def criar_conta(principal: Principal, dados: dict) -> Conta:
 
 
 async def obter_conta(principal: Principal, conta_id: str) -> Conta:
-    return await encontrar(conta_id, "cta_", lambda: repository.get_visible(principal, conta_id), f"Conta {conta_id} não encontrada.")
+    return await encontrar(
+        conta_id, "cta_", lambda: repository.get_visible(principal, conta_id), f"Conta {conta_id} não encontrada."
+    )
 
 
 async def listar_contas(

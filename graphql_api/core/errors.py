@@ -22,32 +22,37 @@ def _kinds(*kinds: ErrorKind) -> dict[str, ErrorKind]:
 
 CATALOG: dict[str, ErrorKind] = _kinds(
     ErrorKind(
-        "BAD_REQUEST", 400,
+        "BAD_REQUEST",
+        400,
         "Requisição malformada.",
         "A requisição HTTP não pôde ser interpretada (cabeçalhos ou parâmetros inválidos).",
         "Confira método, cabeçalhos e parâmetros na referência da API.",
     ),
     ErrorKind(
-        "INVALID_JSON", 400,
+        "INVALID_JSON",
+        400,
         "O corpo da requisição não é um JSON válido.",
         "O corpo enviado não pôde ser lido como JSON, ou não é um objeto JSON.",
         "Envie um objeto JSON bem formado em UTF-8, com Content-Type: application/json.",
     ),
     ErrorKind(
-        "IDEMPOTENCY_KEY_REQUIRED", 400,
+        "IDEMPOTENCY_KEY_REQUIRED",
+        400,
         "Esta chamada gasta créditos e exige o cabeçalho Idempotency-Key.",
         "POST /galerias, /videos e /imagens/{id}/edicoes foram chamados sem Idempotency-Key.",
         "Gere um valor único por operação (por exemplo um UUID) e envie-o em Idempotency-Key; "
         "repita o mesmo valor ao reenviar a mesma operação.",
     ),
     ErrorKind(
-        "IDEMPOTENCY_KEY_INVALID", 400,
+        "IDEMPOTENCY_KEY_INVALID",
+        400,
         "O cabeçalho Idempotency-Key tem formato inválido.",
         "A chave deve ter de 8 a 120 caracteres entre letras, dígitos, '_', '-', ':' e '.'.",
         "Use, por exemplo, um UUID v4 ou um identificador do seu sistema dentro desse alfabeto.",
     ),
     ErrorKind(
-        "UNAUTHORIZED", 401,
+        "UNAUTHORIZED",
+        401,
         "Credencial ausente, inválida ou revogada.",
         "O cabeçalho Authorization está ausente, não tem o formato 'Bearer <token>', ou a chave "
         "ou o token não existe, foi revogado ou expirou.",
@@ -55,20 +60,23 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "ou um token OAuth válido; crie uma nova chave se a anterior foi revogada.",
     ),
     ErrorKind(
-        "INSUFFICIENT_CREDITS", 402,
+        "INSUFFICIENT_CREDITS",
+        402,
         "Créditos insuficientes para esta operação.",
         "A carteira do ambiente não tem créditos disponíveis para cobrir a reserva da geração.",
         "Consulte GET /saldo; em teste, recarregue créditos de teste no portal; em produção, "
         "compre um pacote ou mude de plano.",
     ),
     ErrorKind(
-        "INTEGRATOR_PAUSED", 403,
+        "INTEGRATOR_PAUSED",
+        403,
         "A conta do integrador está pausada.",
         "O integrador foi pausado pela equipe do serviço; nenhuma chamada é aceita até a retomada.",
         "Fale com o suporte para entender o motivo da pausa e reativar a conta.",
     ),
     ErrorKind(
-        "FORBIDDEN", 403,
+        "FORBIDDEN",
+        403,
         "Esta credencial não pode fazer esta operação.",
         "A credencial não tem o escopo exigido (por exemplo um token OAuth numa rota exclusiva do "
         "integrador) ou o acesso de produção foi suspenso.",
@@ -76,40 +84,45 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "necessários; em produção suspensa, fale com o suporte.",
     ),
     ErrorKind(
-        "REAUTHENTICATION_REQUIRED", 403,
+        "REAUTHENTICATION_REQUIRED",
+        403,
         "Confirme a sua senha para continuar.",
         "Criar chaves de produção, revelar segredos (links de senha, novo segredo de avisos) e "
         "aceitar o contrato no portal exigem a senha digitada há no máximo 5 minutos.",
         "Digite a sua senha de novo quando o portal pedir e repita a operação.",
     ),
     ErrorKind(
-        "NOT_FOUND", 404,
+        "NOT_FOUND",
+        404,
         "Recurso não encontrado.",
         "Não existe recurso com esse identificador visível para esta credencial e este ambiente.",
         "Confira o identificador e o ambiente da chave (sk_test_ vê só dados de teste, sk_live_ só "
         "de produção); tokens OAuth veem apenas a conta vinculada.",
     ),
     ErrorKind(
-        "ROUTE_NOT_FOUND", 404,
+        "ROUTE_NOT_FOUND",
+        404,
         "Rota não encontrada.",
         "O caminho pedido não existe nesta versão da API.",
         "Confira o caminho e o prefixo /v1 na referência da API ({docs_url}).",
     ),
     ErrorKind(
-        "METHOD_NOT_ALLOWED", 405,
+        "METHOD_NOT_ALLOWED",
+        405,
         "Método não permitido nesta rota.",
         "A rota existe, mas não aceita este método HTTP.",
         "Use um dos métodos listados no cabeçalho Allow da resposta.",
     ),
     ErrorKind(
-        "IDEMPOTENCY_KEY_REUSED", 409,
+        "IDEMPOTENCY_KEY_REUSED",
+        409,
         "Esta Idempotency-Key já foi usada com outro corpo.",
         "A mesma Idempotency-Key chegou antes com um corpo ou rota diferente.",
-        "Gere uma nova chave para uma operação nova; para repetir a anterior, reenvie exatamente "
-        "o mesmo corpo.",
+        "Gere uma nova chave para uma operação nova; para repetir a anterior, reenvie exatamente o mesmo corpo.",
     ),
     ErrorKind(
-        "IDEMPOTENCY_KEY_IN_PROGRESS", 409,
+        "IDEMPOTENCY_KEY_IN_PROGRESS",
+        409,
         "Uma requisição com esta Idempotency-Key ainda está em processamento.",
         "Chegou uma segunda requisição com a mesma chave enquanto a primeira não terminou; ela não "
         "foi executada para não repetir a operação.",
@@ -117,20 +130,23 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "original com Idempotent-Replayed: true.",
     ),
     ErrorKind(
-        "ACCOUNT_ALREADY_EXISTS", 409,
+        "ACCOUNT_ALREADY_EXISTS",
+        409,
         "Já existe uma conta com este codigoExterno.",
         "codigoExterno é único por integrador e ambiente; a conta existente está em error.fields.",
         "Use a conta existente (id em fields[0].mensagem) ou escolha outro codigoExterno.",
     ),
     ErrorKind(
-        "CHECK_NOT_READY", 409,
+        "CHECK_NOT_READY",
+        409,
         "A conferência da versão atual do produto ainda não terminou.",
         "Mídia só pode ser pedida depois que a conferência da versão atual da ficha termina.",
         "Consulte POST /v1/produtos/{produtoId}/conferencia (ou aguarde o aviso produto.conferido) e "
         "repita o pedido com a mesma Idempotency-Key.",
     ),
     ErrorKind(
-        "MEDIA_TYPE_NOT_APPROVED", 409,
+        "MEDIA_TYPE_NOT_APPROVED",
+        409,
         "A conferência reprovou este tipo de mídia para o produto.",
         "A conferência da versão atual da ficha tem pendências que bloqueiam este tipo; cada uma está "
         "em error.fields (campo da ficha, codigo da pendência).",
@@ -138,65 +154,75 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "novo depois da conferência.",
     ),
     ErrorKind(
-        "INTEGRATION_STEPS_PENDING", 409,
+        "INTEGRATION_STEPS_PENDING",
+        409,
         "Ainda há etapas de integração pendentes.",
         "A produção só é liberada com as 8 etapas ok; cada etapa que falta está em error.fields "
         "(campo etapas, codigo a etapa, mensagem como concluir).",
         "Conclua as etapas listadas com chamadas reais em teste e acompanhe em GET /v1/integracao/status.",
     ),
     ErrorKind(
-        "PRODUCTION_NOT_RELEASED", 409,
+        "PRODUCTION_NOT_RELEASED",
+        409,
         "O acesso de produção ainda não foi liberado.",
         "Chaves sk_live_ só podem ser criadas depois da liberação de produção.",
         "Conclua as 8 etapas e peça a liberação em POST /v1/integracao/pedido-producao.",
     ),
     ErrorKind(
-        "CONTRACT_NOT_ACCEPTED", 409,
+        "CONTRACT_NOT_ACCEPTED",
+        409,
         "O contrato vigente ainda não foi aceito.",
         "Chaves sk_live_ exigem o aceite da versão vigente do contrato de integração.",
         "Aceite o contrato vigente no portal (página Contrato) e tente de novo.",
     ),
     ErrorKind(
-        "NOTICE_ADDRESS_REQUIRED", 409,
+        "NOTICE_ADDRESS_REQUIRED",
+        409,
         "Nenhum endereço de avisos ativo para testar.",
         "POST /avisos/teste precisa de um endereço ativo registrado neste ambiente (ou do avisoId "
         "de um endereço ativo no corpo).",
         "Registre o endereço com PUT /avisos (url e eventos) e repita o teste.",
     ),
     ErrorKind(
-        "NOTICE_ADDRESS_DISABLED", 409,
+        "NOTICE_ADDRESS_DISABLED",
+        409,
         "Este endereço de avisos está desativado.",
         "O endereço foi desativado (respondeu 410 ou falhou sem parar) e não recebe entregas.",
         "Corrija o servidor e registre a mesma url de novo com PUT /avisos: ela volta a ficar ativa, "
         "com o mesmo segredo; depois peça o reenvio das entregas que falharam.",
     ),
     ErrorKind(
-        "NOTICE_ADDRESS_LIMIT_REACHED", 409,
+        "NOTICE_ADDRESS_LIMIT_REACHED",
+        409,
         "Limite de endereços de avisos atingido.",
         "Cada integrador pode ter até 20 endereços de avisos por ambiente.",
         "Remova um endereço que não usa (DELETE /avisos/{avisoId}) ou junte eventos num só endereço.",
     ),
     ErrorKind(
-        "PAYLOAD_TOO_LARGE", 413,
+        "PAYLOAD_TOO_LARGE",
+        413,
         "O corpo da requisição passa de 1 MB.",
         "O limite de corpo de requisição é 1 MB (1.048.576 bytes).",
         "Envie fotos por URL (campo imagens[].url), não embutidas, e reduza textos longos.",
     ),
     ErrorKind(
-        "UNSUPPORTED_MEDIA_TYPE", 415,
+        "UNSUPPORTED_MEDIA_TYPE",
+        415,
         "Content-Type não suportado: envie application/json.",
         "A requisição tem corpo, mas o Content-Type não é application/json.",
         "Envie o cabeçalho Content-Type: application/json e o corpo em JSON.",
     ),
     ErrorKind(
-        "VALIDATION_FAILED", 422,
+        "VALIDATION_FAILED",
+        422,
         "Alguns campos são inválidos.",
         "O corpo foi lido, mas um ou mais campos não seguem as regras; cada problema está em "
         "error.fields com campo, codigo e mensagem.",
         "Corrija cada campo listado em error.fields e reenvie.",
     ),
     ErrorKind(
-        "TOO_MANY_REQUESTS", 429,
+        "TOO_MANY_REQUESTS",
+        429,
         "Limite de requisições por minuto excedido.",
         "A chave ou o integrador passou do limite por minuto do plano, ou o seu endereço IP fez "
         "chamadas demais com credencial ausente ou inválida; a requisição não foi processada.",
@@ -205,7 +231,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "recusadas eram 401, corrija a chave (Authorization: Bearer sk_test_… ou sk_live_…).",
     ),
     ErrorKind(
-        "CHECK_LIMIT_EXCEEDED", 429,
+        "CHECK_LIMIT_EXCEEDED",
+        429,
         "Este produto já teve 10 conferências nas últimas 24 horas.",
         "Cada produto tem no máximo 10 conferências em 24 horas, contando as que começam sozinhas "
         "a cada nova versão da ficha; uma nova conferência foi pedida além disso. Só este produto é "
@@ -214,14 +241,15 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "meio tempo não se perdem: a conferência delas fica agendada e começa sozinha.",
     ),
     ErrorKind(
-        "INTERNAL_ERROR", 500,
+        "INTERNAL_ERROR",
+        500,
         "Erro interno inesperado.",
         "Uma falha inesperada do serviço interrompeu a requisição; nada foi cobrado.",
-        "Repita a chamada (com a mesma Idempotency-Key, se houver). Se persistir, envie o "
-        "X-Request-Id ao suporte.",
+        "Repita a chamada (com a mesma Idempotency-Key, se houver). Se persistir, envie o X-Request-Id ao suporte.",
     ),
     ErrorKind(
-        "SERVICE_UNAVAILABLE", 503,
+        "SERVICE_UNAVAILABLE",
+        503,
         "Serviço temporariamente indisponível.",
         "O serviço está sobrecarregado ou em manutenção; nada foi cobrado.",
         "Espere os segundos de Retry-After e repita a chamada.",

@@ -27,9 +27,13 @@ def pode_existir(value: str, prefixo: str) -> bool:
     """Whether `value` has the shape of an id made by new_id(prefixo). Anything else names nothing,
     so it is answered as not found without asking the database (a longer value than the column, or
     a NUL byte, would make the database refuse the query)."""
-    corpo = value[len(prefixo):]
+    corpo = value[len(prefixo) :]
     return (
-        value.startswith(prefixo) and len(corpo) == 26 and corpo.isascii() and corpo.isalnum() and corpo == corpo.lower()
+        value.startswith(prefixo)
+        and len(corpo) == 26
+        and corpo.isascii()
+        and corpo.isalnum()
+        and corpo == corpo.lower()
     )
 
 

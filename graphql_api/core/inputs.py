@@ -98,7 +98,8 @@ def input_type(model: type[BaseModel], name: str | None = None) -> type:
         required = info.is_required()
         annotations[field_name] = graphql if required else graphql | None
         namespace[field_name] = strawberry.field(
-            name=field_name, description=info.description,
+            name=field_name,
+            description=info.description,
             **({} if required else {"default": strawberry.UNSET}),
         )
     namespace["__annotations__"] = annotations

@@ -47,7 +47,11 @@ class PageRequest:
         if cursor is not None and not pode_existir(cursor, prefixo):
             raise ApiError(
                 "VALIDATION_FAILED",
-                fields=[FieldError("cursor", "formato_invalido", "Use o valor de paginacao.proximoCursor da página anterior.")],
+                fields=[
+                    FieldError(
+                        "cursor", "formato_invalido", "Use o valor de paginacao.proximoCursor da página anterior."
+                    )
+                ],
             )
         return cls(limite, cursor)
 

@@ -20,19 +20,13 @@ class CredentialKind(str, Enum):
 
 
 # Scopes of the contract. The integrator's own key holds all of them.
-OAUTH_SCOPES = frozenset(
-    {"contas:ler", "produtos:ler", "produtos:escrever", "geracoes:ler", "geracoes:criar"}
-)
-INTEGRATOR_ONLY_SCOPES = frozenset(
-    {"contas:escrever", "creditos:ler", "creditos:comprar", "avisos:gerenciar"}
-)
+OAUTH_SCOPES = frozenset({"contas:ler", "produtos:ler", "produtos:escrever", "geracoes:ler", "geracoes:criar"})
+INTEGRATOR_ONLY_SCOPES = frozenset({"contas:escrever", "creditos:ler", "creditos:comprar", "avisos:gerenciar"})
 ALL_SCOPES = OAUTH_SCOPES | INTEGRATOR_ONLY_SCOPES
 
 # What only people in the portal do; API keys never hold these (keys and the team are managed in
 # the portal, never through the API they protect).
-PORTAL_SCOPES = frozenset(
-    {"chaves:gerenciar", "usuarios:gerenciar", "chamadas:ler", "emails:ler", "contrato:aceitar"}
-)
+PORTAL_SCOPES = frozenset({"chaves:gerenciar", "usuarios:gerenciar", "chamadas:ler", "emails:ler", "contrato:aceitar"})
 
 
 class Papel(str, Enum):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 
 def agora() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, NewType
 
 import strawberry
@@ -11,13 +11,13 @@ import strawberry
 def format_timestamp(value: datetime) -> str:
     """ISO 8601 in UTC with a Z, to the millisecond: the contract's <timestamp>."""
     if value.tzinfo is not None and value.utcoffset():
-        value = value.astimezone(timezone.utc)
+        value = value.astimezone(UTC)
     # naive means UTC; the first 23 characters are the date and time without any offset
     return value.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
 def parse_timestamp(value: str) -> datetime:
-    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(timezone.utc)
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
 
 
 def parse_int64(value: object) -> int:

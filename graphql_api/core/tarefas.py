@@ -28,5 +28,7 @@ async def enfileirar(nome: str, *args: Any) -> None:
     current transaction: a task must never run before its row exists."""
     if _enfileirador is None:
         # Loud rather than lost: a silent no-op would leave rows for the sweeps to find minutes later.
-        raise PortaNaoLigada(f"task {nome!r} queued, but this process installed no task sender (graphql_api.core.tarefas.instalar)")
+        raise PortaNaoLigada(
+            f"task {nome!r} queued, but this process installed no task sender (graphql_api.core.tarefas.instalar)"
+        )
     await _enfileirador(nome, *args)

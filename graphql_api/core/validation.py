@@ -38,20 +38,26 @@ def tem_controle(value: str) -> bool:
 
 def sem_controle(value: str) -> str:
     if tem_controle(value):
-        raise PydanticCustomError("caractere_invalido", "Caracteres de controle (como tabulação, quebra de linha ou NUL) não são aceitos neste campo.")
+        raise PydanticCustomError(
+            "caractere_invalido",
+            "Caracteres de controle (como tabulação, quebra de linha ou NUL) não são aceitos neste campo.",
+        )
     return value
 
 
 def _sem_controle_em_texto_livre(value: str) -> str:
     if _CONTROLE_EM_TEXTO_LIVRE.search(value):
-        raise PydanticCustomError("caractere_invalido", "Caracteres de controle não são aceitos; só tabulação e quebra de linha.")
+        raise PydanticCustomError(
+            "caractere_invalido", "Caracteres de controle não são aceitos; só tabulação e quebra de linha."
+        )
     return value
 
 
 def linha(max_length: int, min_length: int = 0) -> Any:
     """A one-line text: identifiers, names, URLs."""
     return Annotated[
-        StrictStr, Field(min_length=min_length, max_length=max_length, json_schema_extra=SEM_CONTROLE_SCHEMA),
+        StrictStr,
+        Field(min_length=min_length, max_length=max_length, json_schema_extra=SEM_CONTROLE_SCHEMA),
         AfterValidator(sem_controle),
     ]
 
@@ -59,9 +65,11 @@ def linha(max_length: int, min_length: int = 0) -> Any:
 def texto_livre(max_length: int, min_length: int = 0) -> Any:
     """Free text: tab and line breaks allowed, no other control character."""
     return Annotated[
-        StrictStr, Field(min_length=min_length, max_length=max_length, json_schema_extra=TEXTO_LIVRE_SCHEMA),
+        StrictStr,
+        Field(min_length=min_length, max_length=max_length, json_schema_extra=TEXTO_LIVRE_SCHEMA),
         AfterValidator(_sem_controle_em_texto_livre),
     ]
+
 
 # pydantic error types -> the field codes of the catalog (graphql_api.core.errors.FIELD_CODES)
 _CODES = {
@@ -163,4 +171,6 @@ def validate(model: type[M], data: Any, *, prefix: str = "") -> M:
 def exigir_aceito(campo: str, valor: str, aceitos: tuple[str, ...]) -> None:
     """A listing filter sent as plain text: VALIDATION_FAILED unless it is one of the accepted values."""
     if valor not in aceitos:
-        raise ApiError("VALIDATION_FAILED", fields=[FieldError(campo, "valor_invalido", f"Valores aceitos: {', '.join(aceitos)}.")])
+        raise ApiError(
+            "VALIDATION_FAILED", fields=[FieldError(campo, "valor_invalido", f"Valores aceitos: {', '.join(aceitos)}.")]
+        )

@@ -18,8 +18,13 @@ PRECOS: dict[str, Preco] = {
     for p in (
         Preco("galeria", 2, "imagem", "Cada imagem entregue de uma galeria."),
         Preco("video_apresentacao", 20, "formato", "Vídeo de apresentação com fala, horizontal (um formato)."),
-        Preco("video_cinepremium", 30, "formato", "Vídeo CinePremium: 1080p, mais longo, movimento mais suave; "
-              "dois formatos (horizontal e vertical), 60 créditos os dois."),
+        Preco(
+            "video_cinepremium",
+            30,
+            "formato",
+            "Vídeo CinePremium: 1080p, mais longo, movimento mais suave; "
+            "dois formatos (horizontal e vertical), 60 créditos os dois.",
+        ),
         Preco("edicao_imagem", 1, "imagem", "Cada imagem editada."),
     )
 }

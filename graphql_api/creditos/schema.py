@@ -22,7 +22,10 @@ class Query:
 
     @strawberry.field(extensions=requires())
     def precos(self, info: Info) -> list[PrecoType]:
-        return [PrecoType(tipo=p.tipo, creditos=p.creditos, unidade=p.unidade, descricao=p.descricao) for p in PRECOS.values()]
+        return [
+            PrecoType(tipo=p.tipo, creditos=p.creditos, unidade=p.unidade, descricao=p.descricao)
+            for p in PRECOS.values()
+        ]
 
 
 @strawberry.type

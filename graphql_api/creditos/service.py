@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import new_id
-from graphql_api.core.transactions import transaction
 from graphql_api.core.principal import Ambiente, Principal
+from graphql_api.core.transactions import transaction
 from graphql_api.creditos import repository
 from graphql_api.creditos.models import Carteira, Lancamento
 
@@ -13,12 +13,13 @@ from graphql_api.creditos.models import Carteira, Lancamento
 CREDITOS_INICIAIS_TESTE = 1000
 
 
-
 async def abrir_carteiras(integrador_id: str) -> None:
     """Both wallets of an integrator; the test one starts with free play credits (a ledger entry)."""
     teste, created = await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.TESTE.value)
     if created:
-        await _lancar(teste, "recarga", disponiveis=CREDITOS_INICIAIS_TESTE, reservados=0, descricao="Créditos de teste iniciais.")
+        await _lancar(
+            teste, "recarga", disponiveis=CREDITOS_INICIAIS_TESTE, reservados=0, descricao="Créditos de teste iniciais."
+        )
     await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.PRODUCAO.value)
 
 
@@ -26,7 +27,9 @@ async def obter_saldo(principal: Principal) -> Carteira:
     carteira = await repository.carteira_of(principal.integrador_id, principal.ambiente.value)
     if carteira is None:  # integrators created before wallets existed
         await abrir_carteiras(principal.integrador_id)
-        carteira = await Carteira.get(integrador_id=principal.integrador_id, ambiente=principal.ambiente.value)  # just opened
+        carteira = await Carteira.get(
+            integrador_id=principal.integrador_id, ambiente=principal.ambiente.value
+        )  # just opened
     return carteira
 
 
@@ -46,8 +49,13 @@ async def _lancar(
     carteira.creditos_reservados += reservados
     await carteira.save(update_fields=["creditos_disponiveis", "creditos_reservados", "atualizado_em"])
     return await Lancamento.create(
-        id=new_id("lan_"), carteira=carteira, tipo=tipo, disponiveis=disponiveis, reservados=reservados,
-        geracao_id=geracao_id, descricao=descricao[:300],
+        id=new_id("lan_"),
+        carteira=carteira,
+        tipo=tipo,
+        disponiveis=disponiveis,
+        reservados=reservados,
+        geracao_id=geracao_id,
+        descricao=descricao[:300],
     )
 
 
@@ -60,7 +68,9 @@ async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos:
             "INSUFFICIENT_CREDITS",
             description=f"A operação reserva {creditos} créditos; há {carteira.creditos_disponiveis} disponíveis.",
         )
-    await _lancar(carteira, "reserva", disponiveis=-creditos, reservados=creditos, geracao_id=geracao_id, descricao=descricao)
+    await _lancar(
+        carteira, "reserva", disponiveis=-creditos, reservados=creditos, geracao_id=geracao_id, descricao=descricao
+    )
 
 
 async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reservados: int, cobrados: int) -> None:
@@ -68,13 +78,21 @@ async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reserv
     carteira = await _locked_wallet(integrador_id, ambiente)
     if cobrados:
         await _lancar(
-            carteira, "captura", disponiveis=0, reservados=-cobrados, geracao_id=geracao_id,
+            carteira,
+            "captura",
+            disponiveis=0,
+            reservados=-cobrados,
+            geracao_id=geracao_id,
             descricao=f"Cobrança de {cobrados} créditos pela geração entregue.",
         )
     if reservados - cobrados:
         devolvidos = reservados - cobrados
         await _lancar(
-            carteira, "liberacao", disponiveis=devolvidos, reservados=-devolvidos, geracao_id=geracao_id,
+            carteira,
+            "liberacao",
+            disponiveis=devolvidos,
+            reservados=-devolvidos,
+            geracao_id=geracao_id,
             descricao=f"Devolução de {devolvidos} créditos não usados.",
         )
 
@@ -91,7 +109,12 @@ async def recarregar_teste(principal: Principal, creditos: int = CREDITOS_INICIA
     if principal.ambiente is not Ambiente.TESTE:
         raise ApiError("FORBIDDEN", description="Só a carteira de teste é recarregada de graça.")
     async with transaction():
-        return await creditar(principal.integrador_id, Ambiente.TESTE.value, creditos, f"Recarga gratuita de {creditos} créditos de teste.")
+        return await creditar(
+            principal.integrador_id,
+            Ambiente.TESTE.value,
+            creditos,
+            f"Recarga gratuita de {creditos} créditos de teste.",
+        )
 
 
 async def extrato(principal: Principal, page):

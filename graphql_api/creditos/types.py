@@ -37,9 +37,15 @@ class LancamentoType:
 
     @classmethod
     def from_model(cls, lan) -> LancamentoType:
-        return cls(id=strawberry.ID(lan.id), tipo=lan.tipo, creditos_disponiveis=lan.disponiveis,
-                   creditos_reservados=lan.reservados, geracao_id=lan.geracao_id, descricao=lan.descricao,
-                   criado_em=lan.criado_em)
+        return cls(
+            id=strawberry.ID(lan.id),
+            tipo=lan.tipo,
+            creditos_disponiveis=lan.disponiveis,
+            creditos_reservados=lan.reservados,
+            geracao_id=lan.geracao_id,
+            descricao=lan.descricao,
+            criado_em=lan.criado_em,
+        )
 
 
 @strawberry.type(name="Preco")

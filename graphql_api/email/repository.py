@@ -27,15 +27,17 @@ def _due(agora: datetime) -> Q:
 async def reservar(email_id: str, agora: datetime, ate: datetime) -> Email | None:
     """Claim a pendente message for one attempt until `ate`, unless another attempt holds it. The
     next attempt time moves to `ate` too: if this one dies with its worker, the sweep sees it then."""
-    claimed = await Email.filter(Q(em_voo_ate__isnull=True) | Q(em_voo_ate__lt=agora), id=email_id, situacao=PENDENTE).update(
-        em_voo_ate=ate, proxima_tentativa_em=ate, tentativas=F("tentativas") + 1
-    )
+    claimed = await Email.filter(
+        Q(em_voo_ate__isnull=True) | Q(em_voo_ate__lt=agora), id=email_id, situacao=PENDENTE
+    ).update(em_voo_ate=ate, proxima_tentativa_em=ate, tentativas=F("tentativas") + 1)
     return await Email.get(id=email_id) if claimed else None
 
 
 async def concluir(email: Email, **values: Any) -> bool:
     """Record the outcome of the attempt `email` was claimed for (False when a later attempt took it)."""
-    updated = await Email.filter(id=email.id, situacao=PENDENTE, tentativas=email.tentativas).update(em_voo_ate=None, **values)
+    updated = await Email.filter(id=email.id, situacao=PENDENTE, tentativas=email.tentativas).update(
+        em_voo_ate=None, **values
+    )
     return updated == 1
 
 

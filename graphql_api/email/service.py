@@ -29,11 +29,18 @@ TASK_LOST_AFTER = timedelta(minutes=1)  # queued and not taken by then: the swee
 SENDER = "Vitrine <nao-responda@vitrine.local>"
 
 
-async def enviar(*, para: str, assunto: str, texto: str, tipo: str, integrador_id: str | None, smtp_url: str | None) -> Email:
+async def enviar(
+    *, para: str, assunto: str, texto: str, tipo: str, integrador_id: str | None, smtp_url: str | None
+) -> Email:
     """Queue a message. Call inside the transaction of what caused it; it leaves after commit."""
     email = await Email.create(
-        id=new_id("eml_"), integrador_id=integrador_id, para=para, assunto=assunto[:200], texto=texto,
-        tipo=tipo, situacao="pendente" if smtp_url else "na_caixa",
+        id=new_id("eml_"),
+        integrador_id=integrador_id,
+        para=para,
+        assunto=assunto[:200],
+        texto=texto,
+        tipo=tipo,
+        situacao="pendente" if smtp_url else "na_caixa",
         # If the task message is lost, the sweep queues the message once this passes.
         proxima_tentativa_em=agora() + TASK_LOST_AFTER if smtp_url else None,
     )
@@ -80,7 +87,9 @@ async def entregar(email_id: str, smtp_url: str, settings: Settings) -> bool:
         ultima = email.tentativas >= MAX_ATTEMPTS
         espera = None if ultima else timedelta(seconds=BACKOFF_SECONDS[min(email.tentativas, len(BACKOFF_SECONDS)) - 1])
         await repository.concluir(
-            email, erro=(str(exc) or type(exc).__name__)[:1000], situacao="falhou" if ultima else "pendente",
+            email,
+            erro=(str(exc) or type(exc).__name__)[:1000],
+            situacao="falhou" if ultima else "pendente",
             proxima_tentativa_em=None if ultima else agora() + espera,
         )
         return False
@@ -93,7 +102,11 @@ async def varrer() -> dict[str, int]:
     task message, or a worker that died holding it (its claim ran out)."""
     now = agora()
     requeue_at = now + TASK_LOST_AFTER
-    queued = [email_id for email_id in await repository.devidas(now) if await repository.marcar_enfileirada(email_id, now, requeue_at)]
+    queued = [
+        email_id
+        for email_id in await repository.devidas(now)
+        if await repository.marcar_enfileirada(email_id, now, requeue_at)
+    ]
     for email_id in queued:
         await enfileirar("email.enviar", email_id)
     return {"enfileirados": len(queued)}
@@ -110,7 +123,12 @@ async def listar_emails(principal: Principal, page: PageRequest) -> tuple[list[E
 
 
 async def obter_email(principal: Principal, email_id: str) -> Email:
-    return await encontrar(email_id, "eml_", of_integrator(principal.integrador_id).filter(id=email_id).first, f"E-mail {email_id} não encontrado.")
+    return await encontrar(
+        email_id,
+        "eml_",
+        of_integrator(principal.integrador_id).filter(id=email_id).first,
+        f"E-mail {email_id} não encontrado.",
+    )
 
 
 def motivo_oculto(principal: Principal, email: Email) -> str | None:

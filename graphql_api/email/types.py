@@ -21,8 +21,15 @@ class EmailType:
     @classmethod
     def from_model(cls, e: Email) -> EmailType:
         return cls(
-            id=strawberry.ID(e.id), para=e.para, assunto=e.assunto, tipo=e.tipo, situacao=e.situacao,
-            tentativas=e.tentativas, erro=e.erro, criado_em=e.criado_em, enviado_em=e.enviado_em,
+            id=strawberry.ID(e.id),
+            para=e.para,
+            assunto=e.assunto,
+            tipo=e.tipo,
+            situacao=e.situacao,
+            tentativas=e.tentativas,
+            erro=e.erro,
+            criado_em=e.criado_em,
+            enviado_em=e.enviado_em,
         )
 
 

@@ -19,7 +19,10 @@ class Query:
 
     @strawberry.field(extensions=staff_only())
     async def acoes_equipe(self, info: Info, limite: int = 50) -> list[AcaoType]:
-        return [AcaoType(membro_id=a.membro_id, acao=a.acao, alvo=a.alvo, motivo=a.motivo, em=a.em) for a in await service.acoes(limite)]
+        return [
+            AcaoType(membro_id=a.membro_id, acao=a.acao, alvo=a.alvo, motivo=a.motivo, em=a.em)
+            for a in await service.acoes(limite)
+        ]
 
 
 @strawberry.type

@@ -35,7 +35,11 @@ async def criar_membro(nome: str) -> tuple[MembroEquipe, str]:
 async def autenticar(token: str) -> Principal:
     match = TOKEN_PATTERN.match(token)
     membro = await MembroEquipe.get_or_none(id=match.group(1)) if match else None
-    if membro is None or membro.revogado_em is not None or not hmac.compare_digest(membro.hash_segredo, _hash(match.group(2))):
+    if (
+        membro is None
+        or membro.revogado_em is not None
+        or not hmac.compare_digest(membro.hash_segredo, _hash(match.group(2)))
+    ):
         raise ApiError("UNAUTHORIZED", description="Credencial de equipe inexistente, incorreta ou revogada.")
     return Principal(kind=CredentialKind.STAFF, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=membro.id)
 
@@ -46,7 +50,10 @@ async def _registrar(principal: Principal, acao: str, alvo: str | None, motivo: 
 
 def _exigir_motivo(motivo: str) -> str:
     if not motivo.strip():
-        raise ApiError("VALIDATION_FAILED", fields=[FieldError("motivo", "obrigatorio", "Diga o motivo: ele é registrado e mostrado ao integrador.")])
+        raise ApiError(
+            "VALIDATION_FAILED",
+            fields=[FieldError("motivo", "obrigatorio", "Diga o motivo: ele é registrado e mostrado ao integrador.")],
+        )
     return motivo.strip()
 
 

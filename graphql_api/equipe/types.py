@@ -17,8 +17,15 @@ class IntegradorType:
 
     @classmethod
     def from_model(cls, i) -> IntegradorType:
-        return cls(id=i.id, nome=i.nome, email=i.email, situacao=i.situacao, producao_situacao=i.producao_situacao,
-                   producao_motivo=i.producao_motivo, criado_em=i.criado_em)
+        return cls(
+            id=i.id,
+            nome=i.nome,
+            email=i.email,
+            situacao=i.situacao,
+            producao_situacao=i.producao_situacao,
+            producao_motivo=i.producao_motivo,
+            criado_em=i.criado_em,
+        )
 
 
 @strawberry.type(name="AcaoEquipe")
@@ -28,4 +35,3 @@ class AcaoType:
     alvo: str | None
     motivo: str | None
     em: Timestamp
-

@@ -14,7 +14,9 @@ class Evento(Model):
     transaction as the change that caused it (the outbox)."""
 
     id = fields.CharField(pk=True, max_length=40)  # evt_
-    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="eventos")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="eventos"
+    )
     integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     tipo = fields.CharField(max_length=60)  # e.g. produto.conferido, see graphql_api/evento/catalog.py

@@ -13,7 +13,9 @@ class Geracao(Model):
     """One media order (gallery, video or image edit) and, once rendered, its results."""
 
     id = fields.CharField(pk=True, max_length=40)  # ger_
-    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="geracoes")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="geracoes"
+    )
     integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     conta_id = fields.CharField(max_length=40, null=True, index=True)

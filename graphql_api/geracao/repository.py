@@ -30,9 +30,15 @@ def of_caller(principal: Principal, *, produto_id: str | None = None) -> QuerySe
 async def claim(geracao_id: str, now: datetime, lease_until: datetime) -> bool:
     """Queued, or processing with an expired lease: this worker takes it (one more attempt)."""
     taken = await Geracao.filter(
-        Q(situacao=NA_FILA) | Q(situacao=PROCESSANDO, reservada_ate__lt=now), id=geracao_id,
-    ).update(situacao=PROCESSANDO, reservada_ate=lease_until, tentativas=F("tentativas") + 1,
-             etapa="preparando_fotos", percentual=5)
+        Q(situacao=NA_FILA) | Q(situacao=PROCESSANDO, reservada_ate__lt=now),
+        id=geracao_id,
+    ).update(
+        situacao=PROCESSANDO,
+        reservada_ate=lease_until,
+        tentativas=F("tentativas") + 1,
+        etapa="preparando_fotos",
+        percentual=5,
+    )
     if taken:
         await Geracao.filter(id=geracao_id, iniciada_em__isnull=True).update(iniciada_em=now)
     return bool(taken)
@@ -48,7 +54,9 @@ async def extend_lease(geracao_id: str, lease_until: datetime) -> None:
 
 async def release(geracao_id: str) -> None:
     """A worker gives it back to the queue (the sweep sends it again)."""
-    await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA)
+    await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(
+        situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA
+    )
 
 
 async def lease_expired(now: datetime) -> list[Geracao]:
@@ -57,9 +65,11 @@ async def lease_expired(now: datetime) -> list[Geracao]:
 
 async def requeue_expired(geracao_id: str, now: datetime) -> bool:
     """Back to the queue if its lease is still expired (no worker took it meanwhile)."""
-    return bool(await Geracao.filter(id=geracao_id, situacao=PROCESSANDO, reservada_ate__lt=now).update(
-        situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA, enfileirada_em=now
-    ))
+    return bool(
+        await Geracao.filter(id=geracao_id, situacao=PROCESSANDO, reservada_ate__lt=now).update(
+            situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA, enfileirada_em=now
+        )
+    )
 
 
 async def queued_before(moment: datetime) -> list[Geracao]:

@@ -1,9 +1,9 @@
 import strawberry
 from strawberry.types import Info
 
+from graphql_api.core.inputs import as_dados, input_type, union_input
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
-from graphql_api.core.inputs import as_dados, input_type, union_input
 from graphql_api.geracao import service
 from graphql_api.geracao.schemas import OPERATIONS, NovaGaleria, NovoVideo
 from graphql_api.geracao.types import GeracaoType
@@ -29,7 +29,8 @@ class Query:
 NovaGaleriaInput = input_type(NovaGaleria)
 NovoVideoInput = input_type(NovoVideo)
 OperacaoEdicaoInput = union_input(
-    "OperacaoEdicaoInput", list(OPERATIONS.values()),
+    "OperacaoEdicaoInput",
+    list(OPERATIONS.values()),
     description="One edit operation: `tipo` and that operation's fields (see each tipo in docs/midia.md).",
 )
 
@@ -43,12 +44,16 @@ class EdicaoInput:
 class Mutation:
     @strawberry.mutation(extensions=requires("geracoes:criar"))
     async def criar_galeria(self, info: Info, dados: NovaGaleriaInput) -> GeracaoType:
-        geracao = await service.criar_galeria(info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key)
+        geracao = await service.criar_galeria(
+            info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key
+        )
         return GeracaoType.from_model(geracao, info.context.runtime.storage)
 
     @strawberry.mutation(extensions=requires("geracoes:criar"))
     async def criar_video(self, info: Info, dados: NovoVideoInput) -> GeracaoType:
-        geracao = await service.criar_video(info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key)
+        geracao = await service.criar_video(
+            info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key
+        )
         return GeracaoType.from_model(geracao, info.context.runtime.storage)
 
     @strawberry.mutation(extensions=requires("geracoes:criar"))

@@ -98,16 +98,20 @@ class Selo(_Op):
 
     tipo: Literal["selo"]
     texto: linha(24, 1)
-    posicao: Literal[
-        "superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"
-    ] = "superior_direito"
+    posicao: Literal["superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"] = (
+        "superior_direito"
+    )
     cor: Hex = "#F2A541"
     corTexto: Hex = "#16324F"
 
 
 Operacao = FundoBranco | Enquadrar | Ajuste | Texto | Selo
 OPERATIONS: dict[str, type[_Op]] = {
-    "fundo_branco": FundoBranco, "enquadrar": Enquadrar, "ajuste": Ajuste, "texto": Texto, "selo": Selo,
+    "fundo_branco": FundoBranco,
+    "enquadrar": Enquadrar,
+    "ajuste": Ajuste,
+    "texto": Texto,
+    "selo": Selo,
 }
 
 
@@ -134,8 +138,9 @@ def parse_edicao(dados: object) -> EdicaoRequest:
             problems.append(FieldError(f"operacoes[{i}].tipo", "obrigatorio", "Campo obrigatório."))
             continue
         if not isinstance(tipo, str) or tipo not in OPERATIONS:
-            problems.append(FieldError(f"operacoes[{i}].tipo", "valor_invalido",
-                                       f"Valores aceitos: {', '.join(OPERATIONS)}."))
+            problems.append(
+                FieldError(f"operacoes[{i}].tipo", "valor_invalido", f"Valores aceitos: {', '.join(OPERATIONS)}.")
+            )
             continue
         try:
             operations.append(validate(OPERATIONS[tipo], item, prefix=f"operacoes[{i}]"))

@@ -22,11 +22,11 @@ from tortoise.exceptions import IntegrityError
 
 from graphql_api.conferencia import service as conferencias
 from graphql_api.conferencia.models import Conferencia
-from graphql_api.core.relogio import agora
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
+from graphql_api.core.relogio import agora
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
@@ -34,8 +34,8 @@ from graphql_api.creditos import service as creditos
 from graphql_api.creditos.precos import custo
 from graphql_api.evento import service as eventos
 from graphql_api.geracao import render, repository
-from graphql_api.geracao.repository import CONCLUIDA, FALHOU, NA_FILA, PARCIAL, PROCESSANDO
 from graphql_api.geracao.models import Geracao
+from graphql_api.geracao.repository import CONCLUIDA, FALHOU, NA_FILA, PARCIAL, PROCESSANDO
 from graphql_api.geracao.schemas import NovaGaleria, NovoVideo, parse_edicao
 from graphql_api.imagem import service as imagens
 from graphql_api.imagem.models import Imagem
@@ -61,7 +61,12 @@ TIPO_GERACAO_VIDEO = {"apresentacao": "video_apresentacao", "cinepremium": "vide
 
 
 async def obter_geracao(principal: Principal, geracao_id: str) -> Geracao:
-    return await encontrar(geracao_id, "ger_", lambda: repository.get_visible(principal, geracao_id), f"Geração {geracao_id} não encontrada.")
+    return await encontrar(
+        geracao_id,
+        "ger_",
+        lambda: repository.get_visible(principal, geracao_id),
+        f"Geração {geracao_id} não encontrada.",
+    )
 
 
 async def listar_geracoes(
@@ -72,7 +77,12 @@ async def listar_geracoes(
 
 
 async def _produto(principal: Principal, produto_id: str) -> Produto:
-    return await encontrar(produto_id, "prd_", produtos.visible(principal).filter(id=produto_id).first, f"Produto {produto_id} não encontrado.")
+    return await encontrar(
+        produto_id,
+        "prd_",
+        produtos.visible(principal).filter(id=produto_id).first,
+        f"Produto {produto_id} não encontrado.",
+    )
 
 
 async def criar_galeria(principal: Principal, dados: Any, *, idempotency_key: str | None) -> Geracao:
@@ -81,14 +91,28 @@ async def criar_galeria(principal: Principal, dados: Any, *, idempotency_key: st
     conferencia, resultado = await conferencias.resultado_para_pedido(produto, "galeria")
     aprovadas = resultado.get("quantidadesAprovadas") or []
     if pedido.quantidadeImagens not in aprovadas:
-        raise ApiError("VALIDATION_FAILED", fields=[FieldError(
-            "quantidadeImagens", "valor_invalido",
-            f"Esta ficha permite galerias de {', '.join(map(str, aprovadas))} imagens (conferência {conferencia.id}).",
-        )])
+        raise ApiError(
+            "VALIDATION_FAILED",
+            fields=[
+                FieldError(
+                    "quantidadeImagens",
+                    "valor_invalido",
+                    f"Esta ficha permite galerias de {', '.join(map(str, aprovadas))} imagens (conferência {conferencia.id}).",
+                )
+            ],
+        )
     return await _criar(
-        principal, produto, tipo="galeria", unidades=pedido.quantidadeImagens, idempotency_key=idempotency_key,
-        pedido={"produtoId": produto.id, "versaoProduto": produto.versao, "conferenciaId": conferencia.id,
-                "quantidadeImagens": pedido.quantidadeImagens},
+        principal,
+        produto,
+        tipo="galeria",
+        unidades=pedido.quantidadeImagens,
+        idempotency_key=idempotency_key,
+        pedido={
+            "produtoId": produto.id,
+            "versaoProduto": produto.versao,
+            "conferenciaId": conferencia.id,
+            "quantidadeImagens": pedido.quantidadeImagens,
+        },
     )
 
 
@@ -99,9 +123,18 @@ async def criar_video(principal: Principal, dados: Any, *, idempotency_key: str 
     conferencia, _ = await conferencias.resultado_para_pedido(produto, tipo)
     formatos = len(render.video.SPECS[pedido.tipo].formats["producao"])
     return await _criar(
-        principal, produto, tipo=tipo, unidades=formatos, idempotency_key=idempotency_key,
-        pedido={"produtoId": produto.id, "versaoProduto": produto.versao, "conferenciaId": conferencia.id,
-                "tipo": pedido.tipo, "avatar": pedido.avatar},
+        principal,
+        produto,
+        tipo=tipo,
+        unidades=formatos,
+        idempotency_key=idempotency_key,
+        pedido={
+            "produtoId": produto.id,
+            "versaoProduto": produto.versao,
+            "conferenciaId": conferencia.id,
+            "tipo": pedido.tipo,
+            "avatar": pedido.avatar,
+        },
     )
 
 
@@ -110,15 +143,25 @@ async def criar_edicao(principal: Principal, imagem_id: str, dados: Any, *, idem
     edicao = parse_edicao(dados)
     produto = await Produto.get_or_none(id=imagem.produto_id) if imagem.produto_id else None
     return await _criar(
-        principal, produto, tipo="edicao_imagem", unidades=1, idempotency_key=idempotency_key,
+        principal,
+        produto,
+        tipo="edicao_imagem",
+        unidades=1,
+        idempotency_key=idempotency_key,
         pedido={"imagemId": imagem.id, "operacoes": edicao.model_dump(mode="json")["operacoes"]},
         conta_id=imagem.conta_id,
     )
 
 
 async def _criar(
-    principal: Principal, produto: Produto | None, *, tipo: str, unidades: int, pedido: dict,
-    idempotency_key: str | None, conta_id: str | None = None,
+    principal: Principal,
+    produto: Produto | None,
+    *,
+    tipo: str,
+    unidades: int,
+    pedido: dict,
+    idempotency_key: str | None,
+    conta_id: str | None = None,
 ) -> Geracao:
     creditos_reservados = custo(tipo, unidades)
     scope = {"integrador_id": principal.integrador_id, "ambiente": principal.ambiente.value}
@@ -127,13 +170,23 @@ async def _criar(
             if idempotency_key and (existing := await Geracao.get_or_none(**scope, chave_idempotencia=idempotency_key)):
                 return existing
             geracao = await Geracao.create(
-                id=new_id("ger_"), **scope, conta_id=produto.conta_id if produto else conta_id,
-                produto_id=produto.id if produto else None, tipo=tipo, situacao=NA_FILA, etapa=NA_FILA,
-                creditos_reservados=creditos_reservados, pedido=pedido, chave_idempotencia=idempotency_key,
+                id=new_id("ger_"),
+                **scope,
+                conta_id=produto.conta_id if produto else conta_id,
+                produto_id=produto.id if produto else None,
+                tipo=tipo,
+                situacao=NA_FILA,
+                etapa=NA_FILA,
+                creditos_reservados=creditos_reservados,
+                pedido=pedido,
+                chave_idempotencia=idempotency_key,
                 enfileirada_em=agora(),
             )
             await creditos.reservar(
-                principal.integrador_id, principal.ambiente.value, geracao.id, creditos_reservados,
+                principal.integrador_id,
+                principal.ambiente.value,
+                geracao.id,
+                creditos_reservados,
                 f"Reserva de {creditos_reservados} créditos: {tipo} ({unidades} × {custo(tipo, 1)}).",
             )
             await after_commit(lambda: enfileirar("geracao.renderizar", geracao.id))
@@ -188,11 +241,16 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
         # Killed mid-render (out of memory, a crash in native code): trying again would only
         # repeat it, so the generation fails and its credits go back.
         log.exception("generation %s: its render process died", geracao.id)
-        return await _settle_failure(geracao, {"codigo": "ERRO_INTERNO", "mensagem": "O processo que gerava a mídia terminou de forma inesperada."})
+        return await _settle_failure(
+            geracao,
+            {"codigo": "ERRO_INTERNO", "mensagem": "O processo que gerava a mídia terminou de forma inesperada."},
+        )
     except Exception:
         log.exception("generation %s broke (attempt %d)", geracao.id, geracao.tentativas)
         if geracao.tentativas >= MAX_ATTEMPTS:
-            return await _settle_failure(geracao, {"codigo": "ERRO_INTERNO", "mensagem": "Falha inesperada ao gerar a mídia."})
+            return await _settle_failure(
+                geracao, {"codigo": "ERRO_INTERNO", "mensagem": "Falha inesperada ao gerar a mídia."}
+            )
         await repository.release(geracao.id)
         raise  # the task fails; the sweep queues it again
     finally:
@@ -203,8 +261,11 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
 def _motivo(exc: Exception) -> dict:
     if isinstance(exc, render.VideoError):
         return {"codigo": exc.codigo, "mensagem": str(exc)}
-    return {"codigo": "NADA_ENTREGUE", "mensagem": "Nenhuma saída pôde ser gerada.",
-            "falhas": [{"saida": f.saida, "erro": f.erro} for f in getattr(exc, "falhas", [])]}
+    return {
+        "codigo": "NADA_ENTREGUE",
+        "mensagem": "Nenhuma saída pôde ser gerada.",
+        "falhas": [{"saida": f.saida, "erro": f.erro} for f in getattr(exc, "falhas", [])],
+    }
 
 
 async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[render.FotoAprovada]]:
@@ -216,10 +277,14 @@ async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[rend
     arquivos = {i.id: i for i in await Imagem.filter(id__in=[f["id"] for f in aprovadas])}
     fotos = [
         render.FotoAprovada(
-            path=runtime.storage.path(arquivos[f["id"]].arquivo), ordem=f["ordem"], principal=f["principal"],
-            largura=f["largura"], altura=f["altura"],
+            path=runtime.storage.path(arquivos[f["id"]].arquivo),
+            ordem=f["ordem"],
+            principal=f["principal"],
+            largura=f["largura"],
+            altura=f["altura"],
         )
-        for f in aprovadas if f["id"] in arquivos
+        for f in aprovadas
+        if f["id"] in arquivos
     ]
     return versao.ficha, fotos
 
@@ -235,12 +300,27 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
         entries = []
         for image in rendered:
             registro = await imagens.registrar(
-                integrador_id=geracao.integrador_id, ambiente=ambiente, conta_id=geracao.conta_id,
-                produto_id=geracao.produto_id, geracao_id=geracao.id, origem=origem, arquivo=key(image.path),
-                largura=image.largura, altura=image.altura,
+                integrador_id=geracao.integrador_id,
+                ambiente=ambiente,
+                conta_id=geracao.conta_id,
+                produto_id=geracao.produto_id,
+                geracao_id=geracao.id,
+                origem=origem,
+                arquivo=key(image.path),
+                largura=image.largura,
+                altura=image.altura,
             )
-            entries.append({"id": registro.id, "posicao": image.posicao, "tipo": image.kind, "arquivo": registro.arquivo,
-                            "largura": image.largura, "altura": image.altura, "observacoes": image.notes})
+            entries.append(
+                {
+                    "id": registro.id,
+                    "posicao": image.posicao,
+                    "tipo": image.kind,
+                    "arquivo": registro.arquivo,
+                    "largura": image.largura,
+                    "altura": image.altura,
+                    "observacoes": image.notes,
+                }
+            )
         return entries
 
     if geracao.tipo == "edicao_imagem":
@@ -285,9 +365,14 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
 
 def _event_data(geracao: Geracao) -> dict:
     return {
-        "id": geracao.id, "tipo": geracao.tipo, "situacao": geracao.situacao, "produtoId": geracao.produto_id,
-        "creditosReservados": geracao.creditos_reservados, "creditosCobrados": geracao.creditos_cobrados,
-        "falhas": (geracao.erro or {}).get("falhas", []), "motivo": (geracao.erro or {}).get("mensagem"),
+        "id": geracao.id,
+        "tipo": geracao.tipo,
+        "situacao": geracao.situacao,
+        "produtoId": geracao.produto_id,
+        "creditosReservados": geracao.creditos_reservados,
+        "creditosCobrados": geracao.creditos_cobrados,
+        "falhas": (geracao.erro or {}).get("falhas", []),
+        "motivo": (geracao.erro or {}).get("mensagem"),
     }
 
 
@@ -301,12 +386,27 @@ async def _settle(geracao: Geracao, saidas: _Saidas) -> str:
             return row.situacao  # settled by someone else (a sweep that gave up on it)
         row.situacao = PARCIAL if saidas.falhas else CONCLUIDA
         row.resultados, row.creditos_cobrados = saidas.resultados, cobrados
-        row.erro = {"codigo": "SAIDAS_FALHARAM", "mensagem": "Algumas saídas não puderam ser geradas.", "falhas": saidas.falhas} if saidas.falhas else None
+        row.erro = (
+            {
+                "codigo": "SAIDAS_FALHARAM",
+                "mensagem": "Algumas saídas não puderam ser geradas.",
+                "falhas": saidas.falhas,
+            }
+            if saidas.falhas
+            else None
+        )
         row.etapa, row.percentual, row.reservada_ate, row.concluida_em = "entregue", 100, None, agora()
         await row.save()
-        await creditos.liquidar(row.integrador_id, row.ambiente, row.id, reservados=row.creditos_reservados, cobrados=cobrados)
-        await eventos.registrar("geracao.concluida", integrador_id=row.integrador_id, ambiente=row.ambiente,
-                                conta_id=row.conta_id, dados=_event_data(row))
+        await creditos.liquidar(
+            row.integrador_id, row.ambiente, row.id, reservados=row.creditos_reservados, cobrados=cobrados
+        )
+        await eventos.registrar(
+            "geracao.concluida",
+            integrador_id=row.integrador_id,
+            ambiente=row.ambiente,
+            conta_id=row.conta_id,
+            dados=_event_data(row),
+        )
     return row.situacao
 
 
@@ -318,8 +418,13 @@ async def _settle_failure(geracao: Geracao, motivo: dict) -> str:
         row.situacao, row.erro, row.etapa, row.reservada_ate, row.concluida_em = FALHOU, motivo, FALHOU, None, agora()
         await row.save()
         await creditos.liquidar(row.integrador_id, row.ambiente, row.id, reservados=row.creditos_reservados, cobrados=0)
-        await eventos.registrar("geracao.falhou", integrador_id=row.integrador_id, ambiente=row.ambiente,
-                                conta_id=row.conta_id, dados=_event_data(row))
+        await eventos.registrar(
+            "geracao.falhou",
+            integrador_id=row.integrador_id,
+            ambiente=row.ambiente,
+            conta_id=row.conta_id,
+            dados=_event_data(row),
+        )
     return FALHOU
 
 
@@ -333,7 +438,10 @@ async def varrer(now: datetime | None = None) -> dict[str, int]:
     requeued = failed = 0
     for geracao in await repository.lease_expired(now):
         if geracao.tentativas >= MAX_ATTEMPTS:
-            await _settle_failure(geracao, {"codigo": "TEMPO_ESGOTADO", "mensagem": f"A geração não terminou em {MAX_ATTEMPTS} tentativas."})
+            await _settle_failure(
+                geracao,
+                {"codigo": "TEMPO_ESGOTADO", "mensagem": f"A geração não terminou em {MAX_ATTEMPTS} tentativas."},
+            )
             failed += 1
         elif await repository.requeue_expired(geracao.id, now):
             await enfileirar("geracao.renderizar", geracao.id)

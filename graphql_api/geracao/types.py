@@ -115,15 +115,23 @@ class GeracaoType:
 def _erro(data: dict | None) -> ErroType | None:
     if not data:
         return None
-    return ErroType(codigo=data["codigo"], mensagem=data["mensagem"],
-                    falhas=[FalhaType(saida=f["saida"], erro=f["erro"]) for f in data.get("falhas", [])])
+    return ErroType(
+        codigo=data["codigo"],
+        mensagem=data["mensagem"],
+        falhas=[FalhaType(saida=f["saida"], erro=f["erro"]) for f in data.get("falhas", [])],
+    )
 
 
 def _video(v: dict[str, Any], storage: MediaStorage) -> VideoResultadoType:
     url, expira = storage.signed_url(v["arquivo"])
     return VideoResultadoType(
-        url=url, expira_em=expira, formato=v.get("formato", "horizontal"), largura=v["largura"], altura=v["altura"],
-        duracao_segundos=v["duracaoSegundos"], fps=v.get("fps", 30),
+        url=url,
+        expira_em=expira,
+        formato=v.get("formato", "horizontal"),
+        largura=v["largura"],
+        altura=v["altura"],
+        duracao_segundos=v["duracaoSegundos"],
+        fps=v.get("fps", 30),
     )
 
 
@@ -133,8 +141,13 @@ def _resultados(data: dict[str, Any], storage: MediaStorage) -> ResultadosType:
         url, expira = storage.signed_url(im["arquivo"])
         imagens.append(
             ImagemResultadoType(
-                id=strawberry.ID(im["id"]), posicao=im["posicao"], url=url, expira_em=expira,
-                largura=im["largura"], altura=im["altura"], tipo=im.get("tipo", "imagem"),
+                id=strawberry.ID(im["id"]),
+                posicao=im["posicao"],
+                url=url,
+                expira_em=expira,
+                largura=im["largura"],
+                altura=im["altura"],
+                tipo=im.get("tipo", "imagem"),
                 observacoes=im.get("observacoes", []),
             )
         )
@@ -147,6 +160,10 @@ def _resultados(data: dict[str, Any], storage: MediaStorage) -> ResultadosType:
     if (f := data.get("fala")) is not None:
         fala = FalaType(texto=f["texto"], voz=f["voz"], duracao_segundos=f["duracaoSegundos"])
     return ResultadosType(
-        imagens=imagens, video=videos[0] if videos else None, videos=videos, fala=fala, legendas=legendas,
+        imagens=imagens,
+        video=videos[0] if videos else None,
+        videos=videos,
+        fala=fala,
+        legendas=legendas,
         avatar=data.get("avatar"),
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from tortoise.exceptions import IntegrityError
 
@@ -31,7 +31,7 @@ class Claim:
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 async def claim(integrador_id: str, ambiente: str, chave: str, fingerprint: str) -> Claim:

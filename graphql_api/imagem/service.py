@@ -10,8 +10,16 @@ from graphql_api.imagem.models import Imagem
 
 
 async def registrar(
-    *, integrador_id: str, ambiente: str, conta_id: str | None, produto_id: str | None, geracao_id: str | None,
-    origem: str, arquivo: str, largura: int, altura: int,
+    *,
+    integrador_id: str,
+    ambiente: str,
+    conta_id: str | None,
+    produto_id: str | None,
+    geracao_id: str | None,
+    origem: str,
+    arquivo: str,
+    largura: int,
+    altura: int,
 ) -> Imagem:
     """The image of this file: the same product photo keeps its id across versions, and a
     generation rendered again after its worker died keeps the ids of its images."""
@@ -19,8 +27,16 @@ async def registrar(
     if existing is not None:
         return existing
     return await Imagem.create(
-        id=new_id("img_"), integrador_id=integrador_id, ambiente=ambiente, conta_id=conta_id,
-        produto_id=produto_id, geracao_id=geracao_id, origem=origem, arquivo=arquivo, largura=largura, altura=altura,
+        id=new_id("img_"),
+        integrador_id=integrador_id,
+        ambiente=ambiente,
+        conta_id=conta_id,
+        produto_id=produto_id,
+        geracao_id=geracao_id,
+        origem=origem,
+        arquivo=arquivo,
+        largura=largura,
+        altura=altura,
     )
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from graphql_api.core.relogio import agora
 from graphql_api.core.ids import new_id
+from graphql_api.core.relogio import agora
 from graphql_api.email import service as emails
 from graphql_api.integracao import repository
 from graphql_api.integracao.models import Alerta, EmailAlertaEnviado
@@ -23,9 +23,17 @@ TIPOS = {
 
 
 async def abrir(
-    integrador_id: str, ambiente: str, tipo: str, chave: str, mensagem: str, *,
-    evidencia: dict | None = None, smtp_url: str | None, now: datetime | None = None,
-    assunto_email: str | None = None, texto_email: str | None = None,
+    integrador_id: str,
+    ambiente: str,
+    tipo: str,
+    chave: str,
+    mensagem: str,
+    *,
+    evidencia: dict | None = None,
+    smtp_url: str | None,
+    now: datetime | None = None,
+    assunto_email: str | None = None,
+    texto_email: str | None = None,
 ) -> Alerta:
     """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago.
     Callers with more to say than `mensagem` pass the e-mail's subject and text."""
@@ -34,16 +42,24 @@ async def abrir(
     if alerta is not None:
         return alerta
     alerta = await Alerta.create(
-        id=new_id("alr_"), integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave,
-        mensagem=mensagem, evidencia=evidencia,
+        id=new_id("alr_"),
+        integrador_id=integrador_id,
+        ambiente=ambiente,
+        tipo=tipo,
+        chave=chave,
+        mensagem=mensagem,
+        evidencia=evidencia,
     )
     last = await EmailAlertaEnviado.get_or_none(integrador_id=integrador_id, tipo=tipo)
     if last is None or now - last.enviado_em >= EMAIL_INTERVAL:
         integrador = await Integrador.get(id=integrador_id)
         await emails.enviar(
-            para=integrador.email, assunto=(assunto_email or f"Vitrine: alerta — {TIPOS.get(tipo, tipo)}")[:200],
+            para=integrador.email,
+            assunto=(assunto_email or f"Vitrine: alerta — {TIPOS.get(tipo, tipo)}")[:200],
             texto=texto_email or f"{mensagem}\n\nAmbiente: {ambiente}\nAberto em: {now.isoformat()}\n",
-            tipo=f"alerta_{tipo}", integrador_id=integrador_id, smtp_url=smtp_url,
+            tipo=f"alerta_{tipo}",
+            integrador_id=integrador_id,
+            smtp_url=smtp_url,
         )
         if last is None:
             await EmailAlertaEnviado.create(integrador_id=integrador_id, tipo=tipo, enviado_em=now)

@@ -20,14 +20,20 @@ async def vigente() -> ContratoVersao:
     if current is None:
         current, _ = await ContratoVersao.get_or_create(
             versao=1,
-            defaults={"titulo": "Contrato de integração", "texto": FIRST_VERSION_FILE.read_text(), "publicado_por": "sistema"},
+            defaults={
+                "titulo": "Contrato de integração",
+                "texto": FIRST_VERSION_FILE.read_text(),
+                "publicado_por": "sistema",
+            },
         )
     return current
 
 
 async def publicar(titulo: str, texto: str, *, por: str) -> ContratoVersao:
     if not titulo.strip() or not texto.strip():
-        raise ApiError("VALIDATION_FAILED", fields=[FieldError("texto", "obrigatorio", "Título e texto são obrigatórios.")])
+        raise ApiError(
+            "VALIDATION_FAILED", fields=[FieldError("texto", "obrigatorio", "Título e texto são obrigatórios.")]
+        )
     latest = await vigente()
     return await ContratoVersao.create(versao=latest.versao + 1, titulo=titulo.strip(), texto=texto, publicado_por=por)
 
@@ -39,7 +45,9 @@ async def aceitar(integrador_id: str, versao: int, *, por: str) -> AceiteContrat
             "VALIDATION_FAILED",
             fields=[FieldError("versao", "valor_invalido", f"A versão vigente é a {current.versao}.")],
         )
-    aceite, _ = await AceiteContrato.get_or_create(integrador_id=integrador_id, versao=versao, defaults={"aceito_por": por[:100]})
+    aceite, _ = await AceiteContrato.get_or_create(
+        integrador_id=integrador_id, versao=versao, defaults={"aceito_por": por[:100]}
+    )
     return aceite
 
 
@@ -72,7 +80,9 @@ async def bloqueio_de_chave_live(integrador_id: str) -> ApiError | None:
         )
     if await aceite_vigente(integrador_id) is None:
         current = await vigente()
-        return ApiError("CONTRACT_NOT_ACCEPTED", description=f"Aceite a versão {current.versao} do contrato de integração.")
+        return ApiError(
+            "CONTRACT_NOT_ACCEPTED", description=f"Aceite a versão {current.versao} do contrato de integração."
+        )
     return None
 
 

@@ -33,7 +33,9 @@ async def release_production(integrador_id: str, when: datetime) -> int:
 
 
 async def open_alerta(integrador_id: str, ambiente: str, tipo: str, chave: str) -> Alerta | None:
-    return await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True).first()
+    return await Alerta.filter(
+        integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, chave=chave, fechado_em__isnull=True
+    ).first()
 
 
 async def close_alertas(integrador_id: str, ambiente: str, tipos: tuple[str, ...], chave: str, when: datetime) -> int:
@@ -43,7 +45,9 @@ async def close_alertas(integrador_id: str, ambiente: str, tipos: tuple[str, ...
 
 
 async def open_alertas(integrador_id: str, ambiente: str) -> list[Alerta]:
-    return await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, fechado_em__isnull=True).order_by("aberto_em")
+    return await Alerta.filter(integrador_id=integrador_id, ambiente=ambiente, fechado_em__isnull=True).order_by(
+        "aberto_em"
+    )
 
 
 async def latest_contrato() -> ContratoVersao | None:

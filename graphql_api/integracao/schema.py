@@ -17,7 +17,10 @@ class Query:
     async def contrato_vigente(self, info: Info) -> ContratoType:
         return ContratoType.from_model(await contrato.vigente())
 
-    @strawberry.field(extensions=requires(integrator_only=True), description="The acceptance of the current version; null until accepted.")
+    @strawberry.field(
+        extensions=requires(integrator_only=True),
+        description="The acceptance of the current version; null until accepted.",
+    )
     async def aceite_contrato(self, info: Info) -> AceiteContratoType | None:
         aceite = await contrato.aceite_vigente(info.context.principal.integrador_id)
         return AceiteContratoType.from_model(aceite) if aceite else None

@@ -13,14 +13,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from graphql_api.chamada.writer import TipoChamada
-from graphql_api.core.relogio import agora
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import Ambiente, Principal
+from graphql_api.core.relogio import agora
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import transaction
 from graphql_api.integracao import alertas, repository
 from graphql_api.integracao.etapas import ETAPAS
-from graphql_api.integracao.models import EtapaIntegracao, Espera429
+from graphql_api.integracao.models import Espera429, EtapaIntegracao
 from graphql_api.integrador.models import Integrador
 
 IDEMPOTENCY_WINDOW = timedelta(days=7)
@@ -49,7 +49,9 @@ async def _succeed(integrador_id: str, codigo: str, evidencia: dict[str, str], w
         await row.save()
 
 
-async def _fail(integrador_id: str, codigo: str, motivo: str, evidencia: dict[str, str], when: datetime, *, keep_ok: bool = False) -> None:
+async def _fail(
+    integrador_id: str, codigo: str, motivo: str, evidencia: dict[str, str], when: datetime, *, keep_ok: bool = False
+) -> None:
     async with transaction():
         row = await _locked_row(integrador_id, codigo)
         if keep_ok and row.situacao == "ok":
@@ -153,9 +155,11 @@ async def _judge_429s(tests: list) -> None:
             early = (espera.ate - r.criado_em).total_seconds()
             if early > 0:
                 await _fail(
-                    r.integrador_id, "LIMITE_429",
+                    r.integrador_id,
+                    "LIMITE_429",
                     f"A chamada {r.id} chegou {early:.1f} s antes do fim do Retry-After do 429 {espera.request_id}.",
-                    {"requestId": r.id}, r.criado_em,
+                    {"requestId": r.id},
+                    r.criado_em,
                 )
             else:
                 await _succeed(r.integrador_id, "LIMITE_429", {"requestId": r.id}, r.criado_em)
@@ -189,10 +193,15 @@ async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
         total, errors = await chamadas.count_since(integrador_id, ambiente, now - ERROR_RATE_WINDOW)
         if total >= ERROR_RATE_MIN_CALLS and errors / total > ERROR_RATE_THRESHOLD:
             await alertas.abrir(
-                integrador_id, ambiente, "taxa_de_erros", "chamadas",
+                integrador_id,
+                ambiente,
+                "taxa_de_erros",
+                "chamadas",
                 f"{errors} de {total} chamadas ({errors / total:.0%}) dos últimos 15 minutos responderam 4xx/5xx. "
                 "Veja GET /v1/integracao/erros para os tipos mais frequentes.",
-                evidencia={"total": total, "erros": errors}, smtp_url=smtp_url, now=now,
+                evidencia={"total": total, "erros": errors},
+                smtp_url=smtp_url,
+                now=now,
             )
         else:
             await alertas.fechar(integrador_id, ambiente, "taxa_de_erros", "chamadas")
@@ -213,14 +222,23 @@ async def registrar_evento(evento) -> None:
             await _succeed(evento.integrador_id, "PRODUTO_APROVADO", proof, when)
         else:
             await _fail(
-                evento.integrador_id, "PRODUTO_APROVADO",
+                evento.integrador_id,
+                "PRODUTO_APROVADO",
                 f"A conferência do produto {conferencia.get('produtoId')} reprovou todos os tipos de mídia; "
                 f"veja as pendências em POST /v1/produtos/{conferencia.get('produtoId')}/conferencia.",
-                proof, when, keep_ok=True,
+                proof,
+                when,
+                keep_ok=True,
             )
     elif evento.tipo in ("geracao.concluida", "geracao.falhou"):
         dados = evento.dados or {}
-        codigo = "GALERIA_TESTE" if dados.get("tipo") == "galeria" else "VIDEO_TESTE" if str(dados.get("tipo", "")).startswith("video") else None
+        codigo = (
+            "GALERIA_TESTE"
+            if dados.get("tipo") == "galeria"
+            else "VIDEO_TESTE"
+            if str(dados.get("tipo", "")).startswith("video")
+            else None
+        )
         if codigo is None:
             return
         proof = {"eventId": evento.id, "geracaoId": dados.get("id") or dados.get("geracaoId")}
@@ -228,19 +246,30 @@ async def registrar_evento(evento) -> None:
             await _succeed(evento.integrador_id, codigo, proof, when)
         else:
             await _fail(
-                evento.integrador_id, codigo,
+                evento.integrador_id,
+                codigo,
                 f"A geração {proof['geracaoId']} falhou: {dados.get('motivo', 'veja GET /v1/geracoes/{id}')}.",
-                proof, when, keep_ok=True,
+                proof,
+                when,
+                keep_ok=True,
             )
 
 
-async def registrar_teste_de_avisos(integrador_id: str, *, aprovado: bool, teste_ids: list[str], motivo: str | None) -> None:
+async def registrar_teste_de_avisos(
+    integrador_id: str, *, aprovado: bool, teste_ids: list[str], motivo: str | None
+) -> None:
     """AVISOS_ASSINATURA, from the three deliveries of a POST /avisos/teste run."""
     proof = {"eventId": ",".join(teste_ids)}
     if aprovado:
         await _succeed(integrador_id, "AVISOS_ASSINATURA", proof, agora())
     else:
-        await _fail(integrador_id, "AVISOS_ASSINATURA", motivo or "As entregas de teste não foram respondidas como esperado.", proof, agora())
+        await _fail(
+            integrador_id,
+            "AVISOS_ASSINATURA",
+            motivo or "As entregas de teste não foram respondidas como esperado.",
+            proof,
+            agora(),
+        )
 
 
 # -- status and production access --------------------------------------------------------------
@@ -295,15 +324,17 @@ async def status(principal: Principal, *, now: datetime | None = None) -> Status
         row = rows.get(etapa.codigo)
         if row is not None and etapa.codigo == "IDEMPOTENCIA":
             _apply_idempotency(row, now)  # the 7-day window moves with time, not with calls
-        etapas.append(EtapaStatus(
-            codigo=etapa.codigo,
-            situacao=row.situacao if row else "pendente",
-            verificado_em=row.verificado_em if row else None,
-            evidencia=row.evidencia if row else None,
-            ultima_falha=row.ultima_falha if row else None,
-            como_concluir=etapa.como_concluir,
-            titulo=etapa.titulo,
-        ))
+        etapas.append(
+            EtapaStatus(
+                codigo=etapa.codigo,
+                situacao=row.situacao if row else "pendente",
+                verificado_em=row.verificado_em if row else None,
+                evidencia=row.evidencia if row else None,
+                ultima_falha=row.ultima_falha if row else None,
+                como_concluir=etapa.como_concluir,
+                titulo=etapa.titulo,
+            )
+        )
     pendentes = [e for e in etapas if e.situacao != "ok"]
     return StatusIntegracao(
         ambiente=principal.ambiente.value,
@@ -330,4 +361,3 @@ async def pedir_producao(principal: Principal) -> StatusIntegracao:
         )
     await repository.release_production(principal.integrador_id, agora())
     return await status(principal)
-

@@ -54,13 +54,20 @@ class StatusType:
             etapas_concluidas=s.concluidas,
             etapas_obrigatorias=len(ETAPAS),
             producao=ProducaoType(
-                situacao=s.producao_situacao, liberacao=s.producao_liberacao,
-                motivo=s.producao_motivo, liberada_em=s.producao_liberada_em,
+                situacao=s.producao_situacao,
+                liberacao=s.producao_liberacao,
+                motivo=s.producao_motivo,
+                liberada_em=s.producao_liberada_em,
             ),
             etapas=[
                 EtapaType(
-                    codigo=e.codigo, titulo=e.titulo, situacao=e.situacao, verificado_em=e.verificado_em,
-                    evidencia=e.evidencia, ultima_falha=e.ultima_falha, como_concluir=e.como_concluir,
+                    codigo=e.codigo,
+                    titulo=e.titulo,
+                    situacao=e.situacao,
+                    verificado_em=e.verificado_em,
+                    evidencia=e.evidencia,
+                    ultima_falha=e.ultima_falha,
+                    como_concluir=e.como_concluir,
                     documentacao=f"{docs_url}/integracao#{e.codigo}",
                 )
                 for e in s.etapas
@@ -82,7 +89,9 @@ class ContratoType:
 
     @classmethod
     def from_model(cls, v: ContratoVersao) -> ContratoType:
-        return cls(versao=v.versao, titulo=v.titulo, texto=v.texto, publicado_em=v.publicado_em, publicado_por=v.publicado_por)
+        return cls(
+            versao=v.versao, titulo=v.titulo, texto=v.texto, publicado_em=v.publicado_em, publicado_por=v.publicado_por
+        )
 
 
 @strawberry.type(name="AceiteContrato", description="Who accepted a contract version for the integrator, and when.")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphql_api.core.transactions import transaction
-
 from graphql_api.chave import service as chaves
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Ambiente
+from graphql_api.core.transactions import transaction
 from graphql_api.creditos import service as creditos
 from graphql_api.integrador import repository
 from graphql_api.integrador.models import Integrador
@@ -42,7 +41,9 @@ async def criar_integrador(*, nome: str, email: str, chave_teste: bool = True) -
 
 
 async def obter(integrador_id: str) -> Integrador:
-    return await encontrar(integrador_id, "itg_", lambda: repository.get(integrador_id), f"Integrador {integrador_id} não existe.")
+    return await encontrar(
+        integrador_id, "itg_", lambda: repository.get(integrador_id), f"Integrador {integrador_id} não existe."
+    )
 
 
 async def definir_situacao(integrador_id: str, situacao: str, *, bus) -> Integrador:

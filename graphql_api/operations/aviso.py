@@ -5,31 +5,42 @@ from graphql_api.operations import fragments
 
 _REGISTRO = "{ criado segredo aviso { ...AvisoFields } }"
 REGISTRAR_AVISO = Operation(
-    "mutation RegistrarAviso($dados: NovoAvisoInput!) { registrarAviso(dados: $dados) " + _REGISTRO + " }" + fragments.AVISO
+    "mutation RegistrarAviso($dados: NovoAvisoInput!) { registrarAviso(dados: $dados) "
+    + _REGISTRO
+    + " }"
+    + fragments.AVISO
 )
 ROTACIONAR_SEGREDO = Operation(
     "mutation RotacionarSegredoAviso($id: ID!, $dados: RotacaoInput) { rotacionarSegredoAviso(id: $id, dados: $dados) "
-    + _REGISTRO + " }" + fragments.AVISO
+    + _REGISTRO
+    + " }"
+    + fragments.AVISO
 )
 LISTAR_AVISOS = Operation(
     "query Avisos($limite: Int, $cursor: String) { avisos(limite: $limite, cursor: $cursor) { itens { ...AvisoFields } "
-    + fragments.PAGINACAO + " } }" + fragments.AVISO
+    + fragments.PAGINACAO
+    + " } }"
+    + fragments.AVISO
 )
 OBTER_AVISO = Operation("query Aviso($id: ID!) { aviso(id: $id) { ...AvisoFields } }" + fragments.AVISO)
 REMOVER_AVISO = Operation("mutation RemoverAviso($id: ID!) { removerAviso(id: $id) }")
 LISTAR_ENTREGAS = Operation(
     """query EntregasAviso($avisoId: String!, $limite: Int, $cursor: String, $situacao: String) {
       entregasAviso(avisoId: $avisoId, limite: $limite, cursor: $cursor, situacao: $situacao) {
-        itens { ...EntregaFields } """ + fragments.PAGINACAO + """
+        itens { ...EntregaFields } """
+    + fragments.PAGINACAO
+    + """
       }
-    }""" + fragments.ENTREGA
+    }"""
+    + fragments.ENTREGA
 )
 REENVIAR_ENTREGA = Operation(
     "mutation ReenviarEntregaAviso($avisoId: String!, $entregaId: String!) "
     "{ reenviarEntregaAviso(avisoId: $avisoId, entregaId: $entregaId) { ...EntregaFields } }" + fragments.ENTREGA
 )
 TESTAR_AVISO = Operation(
-    "mutation TestarAviso($dados: PedidoTesteInput) { testarAviso(dados: $dados) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO
+    "mutation TestarAviso($dados: PedidoTesteInput) { testarAviso(dados: $dados) { ...TesteAvisoFields } }"
+    + fragments.TESTE_AVISO
 )
 OBTER_TESTE = Operation(
     "query TesteAviso($id: ID!) { testeAviso(id: $id) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO

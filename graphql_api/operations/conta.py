@@ -10,7 +10,9 @@ OBTER_CONTA = Operation("query Conta($id: ID!) { conta(id: $id) { ...ContaFields
 LISTAR_CONTAS = Operation(
     """query Contas($limite: Int, $cursor: String, $codigoExterno: String, $origem: String, $situacao: String) {
       contas(limite: $limite, cursor: $cursor, codigoExterno: $codigoExterno, origem: $origem, situacao: $situacao) {
-        itens { ...ContaFields } """ + fragments.PAGINACAO + """
+        itens { ...ContaFields } """
+    + fragments.PAGINACAO
+    + """
       }
     }"""
     + fragments.CONTA

@@ -6,7 +6,9 @@ from graphql_api.operations import fragments
 LISTAR_CHAMADAS = Operation(
     """query Chamadas($filtros: FiltroChamadasInput, $limite: Int, $cursor: String) {
       chamadas(filtros: $filtros, limite: $limite, cursor: $cursor) {
-        itens { ...ChamadaFields } """ + fragments.PAGINACAO + """
+        itens { ...ChamadaFields } """
+    + fragments.PAGINACAO
+    + """
       }
     }"""
     + fragments.CHAMADA
@@ -19,5 +21,7 @@ OBTER_CHAMADA = Operation(
 INTEGRACAO_STATUS = Operation(
     "query IntegracaoStatus { integracaoStatus { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS
 )
-PEDIR_PRODUCAO = Operation("mutation PedirProducao { pedirProducao { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS)
+PEDIR_PRODUCAO = Operation(
+    "mutation PedirProducao { pedirProducao { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS
+)
 ERROS_RECENTES = Operation("query ErrosRecentes { errosRecentes { ...ErroRecenteFields } }" + fragments.ERRO_RECENTE)

@@ -16,7 +16,9 @@ OBTER_PRODUTO = Operation(
 LISTAR_PRODUTOS = Operation(
     """query Produtos($contaId: String!, $limite: Int, $cursor: String, $situacao: String) {
       produtos(contaId: $contaId, limite: $limite, cursor: $cursor, situacao: $situacao) {
-        itens { ...ProdutoFields } """ + fragments.PAGINACAO + """
+        itens { ...ProdutoFields } """
+    + fragments.PAGINACAO
+    + """
       }
     }"""
     + fragments.PRODUTO

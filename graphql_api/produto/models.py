@@ -22,7 +22,9 @@ class Produto(Model):
     id = fields.CharField(pk=True, max_length=40)  # prd_
     conta: fields.ForeignKeyRelation[Conta] = fields.ForeignKeyField("vitrine.Conta", related_name="produtos")
     conta_id: str  # column tortoise adds for the relation above
-    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField("vitrine.Integrador", related_name="produtos")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="produtos"
+    )
     integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     codigo = fields.CharField(max_length=100)

@@ -17,7 +17,12 @@ class Query:
 
     @strawberry.field(extensions=requires("produtos:ler"))
     async def produtos(
-        self, info: Info, conta_id: str, limite: int | None = None, cursor: str | None = None, situacao: str | None = None
+        self,
+        info: Info,
+        conta_id: str,
+        limite: int | None = None,
+        cursor: str | None = None,
+        situacao: str | None = None,
     ) -> Pagina[ProdutoType]:
         page = PageRequest.of(limite, cursor, prefixo="prd_")
         rows, next_cursor = await service.listar_produtos(info.context.principal, conta_id, page, situacao=situacao)

@@ -77,7 +77,12 @@ class Atributo(_Strict):
 
 
 class Imagem(_Strict):
-    url: Annotated[StrictStr, Field(max_length=2000, json_schema_extra=HTTPS_URL_SCHEMA), AfterValidator(sem_controle), AfterValidator(_https_url)]
+    url: Annotated[
+        StrictStr,
+        Field(max_length=2000, json_schema_extra=HTTPS_URL_SCHEMA),
+        AfterValidator(sem_controle),
+        AfterValidator(_https_url),
+    ]
     ordem: Annotated[StrictInt, Field(ge=1, le=1000)]
     principal: StrictBool | None = None
 
@@ -152,17 +157,23 @@ def parse_ficha(dados: object) -> Ficha:
     first_at: dict[int, int] = {}
     for i, imagem in enumerate(ficha.imagens or []):
         if imagem.ordem in first_at:
-            problems.append(FieldError(
-                f"imagens[{i}].ordem", "duplicado",
-                f"ordem {imagem.ordem} já usada em imagens[{first_at[imagem.ordem]}].",
-            ))
+            problems.append(
+                FieldError(
+                    f"imagens[{i}].ordem",
+                    "duplicado",
+                    f"ordem {imagem.ordem} já usada em imagens[{first_at[imagem.ordem]}].",
+                )
+            )
         first_at.setdefault(imagem.ordem, i)
     principais = [i for i, im in enumerate(ficha.imagens or []) if im.principal]
     for i in principais[1:]:
-        problems.append(FieldError(
-            f"imagens[{i}].principal", "duplicado",
-            f"Só uma imagem pode ser principal; imagens[{principais[0]}] já é.",
-        ))
+        problems.append(
+            FieldError(
+                f"imagens[{i}].principal",
+                "duplicado",
+                f"Só uma imagem pode ser principal; imagens[{principais[0]}] já é.",
+            )
+        )
     if problems:
         raise ApiError("VALIDATION_FAILED", fields=problems)
     return ficha

@@ -8,18 +8,18 @@ import json
 
 from tortoise.exceptions import IntegrityError
 
-from graphql_api.core.relogio import agora
 from graphql_api.conferencia import service as conferencias
 from graphql_api.conta import service as contas
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
+from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
-from graphql_api.produto import repository
 from graphql_api.core.validation import exigir_aceito, tem_controle
-from graphql_api.produto.schemas import parse_ficha
+from graphql_api.produto import repository
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
+from graphql_api.produto.schemas import parse_ficha
 
 MAX_CODIGO = 100
 SITUACOES = (CONFERINDO, APROVADO, REPROVADO, CONFERENCIA_FALHOU)
@@ -40,7 +40,11 @@ def _check_codigo(codigo: str) -> str:
     if not _codigo_valido(codigo):
         raise ApiError(
             "VALIDATION_FAILED",
-            fields=[FieldError("codigo", "formato_invalido", f"O código (SKU) deve ter de 1 a {MAX_CODIGO} caracteres visíveis.")],
+            fields=[
+                FieldError(
+                    "codigo", "formato_invalido", f"O código (SKU) deve ter de 1 a {MAX_CODIGO} caracteres visíveis."
+                )
+            ],
         )
     return codigo
 
@@ -99,7 +103,11 @@ def _not_found(codigo: str) -> ApiError:
 async def obter_produto(principal: Principal, conta_id: str, codigo: str) -> Produto:
     conta = await contas.obter_conta(principal, conta_id)
     # A SKU that could never be saved names no product (and is not worth a query).
-    produto = await repository.visible(principal).filter(conta_id=conta.id, codigo=codigo).first() if _codigo_valido(codigo) else None
+    produto = (
+        await repository.visible(principal).filter(conta_id=conta.id, codigo=codigo).first()
+        if _codigo_valido(codigo)
+        else None
+    )
     if produto is None:
         raise _not_found(codigo)
     return produto
@@ -132,5 +140,3 @@ async def excluir_ficha(principal: Principal, conta_id: str, codigo: str) -> Pro
         await produto.save(update_fields=["excluido_em", "codigo_excluido", "codigo", "atualizado_em"])
         await conferencias.cancelar(produto.id)
     return produto
-
-

@@ -10,7 +10,9 @@ from graphql_api.core.scalars import Timestamp
 from graphql_api.produto.models import Produto
 
 
-@strawberry.type(name="MotivoFoto", description="Why a photo was refused (bloqueio) or weakened (fraco); codes at /docs/pendencias.")
+@strawberry.type(
+    name="MotivoFoto", description="Why a photo was refused (bloqueio) or weakened (fraco); codes at /docs/pendencias."
+)
 class MotivoType:
     codigo: str
     severidade: str
@@ -36,9 +38,17 @@ class FotoType:
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> FotoType:
         return cls(
-            id=item.get("id"), url=item["url"], ordem=item["ordem"], principal=item["principal"], situacao=item["situacao"],
-            largura=item["largura"], altura=item["altura"],
-            motivos=[MotivoType(codigo=m["codigo"], severidade=m["severidade"], detalhe=m.get("detalhe")) for m in item["motivos"]],
+            id=item.get("id"),
+            url=item["url"],
+            ordem=item["ordem"],
+            principal=item["principal"],
+            situacao=item["situacao"],
+            largura=item["largura"],
+            altura=item["altura"],
+            motivos=[
+                MotivoType(codigo=m["codigo"], severidade=m["severidade"], detalhe=m.get("detalhe"))
+                for m in item["motivos"]
+            ],
             miniatura=item.get("miniatura"),
         )
 
@@ -54,8 +64,16 @@ def _pending_items(ficha: dict[str, Any]) -> list[FotoType]:
     imagens = ficha.get("imagens", [])
     principal = next((i for i, im in enumerate(imagens) if im.get("principal")), 0)
     return [
-        FotoType(id=None, url=im["url"], ordem=im["ordem"], principal=i == principal, situacao="pendente",
-                 largura=None, altura=None, motivos=[])
+        FotoType(
+            id=None,
+            url=im["url"],
+            ordem=im["ordem"],
+            principal=i == principal,
+            situacao="pendente",
+            largura=None,
+            altura=None,
+            motivos=[],
+        )
         for i, im in enumerate(imagens)
     ]
 

@@ -35,8 +35,12 @@ async def cadastrar(dados: dict) -> Usuario:
                 nome=cadastro.empresa, email=cadastro.emailAlertas, chave_teste=False
             )
             return await Usuario.create(
-                id=new_id("usr_"), integrador_id=criado.integrador.id, nome=cadastro.nome,
-                email=cadastro.email, papel=Papel.DONO.value, hash_senha=hashed,
+                id=new_id("usr_"),
+                integrador_id=criado.integrador.id,
+                nome=cadastro.nome,
+                email=cadastro.email,
+                papel=Papel.DONO.value,
+                hash_senha=hashed,
             )
     except IntegrityError:  # the same e-mail signed up concurrently
         raise email_taken() from None

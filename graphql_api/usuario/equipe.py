@@ -18,8 +18,12 @@ from graphql_api.usuario.schemas import Convite
 
 
 async def obter(principal: Principal, usuario_id: str) -> Usuario:
-    return await encontrar(usuario_id, "usr_", lambda: repository.member(principal.integrador_id, usuario_id),
-                           f"Pessoa {usuario_id} não encontrada neste integrador.")
+    return await encontrar(
+        usuario_id,
+        "usr_",
+        lambda: repository.member(principal.integrador_id, usuario_id),
+        f"Pessoa {usuario_id} não encontrada neste integrador.",
+    )
 
 
 async def listar(principal: Principal) -> list[Usuario]:
@@ -35,8 +39,12 @@ async def convidar(principal: Principal, dados: dict, *, base_url: str, smtp_url
     try:
         async with transaction():
             usuario = await Usuario.create(
-                id=new_id("usr_"), integrador_id=principal.integrador_id, nome=convite.nome,
-                email=convite.email, papel=convite.papel, hash_senha=None,
+                id=new_id("usr_"),
+                integrador_id=principal.integrador_id,
+                nome=convite.nome,
+                email=convite.email,
+                papel=convite.papel,
+                hash_senha=None,
             )
             await send_link(usuario, "convite", base_url=base_url, smtp_url=smtp_url, convidado_por=autor.nome)
     except IntegrityError:
@@ -47,17 +55,24 @@ async def convidar(principal: Principal, dados: dict, *, base_url: str, smtp_url
 def _last_owner(campo: str) -> ApiError:
     return ApiError(
         "VALIDATION_FAILED",
-        fields=[FieldError(campo, "valor_invalido", "O integrador precisa de pelo menos um dono: promova outra pessoa antes.")],
+        fields=[
+            FieldError(
+                campo, "valor_invalido", "O integrador precisa de pelo menos um dono: promova outra pessoa antes."
+            )
+        ],
     )
 
 
 async def alterar_papel(principal: Principal, usuario_id: str, papel: str) -> Usuario:
     if papel not in {p.value for p in Papel}:
-        raise ApiError("VALIDATION_FAILED", fields=[FieldError("papel", "valor_invalido", "Escolha dono, desenvolvedor ou financeiro.")])
+        raise ApiError(
+            "VALIDATION_FAILED",
+            fields=[FieldError("papel", "valor_invalido", "Escolha dono, desenvolvedor ou financeiro.")],
+        )
     usuario = await obter(principal, usuario_id)
-    if usuario.papel == Papel.DONO.value and papel != Papel.DONO.value:
-        if await repository.count_owners(principal.integrador_id) <= 1:
-            raise _last_owner("papel")
+    leaves_ownership = usuario.papel == Papel.DONO.value and papel != Papel.DONO.value
+    if leaves_ownership and await repository.count_owners(principal.integrador_id) <= 1:
+        raise _last_owner("papel")
     usuario.papel = papel
     await usuario.save(update_fields=["papel"])
     return usuario
@@ -67,7 +82,9 @@ async def remover(principal: Principal, usuario_id: str) -> None:
     """Remove a person: their sessions and links go with them at once."""
     usuario = await obter(principal, usuario_id)
     if usuario.id == principal.ator_id:
-        raise ApiError("VALIDATION_FAILED", fields=[FieldError("usuarioId", "valor_invalido", "Você não pode remover a si mesmo.")])
+        raise ApiError(
+            "VALIDATION_FAILED", fields=[FieldError("usuarioId", "valor_invalido", "Você não pode remover a si mesmo.")]
+        )
     if usuario.papel == Papel.DONO.value and await repository.count_owners(principal.integrador_id) <= 1:
         raise _last_owner("usuarioId")
     await usuario.delete()

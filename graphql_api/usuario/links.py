@@ -18,7 +18,9 @@ INVITE_LINK_LIFE = timedelta(hours=72)
 MAX_RESET_LINKS_PER_HOUR = 3
 
 
-async def send_link(usuario: Usuario, motivo: str, *, base_url: str, smtp_url: str | None, convidado_por: str = "") -> None:
+async def send_link(
+    usuario: Usuario, motivo: str, *, base_url: str, smtp_url: str | None, convidado_por: str = ""
+) -> None:
     """Create a single-use link and queue the e-mail that carries it (inside a transaction)."""
     token = new_token()
     life = INVITE_LINK_LIFE if motivo == "convite" else RESET_LINK_LIFE
@@ -37,8 +39,12 @@ async def send_link(usuario: Usuario, motivo: str, *, base_url: str, smtp_url: s
             f"{url}\n\nSe não foi você quem pediu, ignore este e-mail: a senha atual continua valendo.\n"
         )
     await emails.enviar(
-        para=usuario.email, assunto=assunto, texto=texto, tipo=f"senha_{motivo}",
-        integrador_id=usuario.integrador_id, smtp_url=smtp_url,
+        para=usuario.email,
+        assunto=assunto,
+        texto=texto,
+        tipo=f"senha_{motivo}",
+        integrador_id=usuario.integrador_id,
+        smtp_url=smtp_url,
     )
 
 
@@ -57,7 +63,11 @@ async def pedir_redefinicao(email: str, *, base_url: str, smtp_url: str | None) 
 def _link_invalid() -> ApiError:
     return ApiError(
         "VALIDATION_FAILED",
-        fields=[FieldError("token", "valor_invalido", "Este link expirou ou já foi usado. Peça um novo em “Esqueci a senha”.")],
+        fields=[
+            FieldError(
+                "token", "valor_invalido", "Este link expirou ou já foi usado. Peça um novo em “Esqueci a senha”."
+            )
+        ],
     )
 
 

@@ -54,8 +54,12 @@ async def abrir_sessao(usuario_id: str, *, ip: str, agente: str, anterior: str |
     token = new_token()
     now = agora()
     await Sessao.create(
-        id=token_hash(token), usuario_id=usuario_id, ultimo_uso_em=now, expira_em=now + SESSION_IDLE,
-        ip=ip[:64], agente=agente[:200],
+        id=token_hash(token),
+        usuario_id=usuario_id,
+        ultimo_uso_em=now,
+        expira_em=now + SESSION_IDLE,
+        ip=ip[:64],
+        agente=agente[:200],
     )
     await repository.touch_user(usuario_id, now)
     return token
@@ -99,7 +103,9 @@ async def reautenticar(sessao: SessaoAtiva, senha: str, *, ip: str) -> None:
     except ApiError as error:
         if error.type != "UNAUTHORIZED":
             raise
-        raise ApiError("VALIDATION_FAILED", fields=[FieldError("senha", "valor_invalido", "Senha incorreta.")]) from None
+        raise ApiError(
+            "VALIDATION_FAILED", fields=[FieldError("senha", "valor_invalido", "Senha incorreta.")]
+        ) from None
     await repository.update_session(sessao.id, reautenticado_em=agora())
 
 

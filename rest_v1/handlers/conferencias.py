@@ -5,7 +5,8 @@ from aiohttp import web
 
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.scalars import parse_timestamp
-from graphql_api.operations import fragments, produto as ops
+from graphql_api.operations import fragments
+from graphql_api.operations import produto as ops
 from rest_v1.gql import execute, query_params
 from rest_v1.keys import CONTA_ID
 from rest_v1.responses import ok
@@ -17,11 +18,18 @@ CONFERIR_QUERY = {"refazer": enum_schema("true", "false")}
 
 
 @routes.post(
-    "/produtos/{produtoId}/conferencia", summary="A conferência da versão atual do produto",
-    response=fragments.CONFERENCIA, errors=("NOT_FOUND", "CHECK_LIMIT_EXCEEDED", "VALIDATION_FAILED", "FORBIDDEN"),
+    "/produtos/{produtoId}/conferencia",
+    summary="A conferência da versão atual do produto",
+    response=fragments.CONFERENCIA,
+    errors=("NOT_FOUND", "CHECK_LIMIT_EXCEEDED", "VALIDATION_FAILED", "FORBIDDEN"),
     query=CONFERIR_QUERY,
-    also=((202, "Conferência em andamento ou agendada: pergunte de novo em consultarNovamenteEm "
-                "(também em Retry-After, em segundos)."),),
+    also=(
+        (
+            202,
+            "Conferência em andamento ou agendada: pergunte de novo em consultarNovamenteEm "
+            "(também em Retry-After, em segundos).",
+        ),
+    ),
     description="200 com o resultado quando concluída. Uma conferência nova começa quando não há "
     "nenhuma para a versão atual, quando a última falhou, ou com ?refazer=true (por exemplo depois de "
     "corrigir o servidor das fotos); até 10 por produto em 24 horas, contando as automáticas.",
@@ -30,7 +38,9 @@ async def conferir(request: web.Request) -> web.Response:
     refazer = query_params(request, CONFERIR_QUERY).get("refazer", "false")
     if refazer not in ("true", "false"):
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("refazer", "valor_invalido", "Use true ou false.")])
-    result = await execute(request, ops.CONFERIR_PRODUTO, produtoId=request.match_info["produtoId"], refazer=refazer == "true")
+    result = await execute(
+        request, ops.CONFERIR_PRODUTO, produtoId=request.match_info["produtoId"], refazer=refazer == "true"
+    )
     conferencia = result["conferirProduto"]
     request[CONTA_ID] = conferencia.pop("contaId")
     if conferencia["situacao"] == "concluida":

@@ -3,7 +3,8 @@ from aiohttp import web
 from graphql_api.chamada.writer import TipoChamada
 from graphql_api.conta.schemas import NovaConta
 from graphql_api.core.inputs import entrada
-from graphql_api.operations import conta as ops, fragments
+from graphql_api.operations import conta as ops
+from graphql_api.operations import fragments
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
 from rest_v1.routing import Routes, enum_schema, page_parameters, text_schema
@@ -11,13 +12,20 @@ from rest_v1.routing import Routes, enum_schema, page_parameters, text_schema
 routes = Routes("Contas")
 
 LISTAR_QUERY = page_parameters("cta_") | {
-    "codigoExterno": text_schema(100), "origem": enum_schema("subconta", "vinculada"), "situacao": enum_schema("ativa", "pausada"),
+    "codigoExterno": text_schema(100),
+    "origem": enum_schema("subconta", "vinculada"),
+    "situacao": enum_schema("ativa", "pausada"),
 }
 
 
 @routes.post(
-    "/contas", summary="Cria uma subconta (Idempotency-Key opcional)", status=201, kind=TipoChamada.CRIA_SUBCONTA, body=NovaConta,
-    response=fragments.CONTA, errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
+    "/contas",
+    summary="Cria uma subconta (Idempotency-Key opcional)",
+    status=201,
+    kind=TipoChamada.CRIA_SUBCONTA,
+    body=NovaConta,
+    response=fragments.CONTA,
+    errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
 )
 async def criar_conta(request: web.Request) -> web.Response:
     conta = (await execute(request, ops.CRIAR_CONTA, dados=entrada(NovaConta, body(request))))["criarConta"]
@@ -30,8 +38,12 @@ async def obter_conta(request: web.Request) -> web.Response:
 
 
 @routes.get(
-    "/contas", summary="Lista as contas (um token OAuth vê só a conta vinculada)", response=fragments.CONTA,
-    list_response=True, query=LISTAR_QUERY, errors=("VALIDATION_FAILED",),
+    "/contas",
+    summary="Lista as contas (um token OAuth vê só a conta vinculada)",
+    response=fragments.CONTA,
+    list_response=True,
+    query=LISTAR_QUERY,
+    errors=("VALIDATION_FAILED",),
 )
 async def listar_contas(request: web.Request) -> web.Response:
     params = query_params(request, LISTAR_QUERY)

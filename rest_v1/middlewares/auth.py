@@ -11,8 +11,8 @@ from graphql_api.chave import service as chaves
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID
-from vitrine.keys import RUNTIME
 from rest_v1.routing import RouteSpec, declares, endpoint_template
+from vitrine.keys import RUNTIME
 
 PUBLIC_ENDPOINTS = frozenset({"/openapi.json"})
 
@@ -55,7 +55,9 @@ async def auth_middleware(request: web.Request, handler):
 async def _authenticate(request: web.Request, runtime):
     token = bearer_token(request)
     if not token.startswith("sk_"):
-        raise ApiError("UNAUTHORIZED", description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth.")
+        raise ApiError(
+            "UNAUTHORIZED", description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth."
+        )
     try:
         return await chaves.authenticate(token, runtime.keys, default_limits=runtime.default_limits)
     except ApiError:

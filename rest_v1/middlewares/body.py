@@ -61,7 +61,9 @@ def _check_values(data: object) -> None:
         ):
             raise ApiError(
                 "VALIDATION_FAILED",
-                fields=[FieldError(field_path(path) or "corpo", "fora_do_intervalo", "Número fora do intervalo de 64 bits.")],
+                fields=[
+                    FieldError(field_path(path) or "corpo", "fora_do_intervalo", "Número fora do intervalo de 64 bits.")
+                ],
             )
 
 
@@ -69,7 +71,9 @@ def _check_text(value: str) -> None:
     try:
         value.encode()
     except UnicodeEncodeError:
-        raise ApiError("INVALID_JSON", description="O JSON tem um \\u de surrogate sem par: não é texto UTF-8.") from None
+        raise ApiError(
+            "INVALID_JSON", description="O JSON tem um \\u de surrogate sem par: não é texto UTF-8."
+        ) from None
 
 
 def parse_json_object(raw: bytes) -> dict:
@@ -86,7 +90,11 @@ def parse_json_object(raw: bytes) -> dict:
 
 
 def _errors_for(spec: RouteSpec) -> tuple[str, ...]:
-    return ("INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_FAILED") if spec.method in _WITH_BODY else ()
+    return (
+        ("INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "VALIDATION_FAILED")
+        if spec.method in _WITH_BODY
+        else ()
+    )
 
 
 @declares(_errors_for)
@@ -101,6 +109,8 @@ async def body_middleware(request: web.Request, handler):
         request[RAW_BODY] = raw
         if raw.strip():
             if not _is_json(request.content_type):
-                raise ApiError("UNSUPPORTED_MEDIA_TYPE", description=f"Content-Type recebido: {request.content_type or 'nenhum'}.")
+                raise ApiError(
+                    "UNSUPPORTED_MEDIA_TYPE", description=f"Content-Type recebido: {request.content_type or 'nenhum'}."
+                )
             request[JSON_BODY] = parse_json_object(raw)
     return await handler(request)

@@ -2,14 +2,14 @@
 masking and the database insert happen in the writer's background task."""
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from aiohttp import web
 
 from graphql_api.chamada.writer import CallRecord
-from rest_v1.keys import METHODS, API_ERROR, AUTH, CALL_TENANT, CONTA_ID, RAW_BODY, REPLAYED, REQUEST_ID, STARTED
-from vitrine.keys import RUNTIME
+from rest_v1.keys import API_ERROR, AUTH, CALL_TENANT, CONTA_ID, METHODS, RAW_BODY, REPLAYED, REQUEST_ID, STARTED
 from rest_v1.routing import endpoint_template
+from vitrine.keys import RUNTIME
 
 
 def _conta_id(request: web.Request, auth_conta: str | None) -> str | None:
@@ -49,7 +49,7 @@ async def call_log_middleware(request: web.Request, handler):
             content_type=request.headers.get("Content-Type"),
             request_body=request.get(RAW_BODY),
             response_body=response.body if isinstance(response, web.Response) else None,
-            criado_em=datetime.now(timezone.utc) - timedelta(seconds=elapsed),
+            criado_em=datetime.now(UTC) - timedelta(seconds=elapsed),
             retry_after=int(retry_after) if retry_after and retry_after.isdigit() else None,
             tipo=spec.call_kind if (spec := request.app[METHODS].spec_of(request)) is not None else None,
         )

@@ -8,8 +8,8 @@ from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from rest_v1.keys import METHODS, REQUEST_ID
-from rest_v1.routing import API_PREFIX, declares
 from rest_v1.responses import error_response
+from rest_v1.routing import API_PREFIX, declares
 
 log = logging.getLogger("vitrine.api")
 

@@ -23,7 +23,11 @@ _KEPT_HEADERS = ("Content-Type", "Location")
 
 def _fingerprint(request: web.Request) -> str:
     body = request.get(JSON_BODY)
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":")) if body is not None else (request.get(RAW_BODY) or b"").decode("utf-8", "replace")
+    canonical = (
+        json.dumps(body, sort_keys=True, separators=(",", ":"))
+        if body is not None
+        else (request.get(RAW_BODY) or b"").decode("utf-8", "replace")
+    )
     return hashlib.sha256(f"{request.method} {request.path}\n{canonical}".encode()).hexdigest()
 
 
@@ -43,7 +47,9 @@ def header_parameter(spec: RouteSpec) -> dict | None:
     if not applies(spec):
         return None
     return {
-        "name": HEADER, "in": "header", "required": spec.spends_credits,
+        "name": HEADER,
+        "in": "header",
+        "required": spec.spends_credits,
         "schema": {"type": "string", "pattern": KEY_PATTERN.pattern},
     }
 

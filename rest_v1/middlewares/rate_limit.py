@@ -7,8 +7,8 @@ from aiohttp import web
 from graphql_api.core.errors import ApiError
 from graphql_api.core.principal import Ambiente
 from rest_v1.keys import AUTH, RATE_DECISION
+from rest_v1.routing import declares
 from vitrine.keys import RUNTIME
-from rest_v1.routing import RouteSpec, declares
 
 FORCE_HEADER = "X-Vitrine-Teste"
 FORCE_VALUE = "forcar-429"

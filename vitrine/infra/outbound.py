@@ -75,7 +75,9 @@ class _PublicOnlyResolver(AbstractResolver):
         self._inner = DefaultResolver()
         self._allow_private = allow_private
 
-    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
         try:
             results = await self._inner.resolve(host, port, family)
         except OSError as exc:
@@ -116,7 +118,10 @@ class OutboundClient:
     def session(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
             connector = aiohttp.TCPConnector(
-                resolver=_PublicOnlyResolver(self.allow_private), ssl=self._ssl_context(), limit=100, ttl_dns_cache=None,
+                resolver=_PublicOnlyResolver(self.allow_private),
+                ssl=self._ssl_context(),
+                limit=100,
+                ttl_dns_cache=None,
                 use_dns_cache=False,
             )
             self._session = aiohttp.ClientSession(
@@ -187,7 +192,9 @@ class OutboundClient:
                         continue
                     declared = response.content_length
                     if declared is not None and declared > max_bytes and not truncate:
-                        raise OutboundError("grande_demais", f"{declared} bytes declarados; o máximo é {max_bytes}.", response.status)
+                        raise OutboundError(
+                            "grande_demais", f"{declared} bytes declarados; o máximo é {max_bytes}.", response.status
+                        )
                     body = bytearray()
                     cut = False
                     async for chunk in response.content.iter_chunked(65536):
@@ -198,7 +205,9 @@ class OutboundClient:
                             body = body[:max_bytes]
                             cut = True
                             break
-                    return OutboundResponse(response.status, dict(response.headers), bytes(body), str(response.url), cut)
+                    return OutboundResponse(
+                        response.status, dict(response.headers), bytes(body), str(response.url), cut
+                    )
             except OutboundError:
                 raise
             except TimeoutError:

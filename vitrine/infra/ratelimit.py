@@ -100,7 +100,7 @@ class RateLimiter:
             results = await pipe.execute()
         if window != self._window:
             return
-        for (name, _), total in zip(batch.items(), results[::2]):
+        for (name, _), total in zip(batch.items(), results[::2], strict=False):
             unsynced_since = self._unsynced.get(name, 0)
             self._others[name] = max(0, total - (self._local.get(name, 0) - unsynced_since))
 

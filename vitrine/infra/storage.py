@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import os
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
@@ -47,7 +47,7 @@ class MediaStorage:
 
     def _build_link(self, key: str, expires: int) -> tuple[str, datetime]:
         url = f"{self.base_url}/midia/{quote(key)}?exp={expires}&sig={self._sign(key, expires)}"
-        return url, datetime.fromtimestamp(expires, tz=timezone.utc)
+        return url, datetime.fromtimestamp(expires, tz=UTC)
 
     def signed_url(self, key: str, ttl: int = DEFAULT_LINK_TTL, now: float | None = None) -> tuple[str, datetime]:
         """A link valid for at least `ttl` seconds, and its expiry."""

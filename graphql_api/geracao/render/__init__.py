@@ -14,10 +14,10 @@ from graphql_api.geracao.render.gallery import available_kinds, plan_gallery, re
 from graphql_api.geracao.render.types import (
     Fala,
     Falha,
-    RenderError,
     FotoAprovada,
     GalleryResult,
     RenderedImage,
+    RenderError,
     VideoFile,
     VideoResult,
 )
@@ -30,8 +30,22 @@ from graphql_api.geracao.render.video import (
 )
 
 __all__ = [
-    "AVATARES", "CINEPREMIUM_MIN_FOTOS", "FORMATS", "TIPOS", "Fala", "Falha", "FotoAprovada",
+    "AVATARES",
+    "CINEPREMIUM_MIN_FOTOS",
+    "FORMATS",
+    "TIPOS",
+    "Fala",
+    "Falha",
+    "FotoAprovada",
     "RenderError",
-    "GalleryResult", "RenderedImage", "VideoError", "VideoFile", "VideoResult", "apply_edits",
-    "available_kinds", "plan_gallery", "render_gallery", "render_video",
+    "GalleryResult",
+    "RenderedImage",
+    "VideoError",
+    "VideoFile",
+    "VideoResult",
+    "apply_edits",
+    "available_kinds",
+    "plan_gallery",
+    "render_gallery",
+    "render_video",
 ]

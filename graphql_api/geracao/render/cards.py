@@ -7,10 +7,11 @@ white body with the outer margin, and an amber strip at the bottom."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from PIL import Image, ImageDraw
 
@@ -56,11 +57,10 @@ class Context:
     def warm(self, pool, fotos) -> None:
         """Prepare photos in parallel ahead of use. A photo that fails is not reported here: each
         output that needs it fails in turn, and says so."""
+
         def prepare(foto: FotoAprovada) -> None:
-            try:
+            with contextlib.suppress(OUTPUT_ERRORS):
                 self.photo(foto)
-            except OUTPUT_ERRORS:
-                pass
 
         list(pool.map(prepare, sorted(set(fotos), key=lambda f: f.ordem)))
 
@@ -75,6 +75,7 @@ class Context:
 
 
 # -- numbers and words in Brazilian Portuguese --------------------------------------------------
+
 
 def number(value: float, decimals: int = 2) -> str:
     """1287 -> '1.287'; 7.5 -> '7,5'; 999999.99 -> '999.999,99'."""
@@ -95,17 +96,20 @@ def measure(value: float, unit: str | None) -> str:
 
 # -- what the ficha supports ----------------------------------------------------------------------
 
+
 def attribute_rows(ficha: dict) -> list[tuple[str, str]]:
-    rows = [(label, ficha[key]) for key, label in (("marca", "Marca"), ("modelo", "Modelo"))
-            if ficha.get(key)]
+    rows = [(label, ficha[key]) for key, label in (("marca", "Marca"), ("modelo", "Modelo")) if ficha.get(key)]
     return rows + [(a["nome"], a["valor"]) for a in ficha.get("atributos") or []]
 
 
 def dimension_entries(ficha: dict) -> dict[str, str]:
     """The measurements to draw, labelled: largura, altura, profundidade, peso."""
     dims = ficha.get("dimensoes") or {}
-    entries = {key: measure(dims[key], dims.get("unidade")) for key in ("largura", "altura", "profundidade")
-               if dims.get(key) is not None}
+    entries = {
+        key: measure(dims[key], dims.get("unidade"))
+        for key in ("largura", "altura", "profundidade")
+        if dims.get(key) is not None
+    }
     weight = dims.get("pesoLiquido", dims.get("pesoBruto"))
     if entries and weight is not None:
         entries["peso"] = measure(weight, dims.get("unidadePeso"))
@@ -143,6 +147,7 @@ SUPPORTS: dict[str, Callable[[dict], bool]] = {
 
 # -- shared drawing -----------------------------------------------------------------------------
 
+
 def frame(canvas: Canvas, title: str, subtitle: str) -> Box:
     """Header band, bottom strip; returns the body box inside the margins."""
     width, height = canvas.size
@@ -152,12 +157,9 @@ def frame(canvas: Canvas, title: str, subtitle: str) -> Box:
     canvas.draw.rectangle([0, height - canvas.px(style.ACCENT_STRIP), width, height], fill=style.ACCENT)
     inner = Box(margin, canvas.px(18), width - margin, band - canvas.px(14))
     title_box, subtitle_box = inner.split(0.6, vertical=True)
-    canvas.text(title, title_box, fill=style.WHITE, size=style.TITLE_SIZE, bold=True, max_lines=1,
-                valign="bottom")
-    canvas.text(subtitle, subtitle_box, fill=(200, 214, 229), size=style.SUBTITLE_SIZE, max_lines=1,
-                valign="middle")
-    return Box(margin, band + margin * 2 // 3, width - margin,
-               height - canvas.px(style.ACCENT_STRIP) - margin * 2 // 3)
+    canvas.text(title, title_box, fill=style.WHITE, size=style.TITLE_SIZE, bold=True, max_lines=1, valign="bottom")
+    canvas.text(subtitle, subtitle_box, fill=(200, 214, 229), size=style.SUBTITLE_SIZE, max_lines=1, valign="middle")
+    return Box(margin, band + margin * 2 // 3, width - margin, height - canvas.px(style.ACCENT_STRIP) - margin * 2 // 3)
 
 
 def split_for_photo(canvas: Canvas, body: Box, share: float = 0.4) -> tuple[Box, Box]:
@@ -210,11 +212,15 @@ def arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, width: int) -> No
         left = (px + sign * ux * head - uy * head * 0.55, py + sign * uy * head + ux * head * 0.55)
         right = (px + sign * ux * head + uy * head * 0.55, py + sign * uy * head - ux * head * 0.55)
         draw.polygon([tip, left, right], fill=style.NAVY)
-        draw.line([(px - uy * head, py + ux * head), (px + uy * head, py - ux * head)],
-                  fill=style.NAVY, width=max(1, width // 2))
+        draw.line(
+            [(px - uy * head, py + ux * head), (px + uy * head, py - ux * head)],
+            fill=style.NAVY,
+            width=max(1, width // 2),
+        )
 
 
 # -- composers ------------------------------------------------------------------------------------
+
 
 def compose_photo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None) -> Canvas:
     """principal / angulo: the product alone on pure white, centred, with even margins."""
@@ -236,7 +242,7 @@ def compose_destaques(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
     if len(rows) > count:
         shown[-1] = ("", f"e mais {len(rows) - count + 1} características")
     labels, values = [], []
-    for (label, value), row in zip(shown, list_box.rows(count, gap)):
+    for (label, value), row in zip(shown, list_box.rows(count, gap), strict=False):
         canvas.panel(row)
         label_box, value_box = row.inset(canvas.px(22), canvas.px(12)).split(0.36, vertical=True)
         if label:
@@ -251,16 +257,18 @@ def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | No
     canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["medidas"], ctx.ficha["nome"])
     entries = dimension_entries(ctx.ficha)
-    strip_items = [(label, entries[key])
-                   for key, label in (("profundidade", "Profundidade"), ("peso", "Peso")) if key in entries]
+    strip_items = [
+        (label, entries[key]) for key, label in (("profundidade", "Profundidade"), ("peso", "Peso")) if key in entries
+    ]
     if strip_items:
         body, strip = body.split(0.84, canvas.px(style.GAP), vertical=True)
         canvas.panel(strip)
         inner = strip.inset(canvas.px(20), canvas.px(8))
         cells = inner.split(0.5, canvas.px(style.GAP), vertical=False) if len(strip_items) == 2 else (inner,)
-        for (label, value), cell in zip(strip_items, cells):
-            canvas.text(f"{label}: {value}", cell, size=style.BODY_SIZE, bold=True, max_lines=2,
-                        valign="middle", align="center")
+        for (label, value), cell in zip(strip_items, cells, strict=False):
+            canvas.text(
+                f"{label}: {value}", cell, size=style.BODY_SIZE, bold=True, max_lines=2, valign="middle", align="center"
+            )
     gutter_x = round(body.width * 0.26) if "altura" in entries else 0
     gutter_y = round(body.height * 0.16) if "largura" in entries else 0
     photo_box = Box(body.x0 + gutter_x, body.y0, body.x1, body.y1 - gutter_y)
@@ -271,14 +279,28 @@ def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | No
         y = landed.y1 + gap
         arrow(canvas.draw, (landed.x0, y), (landed.x1, y), line)
         label_box = Box(photo_box.x0, y + gap // 2, photo_box.x1, body.y1)
-        canvas.text(f"Largura {entries['largura']}", label_box, size=style.BODY_SIZE, bold=True,
-                    align="center", valign="middle", max_lines=2)
+        canvas.text(
+            f"Largura {entries['largura']}",
+            label_box,
+            size=style.BODY_SIZE,
+            bold=True,
+            align="center",
+            valign="middle",
+            max_lines=2,
+        )
     if "altura" in entries:
         x = landed.x0 - gap
         arrow(canvas.draw, (x, landed.y0), (x, landed.y1), line)
         label_box = Box(body.x0, landed.y0, x - gap // 2, landed.y1)
-        canvas.text(f"Altura\n{entries['altura']}", label_box, size=style.BODY_SIZE, bold=True,
-                    align="right", valign="middle", max_lines=4)
+        canvas.text(
+            f"Altura\n{entries['altura']}",
+            label_box,
+            size=style.BODY_SIZE,
+            bold=True,
+            align="right",
+            valign="middle",
+            max_lines=4,
+        )
     return canvas
 
 
@@ -294,14 +316,15 @@ def compose_conteudo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | N
     if len(items) > count:
         shown[-1] = ("+", f"mais {len(items) - count + 1} itens")
     badges, names = [], []
-    for (quantity, item), row in zip(shown, list_box.rows(count, gap)):
+    for (quantity, item), row in zip(shown, list_box.rows(count, gap), strict=False):
         canvas.panel(row)
         badge_box, text_box = row.inset(canvas.px(12)).split(0.24, canvas.px(16), vertical=False)
         canvas.draw.rounded_rectangle(badge_box.as_tuple(), radius=canvas.px(14), fill=style.ACCENT)
         badges.append((quantity, badge_box))
         names.append((item, text_box))
-    canvas.text_group(badges, fill=style.NAVY, size=style.BODY_SIZE, bold=True, max_lines=1, align="center",
-                      valign="middle")
+    canvas.text_group(
+        badges, fill=style.NAVY, size=style.BODY_SIZE, bold=True, max_lines=1, align="center", valign="middle"
+    )
     canvas.text_group(names, size=style.BODY_SIZE, valign="middle")
     return canvas
 
@@ -310,8 +333,14 @@ def shield(canvas: Canvas, box: Box) -> None:
     side = min(box.width, box.height)
     w, h = side * 0.78, side
     x0, y0 = box.x0 + (box.width - w) / 2, box.y0 + (box.height - h) / 2
-    outline = [(x0, y0 + h * 0.14), (x0 + w / 2, y0), (x0 + w, y0 + h * 0.14), (x0 + w, y0 + h * 0.5),
-               (x0 + w / 2, y0 + h), (x0, y0 + h * 0.5)]
+    outline = [
+        (x0, y0 + h * 0.14),
+        (x0 + w / 2, y0),
+        (x0 + w, y0 + h * 0.14),
+        (x0 + w, y0 + h * 0.5),
+        (x0 + w / 2, y0 + h),
+        (x0, y0 + h * 0.5),
+    ]
     canvas.draw.polygon(outline, fill=style.NAVY)
     check = [(x0 + w * 0.27, y0 + h * 0.5), (x0 + w * 0.45, y0 + h * 0.66), (x0 + w * 0.76, y0 + h * 0.33)]
     canvas.draw.line(check, fill=style.ACCENT, width=max(2, round(side * 0.08)), joint="curve")
@@ -324,8 +353,15 @@ def compose_garantia(ctx: Context, size: tuple[int, int], foto: FotoAprovada | N
     icon_box, text_box = body.split(0.3 if wide else 0.42, canvas.px(style.GAP) * 2, vertical=not wide)
     shield(canvas, icon_box.inset(canvas.px(10)))
     canvas.panel(text_box)
-    canvas.text(ctx.ficha["garantia"], text_box.inset(canvas.px(36)), size=(60, 24), bold=True,
-                align="center", valign="middle", fill=style.NAVY)
+    canvas.text(
+        ctx.ficha["garantia"],
+        text_box.inset(canvas.px(36)),
+        size=(60, 24),
+        bold=True,
+        align="center",
+        valign="middle",
+        fill=style.NAVY,
+    )
     return canvas
 
 
@@ -342,8 +378,16 @@ def compose_avaliacoes(ctx: Context, size: tuple[int, int], foto: FotoAprovada |
         facts.append(f"{number(proof['vendidos'])} vendidos")
     if proof["media"] is not None:
         score_box, rest = summary.split(0.34, canvas.px(style.GAP), vertical=False)
-        canvas.text(rating(proof["media"]), score_box, size=(150, 40), bold=True,
-                    fill=style.NAVY, align="center", valign="middle", max_lines=1)
+        canvas.text(
+            rating(proof["media"]),
+            score_box,
+            size=(150, 40),
+            bold=True,
+            fill=style.NAVY,
+            align="center",
+            valign="middle",
+            max_lines=1,
+        )
         stars_row, facts_box = rest.split(0.45, canvas.px(10), vertical=True)
         star_height = min(stars_row.height, round(rest.width / 5.9))
         stars(canvas, rest.x0, stars_row.y1 - star_height, star_height, float(proof["media"]))
@@ -355,13 +399,14 @@ def compose_avaliacoes(ctx: Context, size: tuple[int, int], foto: FotoAprovada |
         gap = canvas.px(16)
         count = rows_that_fit(len(reviews), quotes, canvas.px(150), gap, 3)
         texts = []
-        for review, card in zip(reviews, quotes.rows(count, gap)):
+        for review, card in zip(reviews, quotes.rows(count, gap), strict=False):
             canvas.panel(card)
             inner = card.inset(canvas.px(22), canvas.px(16))
             star_h = canvas.px(26)
             stars(canvas, inner.x0, inner.y0, star_h, review["nota"])
-            texts.append((f"“{review['texto'].strip()}”",
-                          Box(inner.x0, inner.y0 + star_h + canvas.px(8), inner.x1, inner.y1)))
+            texts.append(
+                (f"“{review['texto'].strip()}”", Box(inner.x0, inner.y0 + star_h + canvas.px(8), inner.x1, inner.y1))
+            )
         canvas.text_group(texts, size=(34, 22))
     return canvas
 
@@ -373,7 +418,7 @@ def compose_perguntas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
     gap = canvas.px(18)
     count = rows_that_fit(len(items), body, canvas.px(220), gap, 3)
     questions, answers = [], []
-    for item, card in zip(items, body.rows(count, gap)):
+    for item, card in zip(items, body.rows(count, gap), strict=False):
         canvas.panel(card)
         question, answer = card.inset(canvas.px(24), canvas.px(16)).split(0.4, canvas.px(8), vertical=True)
         questions.append((f"P: {item['pergunta']}", question))

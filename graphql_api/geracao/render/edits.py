@@ -31,8 +31,9 @@ FORMATS: dict[str, tuple[int, int]] = {
 
 # -- operations ---------------------------------------------------------------------------------------
 
+
 def _hex(value: str) -> tuple[int, int, int]:
-    return tuple(int(value[i:i + 2], 16) for i in (1, 3, 5))
+    return tuple(int(value[i : i + 2], 16) for i in (1, 3, 5))
 
 
 def _fundo_branco(img: Image.Image, op: FundoBranco, notes: list[str], scale: float) -> Image.Image:
@@ -61,8 +62,11 @@ def _enquadrar(img: Image.Image, op: Enquadrar, notes: list[str], scale: float) 
 
 
 def _ajuste(img: Image.Image, op: Ajuste, notes: list[str], scale: float) -> Image.Image:
-    for enhancer, amount in ((ImageEnhance.Brightness, op.brilho), (ImageEnhance.Contrast, op.contraste),
-                             (ImageEnhance.Color, op.saturacao)):
+    for enhancer, amount in (
+        (ImageEnhance.Brightness, op.brilho),
+        (ImageEnhance.Contrast, op.contraste),
+        (ImageEnhance.Color, op.saturacao),
+    ):
         if amount:
             img = enhancer(img).enhance(1 + amount / 100)
     return img
@@ -74,8 +78,16 @@ def _texto(img: Image.Image, op: Texto, canvas: Canvas) -> None:
     top = 0 if op.posicao == "topo" else height - band_height
     band = Box(0, top, width, top + band_height)
     canvas.draw.rectangle(band.as_tuple(), fill=_hex(op.fundo))
-    canvas.text(op.texto, band.inset(canvas.px(40), canvas.px(12)), fill=_hex(op.cor), size=(64, 18),
-                bold=True, max_lines=2, align="center", valign="middle")
+    canvas.text(
+        op.texto,
+        band.inset(canvas.px(40), canvas.px(12)),
+        fill=_hex(op.cor),
+        size=(64, 18),
+        bold=True,
+        max_lines=2,
+        align="center",
+        valign="middle",
+    )
 
 
 def _selo(img: Image.Image, op: Selo, canvas: Canvas) -> None:
@@ -88,8 +100,9 @@ def _selo(img: Image.Image, op: Selo, canvas: Canvas) -> None:
     canvas.draw.ellipse(disc.as_tuple(), fill=_hex(op.cor))
     # The text box is the square inscribed in the disc, so no glyph touches its edge.
     inner = disc.inset(diameter * (1 - 0.7071) / 2 + canvas.px(6))
-    canvas.text(op.texto, inner, fill=_hex(op.corTexto), size=(90, 14), bold=True, max_lines=3,
-                align="center", valign="middle")
+    canvas.text(
+        op.texto, inner, fill=_hex(op.corTexto), size=(90, 14), bold=True, max_lines=3, align="center", valign="middle"
+    )
 
 
 def apply_edits(source: Path, pedido: EdicaoRequest, ambiente: str, out_path: Path) -> RenderedImage:
@@ -114,8 +127,16 @@ def apply_edits(source: Path, pedido: EdicaoRequest, ambiente: str, out_path: Pa
         img = apply_watermark(img)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     img.save(out_path, "JPEG", quality=90, subsampling=0)
-    return RenderedImage(posicao=1, kind="edicao", path=out_path, largura=img.width, altura=img.height,
-                         layouts=layouts, notes=notes, seconds=time.perf_counter() - started)
+    return RenderedImage(
+        posicao=1,
+        kind="edicao",
+        path=out_path,
+        largura=img.width,
+        altura=img.height,
+        layouts=layouts,
+        notes=notes,
+        seconds=time.perf_counter() - started,
+    )
 
 
 _PIXEL_OPS = {"fundo_branco": _fundo_branco, "enquadrar": _enquadrar, "ajuste": _ajuste}

@@ -18,8 +18,8 @@ from graphql_api.geracao.render.types import (
     Falha,
     FotoAprovada,
     GalleryResult,
-    RenderError,
     RenderedImage,
+    RenderError,
     check_ambiente,
     ordered_fotos,
 )
@@ -102,8 +102,13 @@ def render_gallery(
         except OUTPUT_ERRORS as exc:
             return Falha(f"galeria-{item.posicao:02d}-{item.kind}", f"{type(exc).__name__}: {exc}")
         return RenderedImage(
-            posicao=item.posicao, kind=item.kind, path=path, largura=side, altura=side,
-            foto_ordem=item.foto.ordem if item.foto else None, layouts=canvas.layouts,
+            posicao=item.posicao,
+            kind=item.kind,
+            path=path,
+            largura=side,
+            altura=side,
+            foto_ordem=item.foto.ordem if item.foto else None,
+            layouts=canvas.layouts,
             seconds=time.perf_counter() - started,
         )
 

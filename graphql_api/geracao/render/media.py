@@ -52,8 +52,9 @@ _AUDIO = re.compile(r"Stream #\S+.*?: Audio: (\w+).*?, (\d+) Hz")
 
 def probe(path: Path) -> MediaInfo:
     """Container and stream facts from `ffmpeg -i` (which exits 1 for want of an output)."""
-    result = subprocess.run([ffmpeg_exe(), "-hide_banner", "-nostdin", "-i", str(path)],
-                            capture_output=True, timeout=60)
+    result = subprocess.run(
+        [ffmpeg_exe(), "-hide_banner", "-nostdin", "-i", str(path)], capture_output=True, timeout=60
+    )
     text = result.stderr.decode(errors="replace")
     if "Invalid data" in text or "No such file" in text:
         raise FfmpegError(text[-500:])

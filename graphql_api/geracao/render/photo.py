@@ -100,13 +100,17 @@ def _runs_connected_to_border(data: bytes, width: int, height: int) -> bytearray
                     parent[find(above[j][2])] = find(run)
                     j += 1
         rows.append(row)
-    border = {find(run) for y, row in enumerate(rows) for start, end, run in row
-              if y in (0, height - 1) or start == 0 or end == width}
+    border = {
+        find(run)
+        for y, row in enumerate(rows)
+        for start, end, run in row
+        if y in (0, height - 1) or start == 0 or end == width
+    }
     out = bytearray(width * height)
     for y, row in enumerate(rows):
         for start, end, run in row:
             if find(run) in border:
-                out[y * width + start:y * width + end] = b"\xff" * (end - start)
+                out[y * width + start : y * width + end] = b"\xff" * (end - start)
     return out
 
 
@@ -155,8 +159,7 @@ def prepare(path: Path | str, max_side: int, tolerance: int = DEFAULT_TOLERANCE)
     if bbox is None:  # busy background, or nothing but background: the photo as it is
         return PreparedPhoto(img, None, False)
     pad = 2  # keep the feathered edge
-    bbox = (max(0, bbox[0] - pad), max(0, bbox[1] - pad),
-            min(img.width, bbox[2] + pad), min(img.height, bbox[3] + pad))
+    bbox = (max(0, bbox[0] - pad), max(0, bbox[1] - pad), min(img.width, bbox[2] + pad), min(img.height, bbox[3] + pad))
     image, mask = _key_white(img.crop(bbox), background.crop(bbox))
     return PreparedPhoto(image, mask, True)
 

@@ -20,9 +20,16 @@ SPEED = 180  # words per minute: espeak-ng's default is 175; ads are read briskl
 SAMPLE_RATE = 22050  # espeak-ng's output
 
 _UNITS = {
-    "mm": ("milímetro", "milímetros"), "cm": ("centímetro", "centímetros"), "m": ("metro", "metros"),
-    "ml": ("mililitro", "mililitros"), "l": ("litro", "litros"), "g": ("grama", "gramas"),
-    "kg": ("quilo", "quilos"), "h": ("hora", "horas"), "w": ("watt", "watts"), "v": ("volt", "volts"),
+    "mm": ("milímetro", "milímetros"),
+    "cm": ("centímetro", "centímetros"),
+    "m": ("metro", "metros"),
+    "ml": ("mililitro", "mililitros"),
+    "l": ("litro", "litros"),
+    "g": ("grama", "gramas"),
+    "kg": ("quilo", "quilos"),
+    "h": ("hora", "horas"),
+    "w": ("watt", "watts"),
+    "v": ("volt", "volts"),
 }
 _UNIT_RE = re.compile(r"(\d+(?:[.,]\d+)*)\s?(mm|cm|ml|kg|m|l|g|h|w|v)\b", re.IGNORECASE)
 
@@ -40,10 +47,12 @@ class Clip:
 
 def spoken(text: str) -> str:
     """The form sent to the synthesiser: unit symbols after numbers become words."""
+
     def expand(match: re.Match) -> str:
         value, unit = match.group(1), match.group(2).lower()
         singular, plural = _UNITS[unit]
         return f"{value} {singular if value in ('1', '1,0') else plural}"
+
     return _UNIT_RE.sub(expand, text)
 
 
@@ -59,7 +68,9 @@ def synthesise(text: str, voice: str, out: Path) -> Clip:
     # Text on stdin, never as an argument: a sentence starting with "-" is not an option.
     result = subprocess.run(
         [ENGINE, "-v", voice, "-s", str(SPEED), "-w", str(out), "--stdin"],
-        input=spoken(text).encode(), capture_output=True, timeout=30,
+        input=spoken(text).encode(),
+        capture_output=True,
+        timeout=30,
     )
     if result.returncode != 0 or not out.exists():
         raise SpeechError(f"espeak-ng failed: {result.stderr.decode(errors='replace')[:300]}")
@@ -93,7 +104,7 @@ def mix(placements: list[tuple[float, Clip]], total_seconds: float, out: Path) -
             data = w.readframes(w.getnframes())
         offset = round(start * SAMPLE_RATE) * 2
         data = data[: max(0, len(track) - offset)]
-        track[offset:offset + len(data)] = data
+        track[offset : offset + len(data)] = data
     with wave.open(str(out), "wb") as w:
         w.setnchannels(1)
         w.setsampwidth(2)

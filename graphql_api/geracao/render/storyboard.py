@@ -151,8 +151,10 @@ def cinepremium(ficha: dict, fotos: list[FotoAprovada], max_photos: int) -> list
     if ficha.get("perguntas"):
         cards.append(Scene("perguntas", lines=question_lines(ficha), priority=9))
     # Photos are what CinePremium is bought for: silent ones go only after the optional cards.
-    middle = [Scene("foto", foto, description[i:i + 1], priority=2 if i < len(description) else 5)
-              for i, foto in enumerate(photos[1:])]
+    middle = [
+        Scene("foto", foto, description[i : i + 1], priority=2 if i < len(description) else 5)
+        for i, foto in enumerate(photos[1:])
+    ]
     scenes = [Scene("abertura", photos[0], [intro_line(ficha)])]
     # Alternate photo and card while both last, then whatever remains.
     while middle or cards:

@@ -39,26 +39,25 @@ class Box:
         return Box(round(self.x0 + dx), round(self.y0 + dy), round(self.x1 - dx), round(self.y1 - dy))
 
     def contains(self, other: Box) -> bool:
-        return (self.x0 <= other.x0 and self.y0 <= other.y0
-                and other.x1 <= self.x1 and other.y1 <= self.y1)
+        return self.x0 <= other.x0 and self.y0 <= other.y0 and other.x1 <= self.x1 and other.y1 <= self.y1
 
     def split(self, share: float, gap: float = 0, *, vertical: bool) -> tuple[Box, Box]:
         """Two boxes: the first takes `share` of the width (or of the height when vertical)."""
         if vertical:
             cut = self.y0 + round((self.height - gap) * share)
-            return (Box(self.x0, self.y0, self.x1, cut),
-                    Box(self.x0, round(cut + gap), self.x1, self.y1))
+            return (Box(self.x0, self.y0, self.x1, cut), Box(self.x0, round(cut + gap), self.x1, self.y1))
         cut = self.x0 + round((self.width - gap) * share)
-        return (Box(self.x0, self.y0, cut, self.y1),
-                Box(round(cut + gap), self.y0, self.x1, self.y1))
+        return (Box(self.x0, self.y0, cut, self.y1), Box(round(cut + gap), self.y0, self.x1, self.y1))
 
     def rows(self, count: int, gap: float = 0) -> list[Box]:
         """`count` equal boxes stacked from top to bottom."""
         if count <= 0:
             return []
         step = (self.height - gap * (count - 1)) / count
-        return [Box(self.x0, round(self.y0 + i * (step + gap)), self.x1,
-                    round(self.y0 + i * (step + gap) + step)) for i in range(count)]
+        return [
+            Box(self.x0, round(self.y0 + i * (step + gap)), self.x1, round(self.y0 + i * (step + gap) + step))
+            for i in range(count)
+        ]
 
     def as_tuple(self) -> tuple[int, int, int, int]:
         return (self.x0, self.y0, self.x1, self.y1)
@@ -89,8 +88,12 @@ class TextLayout:
     def ink(self) -> Box | None:
         if not self.lines:
             return None
-        return Box(min(ln.ink.x0 for ln in self.lines), min(ln.ink.y0 for ln in self.lines),
-                   max(ln.ink.x1 for ln in self.lines), max(ln.ink.y1 for ln in self.lines))
+        return Box(
+            min(ln.ink.x0 for ln in self.lines),
+            min(ln.ink.y0 for ln in self.lines),
+            max(ln.ink.x1 for ln in self.lines),
+            max(ln.ink.y1 for ln in self.lines),
+        )
 
     @property
     def text(self) -> str:
@@ -158,8 +161,7 @@ def _inner(box: Box, size: int) -> Box:
     return box.inset(math.ceil(size * 0.05), math.ceil(size * 0.02))
 
 
-def _fits(lines: list[str], f: ImageFont.FreeTypeFont, box: Box, spacing: float,
-          max_lines: int | None) -> bool:
+def _fits(lines: list[str], f: ImageFont.FreeTypeFont, box: Box, spacing: float, max_lines: int | None) -> bool:
     if max_lines is not None and len(lines) > max_lines:
         return False
     return _block_height(len(lines), f, spacing) <= box.height
@@ -243,8 +245,7 @@ def layout_text(
 class Canvas:
     """An RGB image with a drawing context that records every text layout drawn on it."""
 
-    def __init__(self, size: tuple[int, int], background=style.WHITE, mode: str = "RGB",
-                 unit: float | None = None):
+    def __init__(self, size: tuple[int, int], background=style.WHITE, mode: str = "RGB", unit: float | None = None):
         self.image = Image.new(mode, size, background)
         self.draw = ImageDraw.Draw(self.image)
         self.layouts: list[TextLayout] = []
@@ -277,14 +278,16 @@ class Canvas:
     def text(self, text: str, box: Box, *, fill=style.INK, size=style.BODY_SIZE, **options) -> TextLayout:
         return self.draw_layout(layout_text(text, box, size=self.sizes(size), **options), fill)
 
-    def text_group(self, items: list[tuple[str, Box]], *, fill=style.INK, size=style.BODY_SIZE,
-                   **options) -> list[TextLayout]:
+    def text_group(
+        self, items: list[tuple[str, Box]], *, fill=style.INK, size=style.BODY_SIZE, **options
+    ) -> list[TextLayout]:
         """Texts of one list (rows, cards) at one common size: the size at which all fit."""
         largest, smallest = self.sizes(size)
         for text, box in items:
             largest = min(largest, layout_text(text, box, size=(largest, smallest), **options).size)
-        return [self.draw_layout(layout_text(text, box, size=(largest, smallest), **options), fill)
-                for text, box in items]
+        return [
+            self.draw_layout(layout_text(text, box, size=(largest, smallest), **options), fill) for text, box in items
+        ]
 
     def draw_layout(self, layout: TextLayout, fill) -> TextLayout:
         f = font(layout.size, layout.bold)
@@ -294,5 +297,6 @@ class Canvas:
         return layout
 
     def panel(self, box: Box, fill=style.PANEL, outline=None, radius: float = style.RADIUS) -> None:
-        self.draw.rounded_rectangle(box.as_tuple(), radius=self.px(radius), fill=fill,
-                                    outline=outline, width=self.px(2) if outline else 0)
+        self.draw.rounded_rectangle(
+            box.as_tuple(), radius=self.px(radius), fill=fill, outline=outline, width=self.px(2) if outline else 0
+        )

@@ -80,8 +80,7 @@ class RenderedImage:
     seconds: float = 0.0
 
     def as_dict(self) -> dict:
-        return {"posicao": self.posicao, "tipo": self.kind, "largura": self.largura,
-                "altura": self.altura}
+        return {"posicao": self.posicao, "tipo": self.kind, "largura": self.largura, "altura": self.altura}
 
 
 @dataclass(slots=True)
@@ -113,8 +112,13 @@ class VideoFile:
     fps: int
 
     def as_dict(self) -> dict:
-        return {"formato": self.formato, "largura": self.largura, "altura": self.altura,
-                "duracaoSegundos": self.duracao_segundos, "fps": self.fps}
+        return {
+            "formato": self.formato,
+            "largura": self.largura,
+            "altura": self.altura,
+            "duracaoSegundos": self.duracao_segundos,
+            "fps": self.fps,
+        }
 
 
 @dataclass(slots=True)

@@ -60,16 +60,30 @@ class VideoSpec:
 SPECS = {
     "apresentacao": VideoSpec(
         formats={"producao": (("horizontal", (1280, 720)),), "teste": (("horizontal", (640, 360)),)},
-        fps=30, crossfade=0.5, supersample=1.5, zoom=0.08, crf=23, min_photos=1, max_photos=3,
-        interlude=2.5, max_seconds=25,
+        fps=30,
+        crossfade=0.5,
+        supersample=1.5,
+        zoom=0.08,
+        crf=23,
+        min_photos=1,
+        max_photos=3,
+        interlude=2.5,
+        max_seconds=25,
     ),
     "cinepremium": VideoSpec(
         formats={
             "producao": (("horizontal", (1920, 1080)), ("vertical", (1080, 1920))),
             "teste": (("horizontal", (960, 540)), ("vertical", (540, 960))),
         },
-        fps=30, crossfade=0.9, supersample=2.0, zoom=0.12, crf=20, min_photos=CINEPREMIUM_MIN_FOTOS,
-        max_photos=8, interlude=3.0, max_seconds=55,
+        fps=30,
+        crossfade=0.9,
+        supersample=2.0,
+        zoom=0.12,
+        crf=20,
+        min_photos=CINEPREMIUM_MIN_FOTOS,
+        max_photos=8,
+        interlude=3.0,
+        max_seconds=55,
     ),
 }
 
@@ -111,6 +125,7 @@ class VideoError(ValueError):
 
 # -- layout of a frame ------------------------------------------------------------------------------
 
+
 def _frac_box(size: tuple[int, int], x0: float, y0: float, x1: float, y1: float) -> Box:
     w, h = size
     return Box(round(w * x0), round(h * y0), round(w * x1), round(h * y1))
@@ -145,13 +160,12 @@ def title_area(size: tuple[int, int]) -> Box:
 def _backdrop(size: tuple[int, int]) -> Image.Image:
     """A soft light gradient behind keyed products: studio-like, never flat grey."""
     ramp = Image.linear_gradient("L").resize(size, Image.BILINEAR)
-    return Image.composite(Image.new("RGB", size, style.BACKDROP_BOTTOM),
-                           Image.new("RGB", size, style.BACKDROP_TOP), ramp)
+    return Image.composite(
+        Image.new("RGB", size, style.BACKDROP_BOTTOM), Image.new("RGB", size, style.BACKDROP_TOP), ramp
+    )
 
 
-def photo_slide(
-    ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale: float, titled: bool
-) -> Image.Image:
+def photo_slide(ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale: float, titled: bool) -> Image.Image:
     """The still a photo scene moves over, `scale` times the frame size."""
     size = (_even(frame[0] * scale), _even(frame[1] * scale))
     prepared = ctx.photo(foto)
@@ -163,9 +177,7 @@ def photo_slide(
     return slide
 
 
-def title_panel(
-    frame: tuple[int, int], title: str, subtitle: str
-) -> tuple[Image.Image, Box, list[TextLayout]]:
+def title_panel(frame: tuple[int, int], title: str, subtitle: str) -> tuple[Image.Image, Box, list[TextLayout]]:
     """The name panel of the opening and closing scenes (RGBA, laid over the moving photo)."""
     area = title_area(frame)
     canvas = Canvas((area.width, area.height), background=(0, 0, 0, 0), mode="RGBA", unit=style.unit(frame))
@@ -185,17 +197,27 @@ def caption_image(frame: tuple[int, int], text: str) -> tuple[Image.Image, Box, 
     zone = caption_zone(frame)
     canvas = Canvas((zone.width, zone.height), background=(0, 0, 0, 0), mode="RGBA", unit=style.unit(frame))
     pad = canvas.px(22)
-    layout = layout_text(text, canvas.box.inset(pad, pad // 2), size=canvas.sizes((50, 30)), max_lines=2,
-                         align="center", valign="bottom")
+    layout = layout_text(
+        text, canvas.box.inset(pad, pad // 2), size=canvas.sizes((50, 30)), max_lines=2, align="center", valign="bottom"
+    )
     if layout.ink is not None:
         ink = layout.ink
-        canvas.panel(Box(max(0, ink.x0 - pad), max(0, ink.y0 - pad // 2), min(zone.width, ink.x1 + pad),
-                         min(zone.height, ink.y1 + pad // 2)), fill=(10, 16, 24, 190), radius=14)
+        canvas.panel(
+            Box(
+                max(0, ink.x0 - pad),
+                max(0, ink.y0 - pad // 2),
+                min(zone.width, ink.x1 + pad),
+                min(zone.height, ink.y1 + pad // 2),
+            ),
+            fill=(10, 16, 24, 190),
+            radius=14,
+        )
     canvas.draw_layout(layout, style.WHITE)
     return canvas.image, zone, layout
 
 
 # -- timeline ---------------------------------------------------------------------------------------
+
 
 def _even(value: float) -> int:
     return max(2, int(round(value / 2)) * 2)
@@ -243,6 +265,7 @@ def fit_length(scenes: list[Scene], spec: VideoSpec) -> list[Scene]:
 
 # -- quality gates that steer avatar "automatico" -------------------------------------------------
 
+
 def narration_ok(clips: list[speech.Clip]) -> bool:
     """Every sentence was synthesised, is audible, and is spoken at a sane pace."""
     for clip in clips:
@@ -279,9 +302,7 @@ def resolve_avatar(avatar: str, cues: list[Cue], frames: list[tuple[int, int]]) 
 _MOTIONS = ("zoom_in", "pan_right", "zoom_out", "pan_left")
 
 
-def _zoompan(
-    motion: str, frames: int, size: tuple[int, int], spec: VideoSpec, focus: tuple[float, float]
-) -> str:
+def _zoompan(motion: str, frames: int, size: tuple[int, int], spec: VideoSpec, focus: tuple[float, float]) -> str:
     ease = f"(3*pow(on/{max(frames - 1, 1)},2)-2*pow(on/{max(frames - 1, 1)},3))"  # smoothstep
     zoom = spec.zoom
     z = {"zoom_in": f"1+{zoom}*{ease}", "zoom_out": f"1+{zoom}*(1-{ease})"}.get(motion, f"{1 + zoom}")
@@ -312,8 +333,13 @@ class _Inputs:
 
 
 def build_command(
-    scenes: list[Scene], slides: dict, spec: VideoSpec, size: tuple[int, int], total: float,
-    wav: Path, out: Path,
+    scenes: list[Scene],
+    slides: dict,
+    spec: VideoSpec,
+    size: tuple[int, int],
+    total: float,
+    wav: Path,
+    out: Path,
 ) -> list[str]:
     fps, xf = spec.fps, _frames(spec.crossfade, spec.fps) / spec.fps
     inputs = _Inputs([])
@@ -325,7 +351,8 @@ def build_command(
         if scene.is_photo:
             source = inputs.still(slides[("scene", i)])
             motion = {"abertura": "zoom_in", "encerramento": "zoom_out"}.get(
-                scene.kind, _MOTIONS[photo_index % len(_MOTIONS)])
+                scene.kind, _MOTIONS[photo_index % len(_MOTIONS)]
+            )
             photo_index += scene.kind == "foto"
             area = product_area(size, scene.kind != "foto")
             focus = ((area.x0 + area.x1) / 2 / size[0], (area.y0 + area.y1) / 2 / size[1])
@@ -344,28 +371,56 @@ def build_command(
         graph.append(f"[{current}][s{i}]xfade=transition=fade:duration={xf:.4f}:offset={scene.start:.4f}[x{i}]")
         current = f"x{i}"
     for j, (path, box, cue) in enumerate(slides.get("captions", [])):
-        graph.append(f"[{current}][{inputs.still(path)}:v]overlay={box.x0}:{box.y0}:"
-                     f"enable='between(t,{cue.start:.3f},{cue.end:.3f})'[c{j}]")
+        graph.append(
+            f"[{current}][{inputs.still(path)}:v]overlay={box.x0}:{box.y0}:"
+            f"enable='between(t,{cue.start:.3f},{cue.end:.3f})'[c{j}]"
+        )
         current = f"c{j}"
     if "watermark" in slides:
         graph.append(f"[{current}][{inputs.still(slides['watermark'])}:v]overlay=0:0[wm]")
         current = "wm"
-    graph.append(f"[{current}]fade=t=in:st=0:d={FADE},fade=t=out:st={total - FADE:.4f}:d={FADE},"
-                 f"format=yuv420p[vout]")
+    graph.append(f"[{current}]fade=t=in:st=0:d={FADE},fade=t=out:st={total - FADE:.4f}:d={FADE},format=yuv420p[vout]")
     audio = inputs.still(wav)
     graph.append(f"[{audio}:a]afade=t=out:st={total - FADE:.4f}:d={FADE},aresample=48000[aout]")
     return [
         *inputs.args,
-        "-filter_complex", ";".join(graph),
-        "-map", "[vout]", "-map", "[aout]",
-        "-c:v", "libx264", "-preset", "veryfast", "-crf", str(spec.crf), "-profile:v", "high",
-        "-pix_fmt", "yuv420p", "-r", str(fps), "-g", str(fps * 2),
-        "-c:a", "aac", "-b:a", "128k", "-ar", "48000",
-        "-movflags", "+faststart", "-t", f"{total:.4f}", "-y", str(out),
+        "-filter_complex",
+        ";".join(graph),
+        "-map",
+        "[vout]",
+        "-map",
+        "[aout]",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "veryfast",
+        "-crf",
+        str(spec.crf),
+        "-profile:v",
+        "high",
+        "-pix_fmt",
+        "yuv420p",
+        "-r",
+        str(fps),
+        "-g",
+        str(fps * 2),
+        "-c:a",
+        "aac",
+        "-b:a",
+        "128k",
+        "-ar",
+        "48000",
+        "-movflags",
+        "+faststart",
+        "-t",
+        f"{total:.4f}",
+        "-y",
+        str(out),
     ]
 
 
 # -- the renderer -----------------------------------------------------------------------------------
+
 
 def check_request(tipo: str, avatar: str, ambiente: str, fotos: list[FotoAprovada]) -> VideoSpec:
     check_ambiente(ambiente)
@@ -392,17 +447,21 @@ def render_video(
     out_dir.mkdir(parents=True, exist_ok=True)
     formats = spec.formats[ambiente]
     frames = [size for _, size in formats]
-    scenes = (storyboard.apresentacao(ficha, fotos) if tipo == "apresentacao"
-              else storyboard.cinepremium(ficha, fotos, spec.max_photos))
+    scenes = (
+        storyboard.apresentacao(ficha, fotos)
+        if tipo == "apresentacao"
+        else storyboard.cinepremium(ficha, fotos, spec.max_photos)
+    )
     work = Path(tempfile.mkdtemp(prefix=".render-", dir=out_dir))
     try:
         with ThreadPoolExecutor(2) as pool:
             # Voices differ only for narradora; the chosen voice is known before synthesis.
             voice = AVATAR_STYLES["narradora" if avatar == "narradora" else "narrador"].voice
             jobs = [(scene, line) for scene in scenes for line in scene.lines]
-            clips = list(pool.map(lambda n: speech.synthesise(jobs[n][1], voice, work / f"fala-{n:02d}.wav"),
-                                  range(len(jobs))))
-            for (scene, _), clip in zip(jobs, clips):
+            clips = list(
+                pool.map(lambda n: speech.synthesise(jobs[n][1], voice, work / f"fala-{n:02d}.wav"), range(len(jobs)))
+            )
+            for (scene, _), clip in zip(jobs, clips, strict=False):
                 scene.clips.append(clip)
             if not narration_ok(clips):
                 raise VideoError("FALA_REPROVADA", "the narration failed its checks (silent or garbled)")
@@ -422,8 +481,7 @@ def render_video(
             for formato, size in formats:
                 out = out_dir / f"video-{formato}.mp4"
                 try:
-                    slides = _draw_slides(pool, ctx, scenes, size, spec, avatar_style, cues, ambiente,
-                                          work / formato)
+                    slides = _draw_slides(pool, ctx, scenes, size, spec, avatar_style, cues, ambiente, work / formato)
                     media.run(build_command(scenes, slides, spec, size, total, wav, out))
                 except OUTPUT_ERRORS as exc:
                     falhas.append(Falha(f"video-{formato}", f"{type(exc).__name__}: {str(exc)[-500:]}"))
@@ -434,17 +492,36 @@ def render_video(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     spoken = placements[-1][0] + placements[-1][1].seconds - placements[0][0] if placements else 0.0
-    fala = Fala(texto=" ".join(clip.text for _, clip in placements),
-                voz=f"{speech.ENGINE}:{avatar_style.voice}", duracao_segundos=round(spoken, 2))
+    fala = Fala(
+        texto=" ".join(clip.text for _, clip in placements),
+        voz=f"{speech.ENGINE}:{avatar_style.voice}",
+        duracao_segundos=round(spoken, 2),
+    )
     return VideoResult(
-        tipo=tipo, avatar=chosen, ambiente=ambiente, videos=videos, fala=fala, legenda=vtt,
-        legendas_embutidas=avatar_style.burn_captions, cenas=[s.kind for s in scenes], falhas=falhas,
+        tipo=tipo,
+        avatar=chosen,
+        ambiente=ambiente,
+        videos=videos,
+        fala=fala,
+        legenda=vtt,
+        legendas_embutidas=avatar_style.burn_captions,
+        cenas=[s.kind for s in scenes],
+        falhas=falhas,
         seconds=time.perf_counter() - started,
     )
 
 
-def _draw_slides(pool, ctx: Context, scenes: list[Scene], size: tuple[int, int], spec: VideoSpec,
-                 avatar_style: AvatarStyle, cues: list[Cue], ambiente: str, folder: Path) -> dict:
+def _draw_slides(
+    pool,
+    ctx: Context,
+    scenes: list[Scene],
+    size: tuple[int, int],
+    spec: VideoSpec,
+    avatar_style: AvatarStyle,
+    cues: list[Cue],
+    ambiente: str,
+    folder: Path,
+) -> dict:
     """Every still one format needs, drawn in parallel and written to `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     nome = ctx.ficha["nome"]

@@ -25,14 +25,17 @@ def watermark_layer(size: tuple[int, int]) -> Image.Image:
     angle = math.degrees(math.atan2(height, width))
     probe = font(100, True)
     # The word spans about 70% of the diagonal; its height stays under a quarter of the short side.
-    text_size = max(8, min(int(100 * 0.70 * diagonal / probe.getlength(WORD)),
-                           int(min(size) * 0.25 / 0.73)))
+    text_size = max(8, min(int(100 * 0.70 * diagonal / probe.getlength(WORD)), int(min(size) * 0.25 / 0.73)))
     f = font(text_size, True)
     stroke = max(1, text_size // 28)
     left, top, right, bottom = f.getbbox(WORD, stroke_width=stroke)
     strip = Image.new("RGBA", (right - left + 4, bottom - top + 4), (0, 0, 0, 0))
     ImageDraw.Draw(strip).text(
-        (2 - left, 2 - top), WORD, font=f, fill=FILL + (255,), stroke_width=stroke,
+        (2 - left, 2 - top),
+        WORD,
+        font=f,
+        fill=FILL + (255,),
+        stroke_width=stroke,
         stroke_fill=OUTLINE + (255,),
     )
     rotated = strip.rotate(angle, resample=Image.BICUBIC, expand=True)

@@ -4,8 +4,9 @@ and password rules they share."""
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, StrictStr, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, StrictStr, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.principal import Papel
@@ -45,39 +46,24 @@ def password_problem(senha: str, email: str) -> str | None:
     return None
 
 
+# A person's or company's name, and an e-mail address: the same rule wherever they are asked.
+Nome = Annotated[StrictStr, AfterValidator(_nome)]
+Email = Annotated[StrictStr, AfterValidator(_email)]
+
+
 class _Pessoa(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    nome: StrictStr
-    email: StrictStr
-
-    @field_validator("nome")
-    @classmethod
-    def check_nome(cls, value: str) -> str:
-        return _nome(value)
-
-    @field_validator("email")
-    @classmethod
-    def check_email(cls, value: str) -> str:
-        return _email(value)
+    nome: Nome
+    email: Email
 
 
 class Cadastro(_Pessoa):
     """Sign-up form: the company, its alert contact, and the first person (the owner)."""
 
-    empresa: StrictStr
-    emailAlertas: StrictStr
+    empresa: Nome
+    emailAlertas: Email
     senha: StrictStr
-
-    @field_validator("empresa")
-    @classmethod
-    def check_empresa(cls, value: str) -> str:
-        return _nome(value)
-
-    @field_validator("emailAlertas")
-    @classmethod
-    def check_alertas(cls, value: str) -> str:
-        return _email(value)
 
     @field_validator("senha")
     @classmethod

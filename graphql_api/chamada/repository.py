@@ -6,7 +6,8 @@ from tortoise.functions import Count, Max
 from graphql_api.chamada.models import Chamada
 
 
-def of_tenant(integrador_id: str, ambiente: str):
+def of_tenant(integrador_id: str | None, ambiente: str):
+    # None, a caller of no integrator, matches no row (every call is logged under its integrator)
     return Chamada.filter(integrador_id=integrador_id, ambiente=ambiente)
 
 

@@ -53,7 +53,9 @@ async def listar_chamadas(
     if filtros.contaId:
         query = query.filter(conta_id=filtros.contaId)
     if filtros.chave:
-        query = query.filter(chave_id=CHAVE_PATTERN.match(filtros.chave).group(1))
+        chave = CHAVE_PATTERN.match(filtros.chave)
+        assert chave is not None  # FiltroChamadas accepted only what the pattern matches
+        query = query.filter(chave_id=chave.group(1))
     return await paginate(query, page)
 
 

@@ -9,8 +9,12 @@ from graphql_api.core.errors import CATALOG
 from graphql_api.core.scalars import Timestamp
 
 
+def _doc_url(docs_url: str, tipo: str) -> str:
+    return f"{docs_url}/erros#{tipo}"
+
+
 def _doc_link(docs_url: str, tipo: str | None) -> str | None:
-    return f"{docs_url}/erros#{tipo}" if tipo else None
+    return _doc_url(docs_url, tipo) if tipo else None
 
 
 @strawberry.type(name="Chamada")
@@ -71,7 +75,7 @@ class ChamadaDetalheType(ChamadaType):
             causa=c.causa_erro or (kind.causa if kind else None),
             como_corrigir=kind.correcao if kind else None,
             documentacao=_doc_link(docs_url, c.codigo_erro),
-            cabecalhos_enviados=c.cabecalhos,
+            cabecalhos_enviados=JSON(c.cabecalhos) if c.cabecalhos is not None else None,
             corpo_enviado=body_as_json(c.corpo_enviado),
             corpo_recebido=body_as_json(c.corpo_recebido),
             corpo_enviado_cortado=c.corpo_enviado_cortado,
@@ -104,5 +108,5 @@ class ErroRecenteType:
             mensagem=kind.message,
             causa=kind.causa,
             como_corrigir=kind.correcao,
-            documentacao=_doc_link(docs_url, e.tipo),
+            documentacao=_doc_url(docs_url, e.tipo),
         )

@@ -21,7 +21,8 @@ async def exists(identificador: str) -> bool:
     return await ChaveApi.filter(id=identificador).exists()
 
 
-async def list_for(integrador_id: str, ambiente: str) -> list[ChaveApi]:
+async def list_for(integrador_id: str | None, ambiente: str) -> list[ChaveApi]:
+    # None, a caller of no integrator, matches no row (every key belongs to an integrator)
     return await ChaveApi.filter(integrador_id=integrador_id, ambiente=ambiente).order_by("-criado_em")
 
 

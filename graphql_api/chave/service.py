@@ -198,6 +198,7 @@ async def emitir_chave(principal: Principal, *, nome: str = "") -> tuple[ChaveAp
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("nome", "muito_longo", "Máximo de 100 caracteres.")])
     if principal.ambiente is Ambiente.PRODUCAO:
         exigir_reautenticacao(principal)
+    assert principal.integrador_id is not None  # portal-only: a person of an integrator
     return await criar_chave(principal.integrador_id, principal.ambiente, nome=nome)
 
 

@@ -13,7 +13,8 @@ from graphql_api.email.models import Email
 PENDENTE = "pendente"
 
 
-def of_integrator(integrador_id: str):
+def of_integrator(integrador_id: str | None):
+    # None, a caller of no integrator, matches no row (every message belongs to an integrator)
     return Email.filter(integrador_id=integrador_id)
 
 

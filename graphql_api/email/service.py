@@ -85,7 +85,7 @@ async def entregar(email_id: str, smtp_url: str, settings: Settings) -> bool:
             await aiosmtplib.send(message, **_smtp_params(smtp_url))
     except (aiosmtplib.SMTPException, OSError, TimeoutError) as exc:
         ultima = email.tentativas >= MAX_ATTEMPTS
-        espera = None if ultima else timedelta(seconds=BACKOFF_SECONDS[min(email.tentativas, len(BACKOFF_SECONDS)) - 1])
+        espera = timedelta(seconds=BACKOFF_SECONDS[min(email.tentativas, len(BACKOFF_SECONDS)) - 1])
         await repository.concluir(
             email,
             erro=(str(exc) or type(exc).__name__)[:1000],

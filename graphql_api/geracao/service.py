@@ -164,7 +164,8 @@ async def _criar(
     conta_id: str | None = None,
 ) -> Geracao:
     creditos_reservados = custo(tipo, unidades)
-    scope = {"integrador_id": principal.integrador_id, "ambiente": principal.ambiente.value}
+    assert principal.integrador_id is not None  # geracoes:criar is held only by integrators
+    scope: dict[str, Any] = {"integrador_id": principal.integrador_id, "ambiente": principal.ambiente.value}
     try:
         async with transaction():
             if idempotency_key and (existing := await Geracao.get_or_none(**scope, chave_idempotencia=idempotency_key)):
@@ -337,12 +338,12 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
     ficha, fotos = await _material(geracao, runtime)
     if geracao.tipo == "galeria":
         await _progress(geracao.id, "compondo_imagens", 20)
-        result = await runtime.render_pool.run(
+        galeria = await runtime.render_pool.run(
             render.render_gallery, ficha, fotos, geracao.pedido["quantidadeImagens"], ambiente, work_dir
         )
         await _progress(geracao.id, "publicando", 90)
-        falhas = [{"saida": f.saida, "erro": f.erro} for f in result.falhas]
-        return _Saidas({"imagens": await images(result.imagens, "galeria")}, len(result.imagens), falhas)
+        falhas = [{"saida": f.saida, "erro": f.erro} for f in galeria.falhas]
+        return _Saidas({"imagens": await images(galeria.imagens, "galeria")}, len(galeria.imagens), falhas)
 
     await _progress(geracao.id, "narrando_e_montando_video", 20)
     result = await runtime.render_pool.run(

@@ -48,8 +48,11 @@ class Context:
         self.fotos = ordered_fotos(self.fotos)
 
     @property
-    def principal(self) -> FotoAprovada | None:
-        return self.fotos[0] if self.fotos else None
+    def principal(self) -> FotoAprovada:
+        # Only drawings that show a photo ask, and their plans require at least one photo.
+        if not self.fotos:
+            raise ValueError("no photo to draw: this render needs at least one photo")
+        return self.fotos[0]
 
     def canvas(self, size: tuple[int, int]) -> Canvas:
         return Canvas(size, unit=style.unit(size) * self.scale)
@@ -59,7 +62,7 @@ class Context:
         output that needs it fails in turn, and says so."""
 
         def prepare(foto: FotoAprovada) -> None:
-            with contextlib.suppress(OUTPUT_ERRORS):
+            with contextlib.suppress(*OUTPUT_ERRORS):
                 self.photo(foto)
 
         list(pool.map(prepare, sorted(set(fotos), key=lambda f: f.ordem)))

@@ -33,7 +33,8 @@ FORMATS: dict[str, tuple[int, int]] = {
 
 
 def _hex(value: str) -> tuple[int, int, int]:
-    return tuple(int(value[i : i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (int(value[i : i + 2], 16) for i in (1, 3, 5))
+    return r, g, b
 
 
 def _fundo_branco(img: Image.Image, op: FundoBranco, notes: list[str], scale: float) -> Image.Image:
@@ -44,9 +45,10 @@ def _fundo_branco(img: Image.Image, op: FundoBranco, notes: list[str], scale: fl
 
 
 def _enquadrar(img: Image.Image, op: Enquadrar, notes: list[str], scale: float) -> Image.Image:
-    size = tuple(round(v * scale) for v in FORMATS[op.formato])
+    width, height = FORMATS[op.formato]
+    size = (round(width * scale), round(height * scale))
     if op.modo == "preencher":
-        return ImageOps.fit(img, size, Image.LANCZOS)
+        return ImageOps.fit(img, size, Image.Resampling.LANCZOS)
     if op.modo == "produto":
         background = photos.background_mask(img)
         bbox = ImageOps.invert(background).getbbox() if background is not None else None
@@ -113,16 +115,26 @@ def apply_edits(source: Path, pedido: EdicaoRequest, ambiente: str, out_path: Pa
     scale = TESTE_SCALE if ambiente == "teste" else 1.0
     img = photos.load(source, MAX_SOURCE_SIDE)
     if scale != 1.0:
-        img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
+        img = img.resize(
+            (max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.Resampling.LANCZOS
+        )
     notes: list[str] = []
     layouts = []
     for op in pedido.operacoes:
-        if op.tipo in ("texto", "selo"):
+        # Comparing `tipo` tells the type checker which operation model `op` is.
+        if op.tipo == "texto" or op.tipo == "selo":
             canvas = Canvas.wrap(img)
-            (_texto if op.tipo == "texto" else _selo)(img, op, canvas)
+            if op.tipo == "texto":
+                _texto(img, op, canvas)
+            else:
+                _selo(img, op, canvas)
             layouts += canvas.layouts
+        elif op.tipo == "fundo_branco":
+            img = _fundo_branco(img, op, notes, scale)
+        elif op.tipo == "enquadrar":
+            img = _enquadrar(img, op, notes, scale)
         else:
-            img = _PIXEL_OPS[op.tipo](img, op, notes, scale)
+            img = _ajuste(img, op, notes, scale)
     if ambiente == "teste":
         img = apply_watermark(img)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -137,6 +149,3 @@ def apply_edits(source: Path, pedido: EdicaoRequest, ambiente: str, out_path: Pa
         notes=notes,
         seconds=time.perf_counter() - started,
     )
-
-
-_PIXEL_OPS = {"fundo_branco": _fundo_branco, "enquadrar": _enquadrar, "ajuste": _ajuste}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from PIL import Image, ImageChops, ImageFilter, ImageOps
 
@@ -50,16 +51,18 @@ def load(path: Path | str, max_side: int) -> Image.Image:
     elif img.mode != "RGB":
         img = img.convert("RGB")
     if max(img.size) > max_side:
-        img.thumbnail((max_side, max_side), Image.LANCZOS, reducing_gap=2.0)
+        img.thumbnail((max_side, max_side), Image.Resampling.LANCZOS, reducing_gap=2.0)
     return img
 
 
 def border_colour(img: Image.Image) -> tuple[tuple[int, int, int], bool]:
     """The median colour of the image's border and whether the border is uniform in it."""
-    small = img.resize((48, 48), Image.BOX)
-    samples = [small.getpixel((i, j)) for i in range(48) for j in (0, 47)]
-    samples += [small.getpixel((j, i)) for i in range(1, 47) for j in (0, 47)]
-    median = tuple(sorted(s[c] for s in samples)[len(samples) // 2] for c in range(3))
+    small = img.resize((48, 48), Image.Resampling.BOX)
+    # an RGB image's pixel is always a 3-tuple; Pillow types getpixel for every mode
+    samples = [cast(tuple[int, int, int], small.getpixel((i, j))) for i in range(48) for j in (0, 47)]
+    samples += [cast(tuple[int, int, int], small.getpixel((j, i))) for i in range(1, 47) for j in (0, 47)]
+    r, g, b = (sorted(s[c] for s in samples)[len(samples) // 2] for c in range(3))
+    median = (r, g, b)
     close = sum(1 for s in samples if max(abs(s[c] - median[c]) for c in range(3)) <= _UNIFORM_SPREAD)
     return median, close >= _UNIFORM_SHARE * len(samples)
 
@@ -120,10 +123,10 @@ def _connected_to_border(candidate: Image.Image) -> Image.Image:
     scale = _FLOOD_SIDE / max(candidate.size)
     small_size = (max(1, round(candidate.width * scale)), max(1, round(candidate.height * scale)))
     # A thumbnail pixel is background only if its whole block is: thin product parts survive.
-    small = candidate.resize(small_size, Image.BOX).point(lambda v: 255 if v >= 250 else 0)
+    small = candidate.resize(small_size, Image.Resampling.BOX).point(lambda v: 255 if v >= 250 else 0)
     region = _runs_connected_to_border(small.tobytes(), *small.size)
     region_img = Image.frombytes("L", small.size, bytes(region)).filter(ImageFilter.MaxFilter(3))
-    return region_img.resize(candidate.size, Image.BILINEAR).point(lambda v: 255 if v > 0 else 0)
+    return region_img.resize(candidate.size, Image.Resampling.BILINEAR).point(lambda v: 255 if v > 0 else 0)
 
 
 def background_mask(img: Image.Image, tolerance: int = DEFAULT_TOLERANCE) -> Image.Image | None:
@@ -156,7 +159,7 @@ def prepare(path: Path | str, max_side: int, tolerance: int = DEFAULT_TOLERANCE)
     img = load(path, max_side)
     background = background_mask(img, tolerance)
     bbox = ImageOps.invert(background).getbbox() if background is not None else None
-    if bbox is None:  # busy background, or nothing but background: the photo as it is
+    if background is None or bbox is None:  # busy background, or nothing but background: as it is
         return PreparedPhoto(img, None, False)
     pad = 2  # keep the feathered edge
     bbox = (max(0, bbox[0] - pad), max(0, bbox[1] - pad), min(img.width, bbox[2] + pad), min(img.height, bbox[3] + pad))
@@ -175,9 +178,9 @@ def paste_contained(canvas: Image.Image, photo: PreparedPhoto, box: Box) -> Box:
     width, height = contain_size(photo.size, (box.width, box.height))
     x = box.x0 + (box.width - width) // 2
     y = box.y0 + (box.height - height) // 2
-    resized = photo.image.resize((width, height), Image.LANCZOS, reducing_gap=2.0)
+    resized = photo.image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
     if photo.mask is not None:
-        canvas.paste(resized, (x, y), photo.mask.resize((width, height), Image.BILINEAR))
+        canvas.paste(resized, (x, y), photo.mask.resize((width, height), Image.Resampling.BILINEAR))
     else:
         canvas.paste(resized, (x, y))
     return Box(x, y, x + width, y + height)
@@ -185,4 +188,4 @@ def paste_contained(canvas: Image.Image, photo: PreparedPhoto, box: Box) -> Box:
 
 def cover(photo: PreparedPhoto, size: tuple[int, int]) -> Image.Image:
     """The photo filling `size` entirely (centre crop): lifestyle photos in videos."""
-    return ImageOps.fit(photo.image, size, Image.LANCZOS, centering=(0.5, 0.5))
+    return ImageOps.fit(photo.image, size, Image.Resampling.LANCZOS, centering=(0.5, 0.5))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, overload
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -114,6 +114,10 @@ def _break_word(word: str, f: ImageFont.FreeTypeFont, width: int) -> list[str]:
     return pieces
 
 
+@overload
+def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, break_words: Literal[True] = True) -> list[str]: ...
+@overload
+def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, break_words: bool) -> list[str] | None: ...
 def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, break_words: bool = True) -> list[str] | None:
     """Greedy word wrap that keeps the text's own line breaks. A word wider than `width` is cut
     into pieces, or makes the wrap fail (None) when `break_words` is false."""
@@ -231,13 +235,14 @@ def layout_text(
     placed = []
     for i, line in enumerate(lines):
         width = f.getlength(line)
-        x = box_in.x0
+        left_edge: float = box_in.x0
         if align == "center":
-            x = box_in.x0 + (box_in.width - width) / 2
+            left_edge = box_in.x0 + (box_in.width - width) / 2
         elif align == "right":
-            x = box_in.x1 - width
-        x, y = round(x), round(top + i * pitch)
-        left, ink_top, right, bottom = f.getbbox(line, anchor="la")
+            left_edge = box_in.x1 - width
+        x, y = round(left_edge), round(top + i * pitch)
+        # FreeType measures in whole pixels; Pillow types the box as floats
+        left, ink_top, right, bottom = (int(v) for v in f.getbbox(line, anchor="la"))
         placed.append(TextLine(line, x, y, Box(x + left, y + ink_top, x + right, y + bottom)))
     return TextLayout(box, size_px, bold, placed, truncated)
 

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from PIL import Image
 
@@ -45,7 +46,9 @@ CINEPREMIUM_MIN_FOTOS = 5  # fewer photos: the quality check reports CINEPREMIUM
 
 @dataclass(frozen=True, slots=True)
 class VideoSpec:
-    formats: dict[str, tuple[tuple[str, tuple[int, int]], ...]]  # ambiente -> (formato, size) …
+    formats: dict[
+        str, tuple[tuple[Literal["horizontal", "vertical"], tuple[int, int]], ...]
+    ]  # ambiente -> (formato, size) …
     fps: int
     crossfade: float  # seconds
     supersample: float  # photo slides are drawn this much larger than the frame: smoother motion
@@ -159,7 +162,7 @@ def title_area(size: tuple[int, int]) -> Box:
 @lru_cache(maxsize=8)
 def _backdrop(size: tuple[int, int]) -> Image.Image:
     """A soft light gradient behind keyed products: studio-like, never flat grey."""
-    ramp = Image.linear_gradient("L").resize(size, Image.BILINEAR)
+    ramp = Image.linear_gradient("L").resize(size, Image.Resampling.BILINEAR)
     return Image.composite(
         Image.new("RGB", size, style.BACKDROP_BOTTOM), Image.new("RGB", size, style.BACKDROP_TOP), ramp
     )
@@ -527,15 +530,16 @@ def _draw_slides(
     nome = ctx.ficha["nome"]
     subtitle = {"abertura": ctx.ficha.get("marca") or "", "encerramento": "Confira no anúncio"}
 
-    def scene_still(i: int) -> tuple:
+    def scene_still(i: int) -> list[tuple[tuple[str, int], Path | tuple[Path, Box]]]:
         scene = scenes[i]
         path = folder / f"cena-{i:02d}.jpg"
         if scene.is_photo:
+            assert scene.foto is not None  # the storyboard gives every photo scene its photo
             image = photo_slide(ctx, scene.foto, size, spec.supersample, titled=scene.kind != "foto")
         else:
             image = _card(ctx, scene.kind, size, avatar_style.burn_captions)
         image.save(path, "JPEG", quality=94, subsampling=0)
-        entries = [(("scene", i), path)]
+        entries: list[tuple[tuple[str, int], Path | tuple[Path, Box]]] = [(("scene", i), path)]
         if scene.kind in subtitle:
             panel, box, _ = title_panel(size, nome, subtitle[scene.kind])
             panel_path = folder / f"titulo-{i:02d}.png"

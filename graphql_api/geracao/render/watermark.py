@@ -28,7 +28,8 @@ def watermark_layer(size: tuple[int, int]) -> Image.Image:
     text_size = max(8, min(int(100 * 0.70 * diagonal / probe.getlength(WORD)), int(min(size) * 0.25 / 0.73)))
     f = font(text_size, True)
     stroke = max(1, text_size // 28)
-    left, top, right, bottom = f.getbbox(WORD, stroke_width=stroke)
+    # FreeType measures in whole pixels; Pillow types the box as floats
+    left, top, right, bottom = (int(v) for v in f.getbbox(WORD, stroke_width=stroke))
     strip = Image.new("RGBA", (right - left + 4, bottom - top + 4), (0, 0, 0, 0))
     ImageDraw.Draw(strip).text(
         (2 - left, 2 - top),
@@ -38,7 +39,7 @@ def watermark_layer(size: tuple[int, int]) -> Image.Image:
         stroke_width=stroke,
         stroke_fill=OUTLINE + (255,),
     )
-    rotated = strip.rotate(angle, resample=Image.BICUBIC, expand=True)
+    rotated = strip.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
     alpha = rotated.getchannel("A").point(lambda a: a * OPACITY // 255)
     rotated.putalpha(alpha)
     layer = Image.new("RGBA", size, (0, 0, 0, 0))

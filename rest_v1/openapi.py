@@ -160,6 +160,7 @@ def _paginacao_schema(graphql_types: dict, components: dict) -> dict[str, Any]:
     operation = document.definitions[0]
     assert isinstance(operation, OperationDefinitionNode)
     (paginacao,) = operation.selection_set.selections
+    assert isinstance(paginacao, FieldNode) and paginacao.selection_set is not None
     return _selection_component(graphql_types["Paginacao"], paginacao.selection_set, {}, components)
 
 

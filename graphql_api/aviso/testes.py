@@ -77,6 +77,7 @@ async def ultima_rodada(
     three tests: the run AVISOS_ASSINATURA is judged on, for the portal to show and poll."""
     if aviso_id is not None:
         aviso_id = (await obter_aviso(principal, aviso_id)).id
+    assert principal.integrador_id is not None  # notices are the integrator's own (integrator_only)
     rodada = await repository.latest_rodada(principal.integrador_id, principal.ambiente.value, aviso_id=aviso_id)
     if rodada is None:
         return None

@@ -84,6 +84,7 @@ async def entrar(page: Page) -> web.StreamResponse:
 
 @routes.post("/sair")
 async def sair(page: Page) -> web.StreamResponse:
+    assert page.token is not None  # a signed-in route carries its session cookie
     await sessoes.encerrar_sessao(page.token)
     page.set_session(None)
     return page.redirect("/entrar", aviso="saiu")
@@ -133,7 +134,7 @@ async def reautenticar_form(page: Page) -> web.StreamResponse:
 async def reautenticar(page: Page) -> web.StreamResponse:
     proximo = await page.field("proximo")
     try:
-        await sessoes.reautenticar(page.sessao, await page.field("senha"), ip=page.ip)
+        await sessoes.reautenticar(page.sessao_ativa, await page.field("senha"), ip=page.ip)
     except ApiError as error:
         if error.type not in ("VALIDATION_FAILED", "TOO_MANY_REQUESTS"):
             raise
@@ -146,5 +147,5 @@ async def reautenticar(page: Page) -> web.StreamResponse:
 
 @routes.post("/ambiente")
 async def ambiente(page: Page) -> web.StreamResponse:
-    await sessoes.trocar_ambiente(page.sessao, await page.field("ambiente"))
+    await sessoes.trocar_ambiente(page.sessao_ativa, await page.field("ambiente"))
     return page.redirect(safe_next(await page.field("proximo")))

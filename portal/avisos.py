@@ -158,6 +158,7 @@ async def segredo_confirmar(page: Page) -> web.StreamResponse:
 async def rotacionar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
     carencia = await page.field("carenciaHoras")
+    dados: dict[str, int | str]
     try:
         dados = {"carenciaHoras": int(carencia)}
     except ValueError:

@@ -1,6 +1,7 @@
 """The call log: every filter of GET /integracao/chamadas, a list that refreshes itself (htmx
 polling of the first page) and the detail of a call with masked bodies, cause and fix."""
 
+from typing import Any
 from urllib.parse import urlencode
 
 from aiohttp import web
@@ -30,7 +31,9 @@ def _filters(page: Page) -> dict[str, str]:
 async def _listing(page: Page, template: str, *, endpoints: tuple[str, ...] | list[str] = ()) -> web.StreamResponse:
     filtros = _filters(page)
     cursor = page.query("cursor") or None
-    erros, erro, result = {}, None, {"itens": [], "paginacao": {"proximoCursor": None}}
+    erros: dict[str, str] = {}
+    erro: str | None = None
+    result: dict[str, Any] = {"itens": [], "paginacao": {"proximoCursor": None}}
     try:
         result = (
             await page.run(LISTAR_CHAMADAS, filtros=entrada(FiltroChamadas, filtros), limite=PAGE_SIZE, cursor=cursor)

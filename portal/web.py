@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -76,6 +76,7 @@ NOTICES = {
 }
 
 _SAO_PAULO = ZoneInfo("America/Sao_Paulo")
+_Response = TypeVar("_Response", bound=web.StreamResponse)
 
 
 def _format_moment(value: str | None) -> str:
@@ -144,6 +145,12 @@ class Page:
     _form: MultiDictProxy | None = None
 
     @property
+    def sessao_ativa(self) -> sessoes.SessaoAtiva:
+        """The session of a signed-in route: the edge sends anyone without one to /entrar."""
+        assert self.sessao is not None, "only signed-in routes read the session"
+        return self.sessao
+
+    @property
     def csrf(self) -> str:
         return _csrf_for(self.runtime, self.token or self.anon or "")
 
@@ -208,7 +215,7 @@ class Page:
     def set_session(self, token: str | None) -> None:
         self.cookies.append((SESSION_COOKIE, token))
 
-    def _finish(self, response: web.StreamResponse) -> web.StreamResponse:
+    def _finish(self, response: _Response) -> _Response:
         secure = self.runtime.settings.base_url.startswith("https://")
         for name, value in self.cookies:
             if value is None:
@@ -312,7 +319,9 @@ async def _csrf_ok(page: Page) -> bool:
     sent = page.request.headers.get(CSRF_HEADER)
     if sent is None and page.request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
         sent = await page.field(CSRF_FIELD)
-    return bool(sent) and hmac.compare_digest(sent, page.csrf)
+    if not sent:
+        return False
+    return hmac.compare_digest(sent, page.csrf)
 
 
 def form_errors(error: ApiError, fields: set[str]) -> tuple[dict[str, str], str | None]:

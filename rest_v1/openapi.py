@@ -17,6 +17,7 @@ from graphql import (
     GraphQLNonNull,
     GraphQLObjectType,
     GraphQLScalarType,
+    OperationDefinitionNode,
     SelectionSetNode,
     parse,
 )
@@ -25,7 +26,7 @@ from pydantic import BaseModel
 from graphql_api.core.errors import CATALOG
 from graphql_api.operations import fragments
 from rest_v1.middlewares import idempotency
-from rest_v1.routing import PATH_PARAMETERS, Routes, RouteSpec, path_parameters
+from rest_v1.routing import DECLARED_ERRORS, PATH_PARAMETERS, Routes, RouteSpec, path_parameters
 from vitrine.keys import RUNTIME
 
 routes = Routes("Referência")
@@ -82,6 +83,7 @@ def _output_schema(
             "items": _output_schema(inner.of_type, selection, fragments, components),
         }
     elif isinstance(inner, GraphQLObjectType):
+        assert selection is not None, "an object type is always selected with its fields"
         schema = _selection_component(inner, selection, fragments, components)
     elif isinstance(inner, GraphQLEnumType):
         schema = {"type": "string", "enum": list(inner.values)}
@@ -126,10 +128,10 @@ def _selection_component(
     return {"$ref": f"#/components/schemas/{graphql_type.name}"}
 
 
-def _response_schema(spec: RouteSpec, graphql_types: dict, components: dict) -> dict[str, Any]:
-    """The schema of `data`: the fields of the fragment the handler selects (the one no other
+def _response_schema(spec: RouteSpec, response: str, graphql_types: dict, components: dict) -> dict[str, Any]:
+    """The schema of `data` for the route's response text: the fields of the fragment the handler selects (the one no other
     fragment of its text spreads), plus what the handler adds (response_extra)."""
-    document = parse(spec.response)
+    document = parse(response)
     fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
     spread = {node.name.value for d in fragments.values() for node in _spreads(d.selection_set)}
     (main,) = [d for name, d in fragments.items() if name not in spread]
@@ -155,7 +157,10 @@ def _spreads(selection: SelectionSetNode | None):
 
 def _paginacao_schema(graphql_types: dict, components: dict) -> dict[str, Any]:
     document = parse("{ " + fragments.PAGINACAO + " }")
-    (paginacao,) = document.definitions[0].selection_set.selections
+    operation = document.definitions[0]
+    assert isinstance(operation, OperationDefinitionNode)
+    (paginacao,) = operation.selection_set.selections
+    assert isinstance(paginacao, FieldNode) and paginacao.selection_set is not None
     return _selection_component(graphql_types["Paginacao"], paginacao.selection_set, {}, components)
 
 
@@ -164,7 +169,10 @@ def _middleware_errors(spec: RouteSpec) -> tuple[str, ...]:
     from rest_v1.app import MIDDLEWARES
 
     return tuple(
-        error for middleware in MIDDLEWARES for error in getattr(middleware, "errors_for", lambda spec: ())(spec)
+        error
+        for middleware in MIDDLEWARES
+        if middleware in DECLARED_ERRORS
+        for error in DECLARED_ERRORS[middleware](spec)
     )
 
 
@@ -225,7 +233,9 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
                     "required": spec.body_required,
                     "content": {"application/json": {"schema": _body_schema(spec.body, components)}},
                 }
-            data_schema = _response_schema(spec, graphql_types, components) if spec.response is not None else {}
+            data_schema = (
+                _response_schema(spec, spec.response, graphql_types, components) if spec.response is not None else {}
+            )
             if spec.list_response and spec.paginated:
                 body_schema = {
                     "type": "object",

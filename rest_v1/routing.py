@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -170,12 +170,18 @@ class MethodTable:
         return methods
 
 
-def declares(errors_for: Callable[[RouteSpec], tuple[str, ...]]) -> Callable:
+_Middleware = TypeVar("_Middleware", bound=Callable[..., Any])
+
+# What each middleware declared (see declares), by the middleware function itself.
+DECLARED_ERRORS: dict[Callable[..., Any], Callable[[RouteSpec], tuple[str, ...]]] = {}
+
+
+def declares(errors_for: Callable[[RouteSpec], tuple[str, ...]]) -> Callable[[_Middleware], _Middleware]:
     """Marks a middleware with the catalog error types it can answer on a route: the OpenAPI
     document adds them to each operation from the same rule the middleware applies."""
 
-    def mark(middleware: Callable) -> Callable:
-        middleware.errors_for = errors_for
+    def mark(middleware: _Middleware) -> _Middleware:
+        DECLARED_ERRORS[middleware] = errors_for
         return middleware
 
     return mark

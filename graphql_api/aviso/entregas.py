@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.enderecos import chaves, obter_aviso
@@ -230,7 +230,9 @@ async def _registrar_tentativa(
                 ultimo_status=status,
                 proxima_tentativa_em=agora + timedelta(seconds=espera),
             )
-        desde = (await Aviso.filter(id=aviso.id).values_list("falhando_desde", flat=True) or [None])[0]
+        rows = await Aviso.filter(id=aviso.id).values_list("falhando_desde", flat=True)
+        # tortoise types flat values_list rows as tuples
+        desde = cast(list[datetime | None], rows)[0] if rows else None
         if desde is not None and agora - desde >= timedelta(hours=settings.aviso_desativar_apos_horas):
             horas = round(settings.aviso_desativar_apos_horas)
             await desativar(aviso.id, f"O endereço falhou sem nenhum sucesso por {horas} horas.", runtime)

@@ -63,6 +63,8 @@ async def alertar_falhas(agora: datetime, runtime: Runtime) -> int:
         async with transaction():
             if not await repository.claim_alert(aviso.id, agora - ALERTA_APOS, agora):
                 continue
+            desde = aviso.falhando_desde
+            assert desde is not None  # failing_without_alert selects on it
             ultima = await Tentativa.filter(entrega__aviso_id=aviso.id).order_by("-id").first()
             resposta = (
                 "sem resposta"
@@ -71,7 +73,7 @@ async def alertar_falhas(agora: datetime, runtime: Runtime) -> int:
             )
             texto = (
                 f"O endereço de avisos {aviso.url} (ambiente {aviso.ambiente}) está falhando desde "
-                f"{format_timestamp(aviso.falhando_desde)}.\n\nÚltima resposta: {resposta}.\n\n"
+                f"{format_timestamp(desde)}.\n\nÚltima resposta: {resposta}.\n\n"
                 "As entregas continuam sendo repetidas com espera crescente por pelo menos 24 horas. "
                 "Confira se o servidor responde 2XX a um aviso válido (POST /avisos/teste ajuda) e "
                 f"acompanhe as tentativas em GET /avisos/{aviso.id}/entregas. Se continuar falhando por "

@@ -1,5 +1,12 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class Aviso(Model):
@@ -7,14 +14,17 @@ class Aviso(Model):
     receives. Only the encrypted signing secret is kept (Fernet, key derived from the settings)."""
 
     id = fields.CharField(pk=True, max_length=40)  # avs_
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="avisos")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="avisos"
+    )
+    integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     url = fields.CharField(max_length=2048)
-    eventos = fields.JSONField()  # list of event names (graphql_api/evento/catalog.py)
+    eventos: list[str] = fields.JSONField()  # list of event names (graphql_api/evento/catalog.py)
     situacao = fields.CharField(max_length=12, default="ativo")  # ativo | desativado
     segredo_cifrado = fields.TextField()
     # During a rotation the previous secret still signs, until segredo_anterior_expira_em.
-    segredo_anterior_cifrado = fields.TextField(null=True)
+    segredo_anterior_cifrado: str | None = fields.TextField(null=True)
     segredo_anterior_expira_em = fields.DatetimeField(null=True)
     # First failure since the last success (null while healthy), and the alert already sent for it.
     falhando_desde = fields.DatetimeField(null=True)
@@ -34,7 +44,10 @@ class Entrega(Model):
     same on every attempt. Claimed with a token (reserva) so only one worker sends it at a time."""
 
     id = fields.CharField(pk=True, max_length=40)  # ent_
-    aviso = fields.ForeignKeyField("vitrine.Aviso", related_name="entregas", on_delete=fields.CASCADE)
+    aviso: fields.ForeignKeyRelation[Aviso] = fields.ForeignKeyField(
+        "vitrine.Aviso", related_name="entregas", on_delete=fields.CASCADE
+    )
+    aviso_id: str  # column tortoise adds for the relation above
     evento_id = fields.CharField(max_length=40, index=True)
     tipo = fields.CharField(max_length=60)
     corpo = fields.TextField()  # the exact JSON body, identical on every attempt
@@ -59,7 +72,10 @@ class Tentativa(Model):
     """One attempt of a delivery: when, how long, what the address answered (or why it could not)."""
 
     id = fields.IntField(pk=True)
-    entrega = fields.ForeignKeyField("vitrine.Entrega", related_name="registro", on_delete=fields.CASCADE)
+    entrega: fields.ForeignKeyRelation[Entrega] = fields.ForeignKeyField(
+        "vitrine.Entrega", related_name="registro", on_delete=fields.CASCADE
+    )
+    entrega_id: str  # column tortoise adds for the relation above
     numero = fields.SmallIntField()
     iniciada_em = fields.DatetimeField()
     duracao_ms = fields.FloatField(null=True)
@@ -78,7 +94,10 @@ class RodadaTeste(Model):
     id = fields.CharField(pk=True, max_length=40)  # rod_
     integrador_id = fields.CharField(max_length=40)
     ambiente = fields.CharField(max_length=10)
-    aviso = fields.ForeignKeyField("vitrine.Aviso", related_name="rodadas", null=True, on_delete=fields.SET_NULL)
+    aviso: fields.ForeignKeyNullableRelation[Aviso] = fields.ForeignKeyField(
+        "vitrine.Aviso", related_name="rodadas", null=True, on_delete=fields.SET_NULL
+    )
+    aviso_id: str | None  # column tortoise adds for the relation above
     url = fields.CharField(max_length=2048)
     situacao = fields.CharField(max_length=10, default="pendente")  # pendente | enviando | concluida
     execucoes = fields.SmallIntField(default=0)
@@ -95,12 +114,15 @@ class TesteAviso(Model):
     """One of the three test deliveries: what was sent, what the address answered, the verdict."""
 
     id = fields.CharField(pk=True, max_length=40)  # tst_
-    rodada = fields.ForeignKeyField("vitrine.RodadaTeste", related_name="testes", on_delete=fields.CASCADE)
+    rodada: fields.ForeignKeyRelation[RodadaTeste] = fields.ForeignKeyField(
+        "vitrine.RodadaTeste", related_name="testes", on_delete=fields.CASCADE
+    )
+    rodada_id: str  # column tortoise adds for the relation above
     integrador_id = fields.CharField(max_length=40)
     ambiente = fields.CharField(max_length=10)
     caso = fields.CharField(max_length=20)  # valida | assinatura_errada | timestamp_antigo
     situacao = fields.CharField(max_length=10, default="pendente")  # pendente | concluido
-    cabecalhos_enviados = fields.JSONField(null=True)
+    cabecalhos_enviados: dict[str, Any] | None = fields.JSONField(null=True)
     corpo_enviado = fields.TextField(null=True)
     status = fields.SmallIntField(null=True)
     resposta = fields.TextField(null=True)

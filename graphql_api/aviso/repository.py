@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from tortoise.expressions import F, Q
 
@@ -77,13 +77,14 @@ def _not_queued(requeue_before: datetime) -> Q:
 
 
 async def due_not_queued(agora: datetime, requeue_before: datetime, limit: int = 500) -> list[str]:
-    return await (
+    ids = await (
         Entrega.filter(situacao="pendente", proxima_tentativa_em__lte=agora)
         .filter(_not_queued(requeue_before))
         .order_by("proxima_tentativa_em")
         .limit(limit)
         .values_list("id", flat=True)
     )
+    return cast(list[str], ids)  # tortoise types flat values_list rows as tuples
 
 
 async def mark_queued(entrega_id: str, agora: datetime, requeue_before: datetime) -> bool:

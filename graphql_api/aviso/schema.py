@@ -80,7 +80,7 @@ PedidoTesteInput = input_type(PedidoTeste)
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def registrar_aviso(self, info: Info, dados: NovoAvisoInput) -> RegistroAvisoType:
+    async def registrar_aviso(self, info: Info, dados: NovoAvisoInput) -> RegistroAvisoType:  # type: ignore[valid-type]  # class built at run time by input_type
         return _registro(
             await enderecos.registrar_aviso(info.context.principal, as_dados(dados), runtime=info.context.runtime)
         )
@@ -92,7 +92,10 @@ class Mutation:
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def rotacionar_segredo_aviso(
-        self, info: Info, id: strawberry.ID, dados: RotacaoInput | None = None
+        self,
+        info: Info,
+        id: strawberry.ID,
+        dados: RotacaoInput | None = None,  # type: ignore[valid-type]  # class built at run time by input_type
     ) -> RegistroAvisoType:
         return _registro(
             await enderecos.rotacionar_segredo(
@@ -106,5 +109,5 @@ class Mutation:
         return EntregaType.from_model(entrega, tentativas)
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def testar_aviso(self, info: Info, dados: PedidoTesteInput | None = None) -> list[TesteAvisoType]:
+    async def testar_aviso(self, info: Info, dados: PedidoTesteInput | None = None) -> list[TesteAvisoType]:  # type: ignore[valid-type]  # class built at run time by input_type
         return [TesteAvisoType.from_model(t) for t in await testes.testar(info.context.principal, as_dados(dados))]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from graphql_api.aviso import assinatura, enderecos, entregas, repository
 from graphql_api.aviso.enderecos import obter_aviso
 from graphql_api.aviso.entregas import Resposta, json_compacto
-from graphql_api.aviso.models import RodadaTeste, TesteAviso
+from graphql_api.aviso.models import Aviso, RodadaTeste, TesteAviso
 from graphql_api.aviso.schemas import PedidoTeste
 from graphql_api.core import relogio
 from graphql_api.core.errors import ApiError
@@ -38,6 +38,7 @@ ESPERADO = {"valida": "2XX", "assinatura_errada": "400, 401 ou 403", "timestamp_
 async def testar(principal: Principal, dados: Any) -> list[TesteAviso]:
     """Queue the three test deliveries (valid, wrong signature, 10-minute-old timestamp)."""
     pedido = validate(PedidoTeste, dados or {})
+    aviso: Aviso | None
     if pedido.avisoId is not None:
         aviso = await obter_aviso(principal, pedido.avisoId)
         if aviso.situacao != "ativo":
@@ -76,6 +77,7 @@ async def ultima_rodada(
     three tests: the run AVISOS_ASSINATURA is judged on, for the portal to show and poll."""
     if aviso_id is not None:
         aviso_id = (await obter_aviso(principal, aviso_id)).id
+    assert principal.integrador_id is not None  # notices are the integrator's own (integrator_only)
     rodada = await repository.latest_rodada(principal.integrador_id, principal.ambiente.value, aviso_id=aviso_id)
     if rodada is None:
         return None

@@ -133,7 +133,7 @@ class TesteAvisoType:
             caso=t.caso,
             situacao=t.situacao,
             esperado=ESPERADO[t.caso],
-            enviado=EnvioTesteType(cabecalhos=t.cabecalhos_enviados or {}, corpo=t.corpo_enviado or "")
+            enviado=EnvioTesteType(cabecalhos=JSON(t.cabecalhos_enviados or {}), corpo=t.corpo_enviado or "")
             if done and t.corpo_enviado
             else None,
             resposta=RespostaTesteType(status=t.status, corpo=t.resposta, erro=t.erro, duracao_ms=t.duracao_ms)

@@ -90,6 +90,7 @@ def medir(data: bytes) -> Medidas:
                 f"{largura} × {altura} pixels; o máximo é {MAX_FOTO_PIXELS // 1_000_000} megapixels.",
             )
         formato = image.format
+        assert formato is not None  # Image.open(formats=...) names the format it decoded
         try:
             if formato == "JPEG":
                 image.draft("RGB", (WORKING_SIZE, WORKING_SIZE))  # the decoder scales by 1/2..1/8

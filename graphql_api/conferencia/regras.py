@@ -85,17 +85,16 @@ def _qualidade(item: Item) -> None:
 def _duplicadas(itens: list[Item], principal: int) -> None:
     """A photo too close to one already kept is refused; the principal is kept first, then by ordem.
     Only photos approved on their own merits are kept, so a sharp copy of a blurred photo survives."""
-    kept: list[Item] = []
+    kept: list[tuple[Item, Medidas]] = []
     for item in [itens[principal], *itens[:principal], *itens[principal + 1 :]] if itens else []:
-        if item.medidas is None or not item.aprovada:
+        medidas = item.medidas
+        if medidas is None or not item.aprovada:
             continue
-        twin = next(
-            (k for k in kept if distancia(k.medidas.hash, item.medidas.hash) <= c.MAX_DISTANCIA_DUPLICADA), None
-        )
+        twin = next((k for k, m in kept if distancia(m.hash, medidas.hash) <= c.MAX_DISTANCIA_DUPLICADA), None)
         if twin is not None:
             item.motivo("FOTO_QUASE_DUPLICADA", f"Igual ou quase igual à foto de ordem {twin.ordem}.")
         else:
-            kept.append(item)
+            kept.append((item, medidas))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +121,7 @@ def fatos(ficha: dict[str, Any], itens: list[Item]) -> Fatos:
     dimensoes = ficha.get("dimensoes") or {}
     return Fatos(
         aprovadas=len(aprovadas),
-        aprovadas_hd=sum(1 for i in aprovadas if i.medidas.menor_lado >= c.LADO_HD),
+        aprovadas_hd=sum(1 for i in aprovadas if i.medidas is not None and i.medidas.menor_lado >= c.LADO_HD),
         principal_aprovada=principal is not None and principal.aprovada,
         principal_fundo_claro=principal is not None
         and principal.aprovada

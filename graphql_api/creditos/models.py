@@ -1,12 +1,22 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class Carteira(Model):
     """The credit wallet of the integrator, one per environment (teste holds free play credits)."""
 
     id = fields.IntField(pk=True)
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="carteiras")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="carteiras"
+    )
+    integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     modelo_cobranca = fields.CharField(max_length=20, default="pre_pago")
     creditos_disponiveis = fields.IntField(default=0)
@@ -23,7 +33,10 @@ class Lancamento(Model):
     The wallet's balances always equal the sum of its movements."""
 
     id = fields.CharField(pk=True, max_length=40)  # lan_
-    carteira = fields.ForeignKeyField("vitrine.Carteira", related_name="lancamentos")
+    carteira: fields.ForeignKeyRelation[Carteira] = fields.ForeignKeyField(
+        "vitrine.Carteira", related_name="lancamentos"
+    )
+    carteira_id: int  # column tortoise adds for the relation above
     # reserva | captura | liberacao | recarga
     tipo = fields.CharField(max_length=12)
     # Effect on the two balances (reserva: -n / +n, captura: 0 / -n, liberacao: +n / -n).

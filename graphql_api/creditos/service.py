@@ -24,6 +24,7 @@ async def abrir_carteiras(integrador_id: str) -> None:
 
 
 async def obter_saldo(principal: Principal) -> Carteira:
+    assert principal.integrador_id is not None  # a wallet belongs to an integrator
     carteira = await repository.carteira_of(principal.integrador_id, principal.ambiente.value)
     if carteira is None:  # integrators created before wallets existed
         await abrir_carteiras(principal.integrador_id)
@@ -108,6 +109,7 @@ async def recarregar_teste(principal: Principal, creditos: int = CREDITOS_INICIA
     """Refill the free play wallet of the test environment."""
     if principal.ambiente is not Ambiente.TESTE:
         raise ApiError("FORBIDDEN", description="Só a carteira de teste é recarregada de graça.")
+    assert principal.integrador_id is not None  # a wallet belongs to an integrator
     async with transaction():
         return await creditar(
             principal.integrador_id,

@@ -36,7 +36,8 @@ async def autenticar(token: str) -> Principal:
     match = TOKEN_PATTERN.match(token)
     membro = await MembroEquipe.get_or_none(id=match.group(1)) if match else None
     if (
-        membro is None
+        match is None
+        or membro is None
         or membro.revogado_em is not None
         or not hmac.compare_digest(membro.hash_segredo, _hash(match.group(2)))
     ):
@@ -91,6 +92,7 @@ async def restaurar_producao(principal: Principal, integrador_id: str, *, bus) -
 
 
 async def publicar_contrato(principal: Principal, titulo: str, texto: str):
+    assert principal.ator_id is not None  # a staff principal names its member
     versao = await contrato.publicar(titulo, texto, por=principal.ator_id)
     await _registrar(principal, "publicar_contrato", str(versao.versao), titulo)
     return versao

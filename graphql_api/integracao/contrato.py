@@ -57,6 +57,8 @@ async def aceitar_no_portal(principal: Principal, versao: int) -> AceiteContrato
     from graphql_api.usuario import equipe
 
     exigir_reautenticacao(principal)
+    # a portal session names its person and its integrator
+    assert principal.ator_id is not None and principal.integrador_id is not None
     pessoa = await equipe.obter(principal, principal.ator_id)
     return await aceitar(principal.integrador_id, versao, por=f"{pessoa.nome} <{pessoa.email}>")
 

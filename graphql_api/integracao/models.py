@@ -1,20 +1,30 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class EtapaIntegracao(Model):
     """One of the 8 integration steps of an integrator, as last verified from real test calls."""
 
     id = fields.IntField(pk=True)
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="etapas")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="etapas"
+    )
+    integrador_id: str  # column tortoise adds for the relation above
     codigo = fields.CharField(max_length=40)
     situacao = fields.CharField(max_length=10, default="pendente")  # pendente | ok | falhou
     verificado_em = fields.DatetimeField(null=True)
-    evidencia = fields.JSONField(null=True)  # requestId, eventId or geracaoId that proved it
+    evidencia: dict[str, Any] | None = fields.JSONField(null=True)  # requestId, eventId or geracaoId that proved it
     ultima_falha = fields.TextField(null=True)
     falhou_em = fields.DatetimeField(null=True)
     # Facts a step is judged on over time (IDEMPOTENCIA: last call without the key, last replay).
-    estado = fields.JSONField(default=dict)
+    estado: dict[str, Any] = fields.JSONField(default=dict)
     atualizado_em = fields.DatetimeField(auto_now=True)
 
     class Meta:
@@ -52,7 +62,10 @@ class AceiteContrato(Model):
     """Who accepted which contract version for an integrator, and when."""
 
     id = fields.IntField(pk=True)
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="aceites")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="aceites"
+    )
+    integrador_id: str  # column tortoise adds for the relation above
     versao = fields.IntField()
     aceito_por = fields.CharField(max_length=100)
     aceito_em = fields.DatetimeField(auto_now_add=True)
@@ -67,12 +80,15 @@ class Alerta(Model):
     to its contacts at most once per kind every 6 hours."""
 
     id = fields.CharField(pk=True, max_length=40)  # alr_
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="alertas")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="alertas"
+    )
+    integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     tipo = fields.CharField(max_length=40)  # see graphql_api/integracao/alertas.py
     chave = fields.CharField(max_length=200)  # what it is about, so one cause opens one alert
     mensagem = fields.TextField()
-    evidencia = fields.JSONField(null=True)
+    evidencia: dict[str, Any] | None = fields.JSONField(null=True)
     aberto_em = fields.DatetimeField(auto_now_add=True)
     fechado_em = fields.DatetimeField(null=True)
 

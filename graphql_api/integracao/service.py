@@ -359,5 +359,6 @@ async def pedir_producao(principal: Principal) -> StatusIntegracao:
             "INTEGRATION_STEPS_PENDING",
             fields=[FieldError("etapas", e.codigo, e.como_concluir) for e in current.pendentes],
         )
+    assert principal.integrador_id is not None  # status() above answered for this integrator
     await repository.release_production(principal.integrador_id, agora())
     return await status(principal)

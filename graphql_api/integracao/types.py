@@ -65,7 +65,7 @@ class StatusType:
                     titulo=e.titulo,
                     situacao=e.situacao,
                     verificado_em=e.verificado_em,
-                    evidencia=e.evidencia,
+                    evidencia=JSON(e.evidencia) if e.evidencia is not None else None,
                     ultima_falha=e.ultima_falha,
                     como_concluir=e.como_concluir,
                     documentacao=f"{docs_url}/integracao#{e.codigo}",

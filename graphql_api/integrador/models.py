@@ -17,7 +17,7 @@ class Integrador(Model):
     producao_situacao = fields.CharField(max_length=12, default="bloqueada")
     producao_liberacao = fields.CharField(max_length=12, null=True)
     producao_liberada_em = fields.DatetimeField(null=True)
-    producao_motivo = fields.TextField(null=True)
+    producao_motivo: str | None = fields.TextField(null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
     atualizado_em = fields.DatetimeField(auto_now=True)
 

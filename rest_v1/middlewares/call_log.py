@@ -48,10 +48,16 @@ async def call_log_middleware(request: web.Request, handler):
             authorization=request.headers.get("Authorization"),
             content_type=request.headers.get("Content-Type"),
             request_body=request.get(RAW_BODY),
-            response_body=response.body if isinstance(response, web.Response) else None,
+            response_body=_body(response),
             criado_em=datetime.now(UTC) - timedelta(seconds=elapsed),
             retry_after=int(retry_after) if retry_after and retry_after.isdigit() else None,
             tipo=spec.call_kind if (spec := request.app[METHODS].spec_of(request)) is not None else None,
         )
     )
     return response
+
+
+def _body(response: web.StreamResponse) -> bytes | None:
+    """The bytes a Response answered; a streamed or Payload body is not kept in memory to log."""
+    body = response.body if isinstance(response, web.Response) else None
+    return bytes(body) if isinstance(body, (bytes, bytearray)) else None

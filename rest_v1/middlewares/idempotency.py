@@ -78,6 +78,7 @@ async def idempotency_middleware(request: web.Request, handler):
             fields=[FieldError(HEADER, "formato_invalido", "De 8 a 120 caracteres: letras, dígitos, _ - : .")],
         )
     principal = request[AUTH].principal
+    assert principal.integrador_id is not None  # every REST credential belongs to an integrator
     claim = await store.claim(principal.integrador_id, principal.ambiente.value, key, _fingerprint(request))
     if claim.outcome is Outcome.REPLAY:
         request[REPLAYED] = True
@@ -86,15 +87,17 @@ async def idempotency_middleware(request: web.Request, handler):
         raise ApiError("IDEMPOTENCY_KEY_REUSED")
     if claim.outcome is Outcome.IN_PROGRESS:
         raise ApiError("IDEMPOTENCY_KEY_IN_PROGRESS", headers={"Retry-After": "1"})
+    record = claim.record
+    assert record is not None  # a CLAIMED key always carries its new record
     request[CONTEXT].idempotency_key = key
     try:
         response = await handler(request)
     except BaseException:
-        await store.release(claim.record)
+        await store.release(record)
         raise
     if 200 <= response.status < 300 and isinstance(response, web.Response) and response.body is not None:
         headers = {h: response.headers[h] for h in _KEPT_HEADERS if h in response.headers}
-        await store.finish(claim.record, response.status, headers, response.body.decode())
+        await store.finish(record, response.status, headers, response.body.decode())
     else:
-        await store.release(claim.record)
+        await store.release(record)
     return response

@@ -106,7 +106,7 @@ class Selo(_Op):
 
 
 Operacao = FundoBranco | Enquadrar | Ajuste | Texto | Selo
-OPERATIONS: dict[str, type[_Op]] = {
+OPERATIONS: dict[str, type[Operacao]] = {
     "fundo_branco": FundoBranco,
     "enquadrar": Enquadrar,
     "ajuste": Ajuste,
@@ -131,7 +131,7 @@ def parse_edicao(dados: object) -> EdicaoRequest:
     errors name the operation's own fields."""
     envelope = validate(_Envelope, dados)
     problems: list[FieldError] = []
-    operations: list[_Op] = []
+    operations: list[Operacao] = []
     for i, item in enumerate(envelope.operacoes):
         tipo = item.get("tipo")
         if tipo is None:

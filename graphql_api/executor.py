@@ -23,9 +23,9 @@ handler, bench/api_overhead.py):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from types import CoroutineType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard, cast
 
 from graphql import (
     DocumentNode,
@@ -55,7 +55,7 @@ class OperationError(Exception):
     """A GraphQL error with no original exception: a bug in an operation document or variables."""
 
 
-def _is_coroutine(value: Any) -> bool:
+def _is_coroutine(value: Any) -> TypeGuard[Awaitable[Any]]:
     return type(value) is CoroutineType
 
 
@@ -70,7 +70,7 @@ def _basic_fields(schema: GraphQLSchema) -> dict[tuple[str, str], tuple[str, int
     """(type name, field name) -> (attribute, kind, type) for every "basic" field (a plain
     attribute: no resolver, no extension) whose type is a scalar or enum, a plain object type,
     a list of plain objects, or a list of non-null scalars or enums."""
-    fields = {}
+    fields: dict[tuple[str, str], tuple[str, int, Any]] = {}
     for graphql_type in schema.type_map.values():
         if not isinstance(graphql_type, GraphQLObjectType) or graphql_type.name.startswith("__"):
             continue
@@ -201,7 +201,7 @@ class _FastExecutor(Executor):
     def _execute_basic_fields(self, plan, parent_type, source, path, position_context) -> dict | None:
         """A selection of basic fields only, in one tight loop; None sends it back to graphql-core
         (a null in a non-null field, an error) so that it reports the problem as usual."""
-        results = {}
+        results: dict[str, Any] = {}
         for response_name, _field_details, attribute, kind, graphql_type, serialize, nullable, child in plan:
             value = getattr(source, attribute, None)
             if value is None:
@@ -336,7 +336,12 @@ def _release(executor: Executor) -> None:
         return
     settled = asyncio.gather(*pending, return_exceptions=True)
     _settling.add(settled)
-    settled.add_done_callback(lambda future: (_settling.discard(future), vars(executor).clear()))
+
+    def settle(future: asyncio.Future) -> None:
+        _settling.discard(future)
+        vars(executor).clear()
+
+    settled.add_done_callback(settle)
 
 
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -360,7 +365,8 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
         # this it and all it holds (context, variables, results) wait for the cyclic collector:
         # tens of thousands of objects per collection, pauses of 20-60 ms under load.
         _release(executor)
-    return unwrap(result)
+    # No @defer/@stream in this schema: the outcome is always a plain ExecutionResult.
+    return unwrap(cast(ExecutionResult, result))
 
 
 def unwrap(result: ExecutionResult) -> dict[str, Any]:

@@ -19,7 +19,7 @@ CARENCIA_MAX_HORAS = 7 * 24
 class NovoAviso(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    url: Annotated[linha(MAX_URL, 1), Field(json_schema_extra=HTTPS_URL_SCHEMA)]
+    url: Annotated[StrictStr, linha(MAX_URL, 1), Field(json_schema_extra=HTTPS_URL_SCHEMA)]
     eventos: list[Annotated[StrictStr, Field(json_schema_extra={"enum": list(EVENT_TYPES)})]] = Field(
         min_length=1, max_length=len(EVENT_TYPES)
     )

@@ -1,3 +1,5 @@
+from typing import Annotated, Any
+
 import strawberry
 from strawberry.types import Info
 
@@ -42,5 +44,7 @@ NovaContaInput = input_type(NovaConta)
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("contas:escrever", integrator_only=True))
-    async def criar_conta(self, info: Info, dados: NovaContaInput) -> ContaType:
+    async def criar_conta(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovaContaInput)]
+    ) -> ContaType:
         return ContaType.from_model(await service.criar_conta(info.context.principal, as_dados(dados)))

@@ -3,9 +3,9 @@ into GraphQL inputs by the schema)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictStr
 
 from graphql_api.core.validation import linha
 
@@ -13,8 +13,8 @@ from graphql_api.core.validation import linha
 class NovaConta(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
-    codigoExterno: linha(100, 1)
-    nome: linha(200, 1)
+    codigoExterno: Annotated[StrictStr, linha(100, 1)]
+    nome: Annotated[StrictStr, linha(200, 1)]
 
 
 class FiltroContas(BaseModel):
@@ -22,6 +22,6 @@ class FiltroContas(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    codigoExterno: linha(100, 1) | None = None
+    codigoExterno: Annotated[StrictStr, linha(100, 1)] | None = None
     origem: Literal["subconta", "vinculada"] | None = None
     situacao: Literal["ativa", "pausada"] | None = None

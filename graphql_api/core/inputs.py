@@ -11,7 +11,7 @@ import re
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, Literal, Union, get_args, get_origin
+from typing import Any, Literal, Union, cast, get_args, get_origin
 
 import annotated_types
 import strawberry
@@ -32,10 +32,11 @@ def _bounds(metadata: typing.Iterable[Any]) -> tuple[float, float]:
     low, high = float("-inf"), float("inf")
     for item in metadata:
         for m in item.metadata if isinstance(item, FieldInfo) else (item,):
+            # annotated_types types a bound as "comparable"; on the int fields measured here it is a number
             if isinstance(m, annotated_types.Ge | annotated_types.Gt):
-                low = max(low, getattr(m, "ge", None) if isinstance(m, annotated_types.Ge) else m.gt)
+                low = max(low, cast(float, m.ge if isinstance(m, annotated_types.Ge) else m.gt))
             elif isinstance(m, annotated_types.Le | annotated_types.Lt):
-                high = min(high, getattr(m, "le", None) if isinstance(m, annotated_types.Le) else m.lt)
+                high = min(high, cast(float, m.le if isinstance(m, annotated_types.Le) else m.lt))
     return low, high
 
 
@@ -46,7 +47,8 @@ def _is_number(graphql: Any) -> bool:
 def _enum(name: str, values: tuple) -> type[enum.Enum]:
     key = (name, values)
     if key not in _enums:
-        _enums[key] = strawberry.enum(enum.Enum(name, {v: v for v in values}))  # type: ignore[misc]
+        members: type[enum.Enum] = enum.Enum(name, {v: v for v in values})  # type: ignore[misc]  # mypy reads Enum(name, ...) only with a literal name
+        _enums[key] = strawberry.enum(members)
     return _enums[key]
 
 
@@ -71,7 +73,7 @@ def _graphql_type(annotation: Any, owner: str, field: str, metadata: tuple = ())
             return _SCALARS[kinds.pop()]  # values GraphQL cannot name: the model checks them
         raise TypeError(f"{owner}.{field}: Literal of mixed types")
     if origin is list:
-        return list[_graphql_type(args[0], owner, field)]
+        return types.GenericAlias(list, (_graphql_type(args[0], owner, field),))  # list[X], X known at run time
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return input_type(annotation)
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):

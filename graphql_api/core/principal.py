@@ -65,6 +65,21 @@ class Principal:
         return self.kind in (CredentialKind.API_KEY, CredentialKind.PORTAL)
 
     @property
+    def integrador_exigido(self) -> str:
+        """The integrator of a principal that must have one (API key, portal session): callers
+        reached only through `requires(integrator_only/portal_only)`."""
+        if self.integrador_id is None:
+            raise RuntimeError(f"{self.kind} principal without an integrator")
+        return self.integrador_id
+
+    @property
+    def ator_exigido(self) -> str:
+        """The person or staff member acting: callers reached only through `requires(portal_only)`."""
+        if self.ator_id is None:
+            raise RuntimeError(f"{self.kind} principal without an actor")
+        return self.ator_id
+
+    @property
     def is_staff(self) -> bool:
         return self.kind is CredentialKind.STAFF
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, NewType
 
 import strawberry
+from strawberry.types.scalar import ScalarDefinition
 
 
 def format_timestamp(value: datetime) -> str:
@@ -36,7 +37,7 @@ else:
     Inteiro64 = NewType("Inteiro64", int)
 
 # Joined into the schema's StrawberryConfig(scalar_map=...) in graphql_api/schema.py.
-SCALAR_MAP = {
+SCALAR_MAP: dict[object, ScalarDefinition] = {
     Timestamp: strawberry.scalar(
         name="Timestamp",
         serialize=format_timestamp,

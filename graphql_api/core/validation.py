@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from pydantic import AfterValidator, BaseModel, Field, StrictStr, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, ValidationError
 from pydantic.config import JsonDict
+from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from graphql_api.core.errors import FIELD_CODES, ApiError, FieldError
@@ -53,22 +55,23 @@ def _sem_controle_em_texto_livre(value: str) -> str:
     return value
 
 
-def linha(max_length: int, min_length: int = 0) -> Any:
-    """A one-line text: identifiers, names, URLs."""
-    return Annotated[
-        StrictStr,
-        Field(min_length=min_length, max_length=max_length, json_schema_extra=SEM_CONTROLE_SCHEMA),
-        AfterValidator(sem_controle),
-    ]
+def _texto(max_length: int, min_length: int, extra: JsonDict, rule: Callable[[str], str]) -> FieldInfo:
+    # One FieldInfo carrying the lengths, the schema pattern and the rule, so a field reads
+    # `Annotated[StrictStr, linha(200, 1)]` (a call cannot be a type annotation of its own).
+    info = Field(min_length=min_length, max_length=max_length, json_schema_extra=extra)
+    info.metadata.append(AfterValidator(rule))
+    return info
 
 
-def texto_livre(max_length: int, min_length: int = 0) -> Any:
-    """Free text: tab and line breaks allowed, no other control character."""
-    return Annotated[
-        StrictStr,
-        Field(min_length=min_length, max_length=max_length, json_schema_extra=TEXTO_LIVRE_SCHEMA),
-        AfterValidator(_sem_controle_em_texto_livre),
-    ]
+def linha(max_length: int, min_length: int = 0) -> FieldInfo:
+    """A one-line text: identifiers, names, URLs. Use as `Annotated[StrictStr, linha(...)]`."""
+    return _texto(max_length, min_length, SEM_CONTROLE_SCHEMA, sem_controle)
+
+
+def texto_livre(max_length: int, min_length: int = 0) -> FieldInfo:
+    """Free text: tab and line breaks allowed, no other control character. Use as
+    `Annotated[StrictStr, texto_livre(...)]`."""
+    return _texto(max_length, min_length, TEXTO_LIVRE_SCHEMA, _sem_controle_em_texto_livre)
 
 
 # pydantic error types -> the field codes of the catalog (graphql_api.core.errors.FIELD_CODES)

@@ -32,12 +32,12 @@ class _Pedido(BaseModel):
 
 
 class NovaGaleria(_Pedido):
-    produtoId: linha(40, 1)
+    produtoId: Annotated[StrictStr, linha(40, 1)]
     quantidadeImagens: Annotated[StrictInt, Field(ge=1, le=12)]
 
 
 class NovoVideo(_Pedido):
-    produtoId: linha(40, 1)
+    produtoId: Annotated[StrictStr, linha(40, 1)]
     tipo: Literal["apresentacao", "cinepremium"]
     avatar: Literal[AVATARES] = "automatico"  # type: ignore[valid-type]
 
@@ -87,7 +87,7 @@ class Texto(_Op):
     """A band across the top or bottom with a short text (wrapped, shrunk to fit, two lines)."""
 
     tipo: Literal["texto"]
-    texto: linha(80, 1)
+    texto: Annotated[StrictStr, linha(80, 1)]
     posicao: Literal["topo", "rodape"] = "rodape"
     cor: Hex = "#FFFFFF"
     fundo: Hex = "#16324F"
@@ -97,7 +97,7 @@ class Selo(_Op):
     """A round badge in a corner ("-20%", "Novo", "Frete grátis")."""
 
     tipo: Literal["selo"]
-    texto: linha(24, 1)
+    texto: Annotated[StrictStr, linha(24, 1)]
     posicao: Literal["superior_esquerdo", "superior_direito", "inferior_esquerdo", "inferior_direito"] = (
         "superior_direito"
     )
@@ -106,7 +106,7 @@ class Selo(_Op):
 
 
 Operacao = FundoBranco | Enquadrar | Ajuste | Texto | Selo
-OPERATIONS: dict[str, type[_Op]] = {
+OPERATIONS: dict[str, type[Operacao]] = {
     "fundo_branco": FundoBranco,
     "enquadrar": Enquadrar,
     "ajuste": Ajuste,
@@ -131,7 +131,7 @@ def parse_edicao(dados: object) -> EdicaoRequest:
     errors name the operation's own fields."""
     envelope = validate(_Envelope, dados)
     problems: list[FieldError] = []
-    operations: list[_Op] = []
+    operations: list[Operacao] = []
     for i, item in enumerate(envelope.operacoes):
         tipo = item.get("tipo")
         if tipo is None:

@@ -49,9 +49,10 @@ async def claim(integrador_id: str, ambiente: str, chave: str, fingerprint: str)
             return Claim(Outcome.CLAIMED, record)
         except IntegrityError:
             pass
-        record = await RegistroIdempotencia.get_or_none(integrador_id=integrador_id, ambiente=ambiente, chave=chave)
-        if record is None:
+        existing = await RegistroIdempotencia.get_or_none(integrador_id=integrador_id, ambiente=ambiente, chave=chave)
+        if existing is None:
             continue  # released meanwhile: try to claim again
+        record = existing
         if record.criado_em < now - KEY_LIFETIME:
             await RegistroIdempotencia.filter(id=record.id).delete()
             continue

@@ -1,3 +1,5 @@
+from typing import Annotated, Any
+
 import strawberry
 from strawberry.types import Info
 
@@ -35,7 +37,13 @@ FichaInput = input_type(Ficha)
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("produtos:escrever"))
-    async def salvar_ficha(self, info: Info, conta_id: str, codigo: str, ficha: FichaInput) -> ProdutoType:
+    async def salvar_ficha(
+        self,
+        info: Info,
+        conta_id: str,
+        codigo: str,
+        ficha: Annotated[Any, strawberry.argument(graphql_type=FichaInput)],
+    ) -> ProdutoType:
         produto = await service.salvar_ficha(info.context.principal, conta_id, codigo, as_dados(ficha))
         return ProdutoType.from_model(produto)
 

@@ -66,14 +66,14 @@ class _Strict(BaseModel):
 
 
 class Categoria(_Strict):
-    codigo: linha(100) | None = None
-    nome: linha(200) | None = None
-    caminho: linha(500) | None = None
+    codigo: Annotated[StrictStr, linha(100)] | None = None
+    nome: Annotated[StrictStr, linha(200)] | None = None
+    caminho: Annotated[StrictStr, linha(500)] | None = None
 
 
 class Atributo(_Strict):
-    nome: linha(100, 1)
-    valor: linha(500, 1)
+    nome: Annotated[StrictStr, linha(100, 1)]
+    valor: Annotated[StrictStr, linha(500, 1)]
 
 
 class Imagem(_Strict):
@@ -98,19 +98,19 @@ class Dimensoes(_Strict):
 
 
 class ItemComposicao(_Strict):
-    item: linha(200, 1)
+    item: Annotated[StrictStr, linha(200, 1)]
     quantidade: Annotated[StrictInt, Field(ge=1, le=10_000)]
 
 
 class Avaliacao(_Strict):
     nota: Annotated[StrictInt, Field(ge=1, le=5)]
-    texto: texto_livre(2000) | None = None
+    texto: Annotated[StrictStr, texto_livre(2000)] | None = None
     data: Annotated[StrictStr, AfterValidator(_iso_date), Field(json_schema_extra={"format": "date"})] | None = None
 
 
 class Pergunta(_Strict):
-    pergunta: texto_livre(500, 1)
-    resposta: texto_livre(2000, 1)
+    pergunta: Annotated[StrictStr, texto_livre(500, 1)]
+    resposta: Annotated[StrictStr, texto_livre(2000, 1)]
 
 
 class ProvaSocial(_Strict):
@@ -120,23 +120,23 @@ class ProvaSocial(_Strict):
 
 
 class Anuncio(_Strict):
-    marketplace: linha(50, 1)
-    id: linha(100, 1)
+    marketplace: Annotated[StrictStr, linha(50, 1)]
+    id: Annotated[StrictStr, linha(100, 1)]
 
 
 class Ficha(_Strict):
-    nome: linha(200, 1)
-    descricao: texto_livre(5000) | None = None
-    descricaoComplementar: texto_livre(5000) | None = None
-    marca: linha(100) | None = None
-    modelo: linha(100) | None = None
+    nome: Annotated[StrictStr, linha(200, 1)]
+    descricao: Annotated[StrictStr, texto_livre(5000)] | None = None
+    descricaoComplementar: Annotated[StrictStr, texto_livre(5000)] | None = None
+    marca: Annotated[StrictStr, linha(100)] | None = None
+    modelo: Annotated[StrictStr, linha(100)] | None = None
     gtin: Annotated[StrictStr, AfterValidator(_gtin)] | None = None
     categoria: Categoria | None = None
     atributos: Annotated[list[Atributo], Field(max_length=100)] | None = None
     imagens: Annotated[list[Imagem], Field(max_length=MAX_FOTOS)] | None = None
     dimensoes: Dimensoes | None = None
     composicaoOferta: Annotated[list[ItemComposicao], Field(max_length=50)] | None = None
-    garantia: texto_livre(500) | None = None
+    garantia: Annotated[StrictStr, texto_livre(500)] | None = None
     avaliacoes: Annotated[list[Avaliacao], Field(max_length=50)] | None = None
     perguntas: Annotated[list[Pergunta], Field(max_length=50)] | None = None
     provaSocial: ProvaSocial | None = None

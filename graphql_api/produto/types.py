@@ -102,7 +102,7 @@ class ProdutoType:
             nome=p.nome,
             situacao=p.situacao,
             versao=p.versao,
-            ficha=p.ficha,
+            ficha=JSON(p.ficha),
             fotos=FotosType(
                 recebidas=len(itens), aprovadas=sum(1 for f in itens if f.situacao == "aprovada"), itens=itens
             ),

@@ -47,11 +47,13 @@ async def verificar_senha(email: str, senha: str, *, ip: str) -> Usuario:
     email = normalise_email(email)[:254]
     await _refuse_if_guessing(email, ip)
     usuario = await repository.by_email(email)
-    if not await password_matches(usuario.hash_senha if usuario else None, senha):
+    stored = usuario.hash_senha if usuario else None
+    # password_matches runs for an unknown e-mail too (same timing); the None checks only narrow.
+    if not await password_matches(stored, senha) or usuario is None or stored is None:
         await _count_failure(email, ip)
         raise ApiError("UNAUTHORIZED", message="E-mail ou senha incorretos.", description="E-mail ou senha incorretos.")
     await repository.forget_failures(email)
-    if needs_rehash(usuario.hash_senha):
+    if needs_rehash(stored):
         usuario.hash_senha = await hash_password(senha)
         await usuario.save(update_fields=["hash_senha"])
     return usuario

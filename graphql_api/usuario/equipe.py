@@ -21,13 +21,13 @@ async def obter(principal: Principal, usuario_id: str) -> Usuario:
     return await encontrar(
         usuario_id,
         "usr_",
-        lambda: repository.member(principal.integrador_id, usuario_id),
+        lambda: repository.member(principal.integrador_exigido, usuario_id),
         f"Pessoa {usuario_id} não encontrada neste integrador.",
     )
 
 
 async def listar(principal: Principal) -> list[Usuario]:
-    return await repository.of_integrator(principal.integrador_id)
+    return await repository.of_integrator(principal.integrador_exigido)
 
 
 async def convidar(principal: Principal, dados: dict, *, base_url: str, smtp_url: str | None) -> Usuario:
@@ -35,7 +35,7 @@ async def convidar(principal: Principal, dados: dict, *, base_url: str, smtp_url
     convite = validate(Convite, dados)
     if await repository.by_email(convite.email) is not None:
         raise email_taken()
-    autor = await obter(principal, principal.ator_id)
+    autor = await obter(principal, principal.ator_exigido)
     try:
         async with transaction():
             usuario = await Usuario.create(
@@ -71,7 +71,7 @@ async def alterar_papel(principal: Principal, usuario_id: str, papel: str) -> Us
         )
     usuario = await obter(principal, usuario_id)
     leaves_ownership = usuario.papel == Papel.DONO.value and papel != Papel.DONO.value
-    if leaves_ownership and await repository.count_owners(principal.integrador_id) <= 1:
+    if leaves_ownership and await repository.count_owners(principal.integrador_exigido) <= 1:
         raise _last_owner("papel")
     usuario.papel = papel
     await usuario.save(update_fields=["papel"])
@@ -85,6 +85,6 @@ async def remover(principal: Principal, usuario_id: str) -> None:
         raise ApiError(
             "VALIDATION_FAILED", fields=[FieldError("usuarioId", "valor_invalido", "Você não pode remover a si mesmo.")]
         )
-    if usuario.papel == Papel.DONO.value and await repository.count_owners(principal.integrador_id) <= 1:
+    if usuario.papel == Papel.DONO.value and await repository.count_owners(principal.integrador_exigido) <= 1:
         raise _last_owner("usuarioId")
     await usuario.delete()

@@ -1,12 +1,22 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from tortoise import fields
 from tortoise.models import Model
+
+if TYPE_CHECKING:
+    from graphql_api.integrador.models import Integrador
 
 
 class Usuario(Model):
     """A person of an integrator who signs in to the portal, with one role."""
 
     id = fields.CharField(pk=True, max_length=40)  # usr_
-    integrador = fields.ForeignKeyField("vitrine.Integrador", related_name="usuarios")
+    integrador: fields.ForeignKeyRelation[Integrador] = fields.ForeignKeyField(
+        "vitrine.Integrador", related_name="usuarios"
+    )
+    integrador_id: str  # column tortoise adds for the relation above
     nome = fields.CharField(max_length=200)
     email = fields.CharField(max_length=254, unique=True)  # stored lower-case: the sign-in name
     papel = fields.CharField(max_length=20)  # dono | desenvolvedor | financeiro
@@ -22,7 +32,7 @@ class Sessao(Model):
     """A signed-in browser. Only the SHA-256 of the cookie value is kept."""
 
     id = fields.CharField(pk=True, max_length=64)
-    usuario = fields.ForeignKeyField("vitrine.Usuario", related_name="sessoes")
+    usuario: fields.ForeignKeyRelation[Usuario] = fields.ForeignKeyField("vitrine.Usuario", related_name="sessoes")
     ambiente = fields.CharField(max_length=10, default="teste")  # the environment switch
     reautenticado_em = fields.DatetimeField(null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
@@ -39,7 +49,7 @@ class LinkSenha(Model):
     """A single-use link that sets a password: a reset or an invite. Only its SHA-256 is kept."""
 
     id = fields.CharField(pk=True, max_length=64)
-    usuario = fields.ForeignKeyField("vitrine.Usuario", related_name="links_senha")
+    usuario: fields.ForeignKeyRelation[Usuario] = fields.ForeignKeyField("vitrine.Usuario", related_name="links_senha")
     motivo = fields.CharField(max_length=12)  # redefinicao | convite
     criado_em = fields.DatetimeField(auto_now_add=True, index=True)
     expira_em = fields.DatetimeField()

@@ -61,7 +61,8 @@ async def failures_since(*, email: str | None = None, ip: str | None = None, sin
     """When the failed sign-ins of an e-mail or an address happened, oldest first."""
     query = TentativaEntrada.filter(criado_em__gte=since)
     query = query.filter(email=email) if email is not None else query.filter(ip=ip)
-    return list(await query.order_by("criado_em").values_list("criado_em", flat=True))
+    # tortoise types values_list(flat=True) as tuples; it yields the bare values
+    return list(await query.order_by("criado_em").values_list("criado_em", flat=True))  # type: ignore[arg-type]
 
 
 async def forget_failures(email: str) -> None:

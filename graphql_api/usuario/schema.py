@@ -2,6 +2,8 @@
 session itself (sign-in, sign-out, re-authentication, environment) is authentication at the
 portal's edge, as API keys are at the facade's (portal/session.py)."""
 
+from typing import Annotated, Any
+
 import strawberry
 from strawberry.types import Info
 
@@ -39,7 +41,9 @@ class Query:
 @strawberry.type
 class Mutation:
     @strawberry.mutation(description="Public: a new integrator and its owner (no session needed).")
-    async def cadastrar_integrador(self, info: Info, dados: CadastroInput) -> UsuarioType:
+    async def cadastrar_integrador(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=CadastroInput)]
+    ) -> UsuarioType:
         return UsuarioType.from_model(await cadastro.cadastrar(as_dados(dados)))
 
     @strawberry.mutation(description="Public: e-mails a reset link if the address has an account; always true.")
@@ -53,7 +57,9 @@ class Mutation:
         return UsuarioType.from_model(await links.definir_senha(token, senha))
 
     @strawberry.mutation(extensions=_TEAM)
-    async def convidar_usuario(self, info: Info, dados: ConviteInput) -> UsuarioType:
+    async def convidar_usuario(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=ConviteInput)]
+    ) -> UsuarioType:
         settings = info.context.settings
         usuario = await equipe.convidar(
             info.context.principal, as_dados(dados), base_url=settings.base_url, smtp_url=settings.smtp_url

@@ -1,3 +1,5 @@
+from typing import Annotated, Any
+
 import strawberry
 from strawberry.types import Info
 
@@ -80,7 +82,9 @@ PedidoTesteInput = input_type(PedidoTeste)
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def registrar_aviso(self, info: Info, dados: NovoAvisoInput) -> RegistroAvisoType:  # type: ignore[valid-type]  # class built at run time by input_type
+    async def registrar_aviso(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovoAvisoInput)]
+    ) -> RegistroAvisoType:
         return _registro(
             await enderecos.registrar_aviso(info.context.principal, as_dados(dados), runtime=info.context.runtime)
         )
@@ -95,7 +99,7 @@ class Mutation:
         self,
         info: Info,
         id: strawberry.ID,
-        dados: RotacaoInput | None = None,  # type: ignore[valid-type]  # class built at run time by input_type
+        dados: Annotated[Any, strawberry.argument(graphql_type=RotacaoInput | None)] = None,
     ) -> RegistroAvisoType:
         return _registro(
             await enderecos.rotacionar_segredo(
@@ -109,5 +113,7 @@ class Mutation:
         return EntregaType.from_model(entrega, tentativas)
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
-    async def testar_aviso(self, info: Info, dados: PedidoTesteInput | None = None) -> list[TesteAvisoType]:  # type: ignore[valid-type]  # class built at run time by input_type
+    async def testar_aviso(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=PedidoTesteInput | None)] = None
+    ) -> list[TesteAvisoType]:
         return [TesteAvisoType.from_model(t) for t in await testes.testar(info.context.principal, as_dados(dados))]

@@ -1,3 +1,5 @@
+from typing import Annotated, Any
+
 import strawberry
 from strawberry.types import Info
 
@@ -17,7 +19,7 @@ class Query:
     async def chamadas(
         self,
         info: Info,
-        filtros: FiltroChamadasInput | None = None,
+        filtros: Annotated[Any, strawberry.argument(graphql_type=FiltroChamadasInput | None)] = None,
         limite: int | None = None,
         cursor: str | None = None,
     ) -> Pagina[ChamadaType]:

@@ -1,3 +1,6 @@
+from types import GenericAlias
+from typing import Annotated, Any
+
 import strawberry
 from strawberry.types import Info
 
@@ -37,20 +40,24 @@ OperacaoEdicaoInput = union_input(
 
 @strawberry.input(description="An image edit: the operations, applied in order.")
 class EdicaoInput:
-    operacoes: list[OperacaoEdicaoInput]
+    operacoes: list[Any] = strawberry.field(graphql_type=GenericAlias(list, (OperacaoEdicaoInput,)))
 
 
 @strawberry.type
 class Mutation:
     @strawberry.mutation(extensions=requires("geracoes:criar"))
-    async def criar_galeria(self, info: Info, dados: NovaGaleriaInput) -> GeracaoType:
+    async def criar_galeria(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovaGaleriaInput)]
+    ) -> GeracaoType:
         geracao = await service.criar_galeria(
             info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key
         )
         return GeracaoType.from_model(geracao, info.context.runtime.storage)
 
     @strawberry.mutation(extensions=requires("geracoes:criar"))
-    async def criar_video(self, info: Info, dados: NovoVideoInput) -> GeracaoType:
+    async def criar_video(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovoVideoInput)]
+    ) -> GeracaoType:
         geracao = await service.criar_video(
             info.context.principal, as_dados(dados), idempotency_key=info.context.idempotency_key
         )

@@ -17,11 +17,15 @@ class NovaConta(BaseModel):
     nome: Annotated[StrictStr, linha(200, 1)]
 
 
+Origem = Literal["subconta", "vinculada"]
+SituacaoConta = Literal["ativa", "pausada"]
+
+
 class FiltroContas(BaseModel):
     """Filters of the account list (GET /contas)."""
 
     model_config = ConfigDict(extra="forbid")
 
     codigoExterno: Annotated[StrictStr, linha(100, 1)] | None = None
-    origem: Literal["subconta", "vinculada"] | None = None
-    situacao: Literal["ativa", "pausada"] | None = None
+    origem: Origem | None = None
+    situacao: SituacaoConta | None = None

@@ -1,7 +1,9 @@
+from typing import get_args
+
 from aiohttp import web
 
 from graphql_api.chamada.writer import TipoChamada
-from graphql_api.conta.schemas import NovaConta
+from graphql_api.conta.schemas import NovaConta, Origem, SituacaoConta
 from graphql_api.core.inputs import entrada
 from graphql_api.operations import conta as ops
 from graphql_api.operations import fragments
@@ -13,8 +15,8 @@ routes = Routes("Contas")
 
 LISTAR_QUERY = page_parameters("cta_") | {
     "codigoExterno": text_schema(100),
-    "origem": enum_schema("subconta", "vinculada"),
-    "situacao": enum_schema("ativa", "pausada"),
+    "origem": enum_schema(*get_args(Origem)),
+    "situacao": enum_schema(*get_args(SituacaoConta)),
 }
 
 

@@ -3,15 +3,15 @@ from aiohttp import web
 from graphql_api.core.inputs import entrada
 from graphql_api.operations import fragments
 from graphql_api.operations import produto as ops
-from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO
 from graphql_api.produto.schemas import Ficha, parse_ficha
+from graphql_api.produto.service import SITUACOES
 from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
 from rest_v1.routing import Routes, enum_schema, page_parameters
 
 routes = Routes("Produtos")
 
-LISTAR_QUERY = page_parameters("prd_") | {"situacao": enum_schema(CONFERINDO, APROVADO, REPROVADO, CONFERENCIA_FALHOU)}
+LISTAR_QUERY = page_parameters("prd_") | {"situacao": enum_schema(*SITUACOES)}
 
 
 def _path(request: web.Request) -> dict[str, str]:

@@ -25,6 +25,15 @@ async def test_unknown_route_and_wrong_method(client, integrator):
     assert_error(await response.json(), "METHOD_NOT_ALLOWED")
 
 
+async def test_a_wrong_method_lists_the_methods_of_that_path_only(client, integrator):
+    # /avisos/teste is not /avisos/{avisoId}: its 405 names its own method, OPTIONS included
+    for method in ("GET", "OPTIONS", "DELETE"):
+        response = await client.request(method, "/v1/avisos/teste", headers=integrator.headers)
+        assert response.status == 405, method
+        assert response.headers["Allow"] == "POST"
+        assert_error(await response.json(), "METHOD_NOT_ALLOWED")
+
+
 async def test_body_over_one_megabyte_is_413_and_nothing_is_created(client, integrator):
     big = {"codigoExterno": "grande", "nome": "x" * (1024 * 1024)}
     response = await client.post("/v1/contas", json=big, headers=integrator.headers)

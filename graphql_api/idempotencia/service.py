@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from tortoise.exceptions import IntegrityError
 
+from graphql_api.core.relogio import agora
 from graphql_api.idempotencia.models import RegistroIdempotencia
 
 KEY_LIFETIME = timedelta(days=7)
@@ -30,13 +31,9 @@ class Claim:
     record: RegistroIdempotencia | None
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 async def claim(integrador_id: str, ambiente: str, chave: str, fingerprint: str) -> Claim:
     for _ in range(3):
-        now = _now()
+        now = agora()
         try:
             record = await RegistroIdempotencia.create(
                 integrador_id=integrador_id,
@@ -81,4 +78,4 @@ async def release(record: RegistroIdempotencia) -> None:
 
 
 async def purge(now: datetime | None = None) -> int:
-    return await RegistroIdempotencia.filter(criado_em__lt=(now or _now()) - KEY_LIFETIME).delete()
+    return await RegistroIdempotencia.filter(criado_em__lt=(now or agora()) - KEY_LIFETIME).delete()

@@ -34,6 +34,8 @@ MODEL_MODULES = [
     "graphql_api.aviso.models",
     "graphql_api.usuario.models",
     "graphql_api.idempotencia.models",
+    "graphql_api.vendedor.models",
+    "graphql_api.oauth.models",
 ]
 
 

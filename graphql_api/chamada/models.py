@@ -19,6 +19,7 @@ class Chamada(Model):
     ambiente = fields.CharField(max_length=10)
     chave_id = fields.CharField(max_length=12, null=True)
     credencial = fields.CharField(max_length=10)  # api_key | oauth
+    client_id = fields.CharField(max_length=30, null=True)  # the OAuth app of an oat_ token
     conta_id = fields.CharField(max_length=40, null=True)
     metodo = fields.CharField(max_length=8)
     endpoint = fields.CharField(max_length=200)  # route template, e.g. /contas/{contaId}

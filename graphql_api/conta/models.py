@@ -7,6 +7,7 @@ from tortoise.models import Model
 
 if TYPE_CHECKING:
     from graphql_api.integrador.models import Integrador
+    from graphql_api.vendedor.models import Vendedor
 
 
 class Conta(Model):
@@ -22,6 +23,11 @@ class Conta(Model):
     nome = fields.CharField(max_length=200)
     origem = fields.CharField(max_length=20, default="subconta")  # subconta | vinculada
     situacao = fields.CharField(max_length=20, default="ativa")  # ativa | pausada
+    # A linked account's seller: one account per seller, integrator and environment.
+    vendedor: fields.ForeignKeyNullableRelation[Vendedor] = fields.ForeignKeyField(
+        "vitrine.Vendedor", related_name="contas", null=True
+    )
+    vendedor_id: str | None
     criado_em = fields.DatetimeField(auto_now_add=True)
     atualizado_em = fields.DatetimeField(auto_now=True)
 

@@ -17,6 +17,7 @@ class CredentialKind(str, Enum):
     OAUTH = "oauth"
     PORTAL = "portal"
     STAFF = "staff"
+    VENDEDOR = "vendedor"  # a seller's session on the consent and "Apps conectados" pages
 
 
 # Scopes of the contract. The integrator's own key holds all of them.
@@ -55,7 +56,8 @@ class Principal:
     integrador_id: str | None = None
     chave_id: str | None = None  # the 12-character identifier of an API key
     conta_id: str | None = None  # the one linked account of an OAuth token
-    ator_id: str | None = None  # portal user or staff member, for audit
+    client_id: str | None = None  # the app (app_…) an OAuth token was issued to
+    ator_id: str | None = None  # portal user, staff member or seller (vnd_), for audit
     # Portal only: the person typed the password again a few minutes ago (docs/portal.md).
     reautenticado: bool = False
 

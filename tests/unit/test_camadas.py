@@ -1,5 +1,5 @@
 """The house's layering rule (docs/desenvolvimento.md, "Camadas"), checked on every module's
-imports, those inside functions included: the doors (rest_v1, portal) and the workers (tasks)
+imports, those inside functions included: the doors (rest_v1, oauth, portal) and the workers (tasks)
 never import each other, and the domain (graphql_api) imports none of them and, of the
 composition root, only vitrine.infra and vitrine.settings (vitrine.runtime for type hints only)."""
 
@@ -7,8 +7,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("graphql_api", "rest_v1", "portal", "tasks", "vitrine")
-SEPARATE = ("rest_v1", "portal", "tasks")  # never import one another
+PACKAGES = ("graphql_api", "rest_v1", "oauth", "portal", "tasks", "vitrine")
+SEPARATE = ("rest_v1", "oauth", "portal", "tasks")  # never import one another
 DOMAIN_MAY_USE = ("vitrine.infra", "vitrine.settings")
 DOMAIN_TYPE_ONLY = ("vitrine.runtime",)  # under `if TYPE_CHECKING:`, never at run time
 

@@ -1,0 +1,4 @@
+"""What OAuth authentication caches in each process, and the bus topic that clears it
+everywhere at once: a revocation, a disabled app or a rotated secret is published here."""
+
+CACHE_TOPIC = "oauth"

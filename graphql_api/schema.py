@@ -20,6 +20,7 @@ from graphql_api.geracao import schema as geracao
 from graphql_api.integracao import schema as integracao
 from graphql_api.produto import schema as produto
 from graphql_api.usuario import schema as usuario
+from graphql_api.vendedor import schema as vendedor
 
 Query = merge_types(
     "Query",
@@ -36,6 +37,7 @@ Query = merge_types(
         equipe.Query,
         aviso.Query,
         conferencia.Query,
+        vendedor.Query,
     ),
 )
 Mutation = merge_types(
@@ -51,6 +53,7 @@ Mutation = merge_types(
         aviso.Mutation,
         conferencia.Mutation,
         geracao.Mutation,
+        vendedor.Mutation,
     ),
 )
 

@@ -280,3 +280,22 @@ async def test_metadata_describes_the_server(client):
     assert set(meta["grant_types_supported"]) == {"authorization_code", "refresh_token"}
     assert "geracoes:criar" in meta["scopes_supported"] and "creditos:ler" not in meta["scopes_supported"]
     assert meta["authorization_response_iss_parameter_supported"] is True
+
+
+async def test_purge_removes_expired_tokens_and_day_old_codes_only(client, oauth, integrator):
+    from datetime import timedelta
+
+    from graphql_api.core.relogio import agora
+    from graphql_api.oauth import tokens as oauth_tokens
+    from graphql_api.oauth.models import CodigoAutorizacao, TokenOAuth
+
+    app = await oauth.app(integrator)
+    spent = await oauth.tokens(app, await oauth.consentir(app))
+    await oauth.consentir(app)  # a code nobody exchanged
+    now = agora()
+    assert await oauth_tokens.expurgar(now) == (0, 0, 0)  # codes stay a day for replay detection
+    codes, tokens, _ = await oauth_tokens.expurgar(now + timedelta(days=1, minutes=2))
+    assert codes == 2 and tokens == 1  # the access token (1 h); the refresh token lives 30 days
+    assert await CodigoAutorizacao.all().count() == 0
+    assert await TokenOAuth.filter(tipo="renovacao").count() == 1
+    assert spent["refresh_token"]

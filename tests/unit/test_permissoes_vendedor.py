@@ -34,8 +34,12 @@ INTEGRATOR_SIDE = {
     ),
     "staff": Principal(CredentialKind.STAFF, Ambiente.TESTE, frozenset(), ator_id="eqp_x"),
 }
-# Fields anyone may call (sign-up and password links): no session exists yet.
-PUBLIC = {"link_senha", "cadastrar_integrador", "pedir_redefinicao_senha", "definir_senha", "cadastrar_vendedor"}
+# Fields anyone may call: no session exists yet (sign-up, password links, the consent page's
+# first check of an authorisation request).
+PUBLIC = {
+    "link_senha", "cadastrar_integrador", "pedir_redefinicao_senha", "definir_senha", "cadastrar_vendedor",
+    "pedido_autorizacao",
+}
 
 
 def context(principal: Principal | None) -> Context:
@@ -97,7 +101,7 @@ def test_no_field_is_open_to_both_a_seller_and_an_integrator():
         if allows(field, VENDEDOR):
             seen_seller_fields.add(field.python_name)
             assert not any(allows(field, p) for p in INTEGRATOR_SIDE.values()), field.python_name
-    assert "vendedor_atual" in seen_seller_fields
+    assert {"vendedor_atual", "apps_conectados", "autorizar_app", "revogar_app_conectado"} <= seen_seller_fields
     # and the integrator's side still passes its own checks (the test sees real permissions)
     saldo = next(f for f in fields if f.python_name == "saldo")
     assert allows(saldo, INTEGRATOR_SIDE["API key"]) and not allows(saldo, INTEGRATOR_SIDE["OAuth token"])

@@ -8,6 +8,7 @@ from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
+from graphql_api.operations import oauth as oauth_ops
 from graphql_api.operations import vendedor as ops
 from graphql_api.vendedor.schemas import CadastroVendedor
 from portal.web import SELLER, SELLER_HOME, Page, PortalRoutes, form_errors, sign_in, sign_in_page
@@ -60,4 +61,13 @@ async def sair(page: Page) -> web.StreamResponse:
 @routes.get("/vendedor/apps")
 async def apps(page: Page) -> web.StreamResponse:
     vendedor = (await page.run(ops.VENDEDOR_ATUAL))["vendedorAtual"]
-    return page.render("vendedor/apps.html", eu=vendedor)
+    conectados = (await page.run(oauth_ops.APPS_CONECTADOS))["appsConectados"]
+    return page.render("vendedor/apps.html", eu=vendedor, apps=conectados)
+
+
+@routes.post("/vendedor/apps/{appId}/revogar")
+async def revogar(page: Page) -> web.StreamResponse:
+    """Same effect as /oauth/revogar: every authorisation of the seller to the app ends, its tokens
+    answer 401 at once and the linked account pauses (until the seller authorises it again)."""
+    await page.run(oauth_ops.REVOGAR_APP_CONECTADO, appId=page.request.match_info["appId"])
+    return page.redirect(SELLER_HOME, aviso="app_revogado")

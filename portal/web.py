@@ -81,6 +81,7 @@ NOTICES = {
     "conferencia_iniciada": "Conferência iniciada. O veredito aparece aqui em alguns segundos.",
     "pedido_recebido": "Pedido recebido: acompanhe a geração abaixo.",
     "vendedor_bem_vindo": "Cadastro feito. Quando você autorizar um app, ele aparece aqui.",
+    "app_revogado": "Acesso revogado: o app não age mais na sua loja. Para voltar a usá-lo, autorize de novo.",
 }
 
 _SAO_PAULO = ZoneInfo("America/Sao_Paulo")

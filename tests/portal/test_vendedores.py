@@ -409,3 +409,56 @@ async def test_the_seller_home_leads_to_the_apps_or_to_sign_in(new_portal):
     response = await stranger.get("/vendedor")
     assert response.status == 303 and response.headers["Location"] == "/vendedor/apps"
     assert (await stranger.get("/vendedor/apps")).status == 200
+
+
+# ---------------------------------------------------------------- Apps conectados
+
+
+async def test_connected_apps_are_listed_and_revoked(portal, new_portal, factory, oauth):
+    # given a seller who authorised an integrator's app, whose tokens work on /v1
+    vendedor = await portal.seller_signup(nome="Loja Conectada")
+    vendedor_id = (await Vendedor.get(email=vendedor.email)).id
+    integrator = await factory.integrator(nome="Integradora Conectada")
+    app = await oauth.app(integrator, nome="Anúncios Turbo")
+    tokens = await oauth.tokens(app, await oauth.consentir(app, vendedor_id, scope="contas:ler produtos:ler"))
+    bearer = {"Authorization": f"Bearer {tokens['access_token']}"}
+    assert (await factory.client.get("/v1/contas", headers=bearer)).status == 200
+    # when the seller opens "Apps conectados"
+    page = await portal.page("/vendedor/apps")
+    # then the app, its integrator, the permissions given and when are listed, with a revoke button
+    assert "Anúncios Turbo" in page and "Integradora Conectada" in page
+    assert "Ver o nome e a situação da sua conta" in page
+    assert "Ver as fichas dos seus produtos e o resultado das conferências" in page
+    assert "Pedir galerias" not in page  # a permission not given is not shown
+    assert re.search(r"\d{2}/\d{2}/\d{4} \d{2}:\d{2}:\d{2}", page)
+    assert f'action="/vendedor/apps/{app.client_id}/revogar"' in page
+    assert "Revogar<span class=\"sr-only\"> Anúncios Turbo</span>" in page
+    assert "Nenhum app conectado" not in page
+    # a revocation without the form's token does nothing
+    response = await portal.client.post(f"/vendedor/apps/{app.client_id}/revogar", allow_redirects=False)
+    assert response.status == 403
+    assert (await factory.client.get("/v1/contas", headers=bearer)).status == 200
+    # another seller cannot revoke it (for them the app is not connected)
+    other = await new_portal()
+    await other.seller_signup()
+    response = await other.submit(f"/vendedor/apps/{app.client_id}/revogar", {}, token_from="/vendedor/apps")
+    assert response.status == 404
+    assert "Este aplicativo não está conectado à sua loja." in await response.text()
+    assert (await factory.client.get("/v1/contas", headers=bearer)).status == 200
+    # "Revogar" ends the access at once: the token answers 401 and the page is empty again
+    response = await portal.submit(f"/vendedor/apps/{app.client_id}/revogar", {}, token_from="/vendedor/apps")
+    assert response.status == 303 and response.headers["Location"] == "/vendedor/apps?aviso=app_revogado"
+    assert (await factory.client.get("/v1/contas", headers=bearer)).status == 401
+    page = await portal.page(response.headers["Location"])
+    assert "Acesso revogado" in page and "Nenhum app conectado à sua loja." in page
+    assert "Anúncios Turbo" not in page
+
+
+async def test_a_staff_session_cannot_reach_the_sellers_revocation(portal, owner):
+    path = "/vendedor/apps/app_01jabcdefghjkmnpqrstvwxyz0/revogar"
+    # the token of a portal page is bound to the staff session: not valid on a seller form
+    response = await portal.submit(path, {}, token_from="/visao-geral")
+    assert response.status == 403
+    # with the seller pages' own token, a browser without a seller session goes to the seller sign-in
+    response = await portal.submit(path, {}, token_from="/vendedor/entrar")
+    assert response.status == 303 and response.headers["Location"] == "/vendedor/entrar?proximo=/vendedor/apps"

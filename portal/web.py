@@ -31,6 +31,7 @@ from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.core.principal import ROLE_SCOPES, Principal
 from graphql_api.core.scalars import parse_timestamp
+from graphql_api.core.validation import tem_controle
 from graphql_api.executor import Operation, run
 from graphql_api.usuario import autenticacao, sessoes
 from graphql_api.vendedor import sessoes as sessoes_vendedor
@@ -130,8 +131,9 @@ templates.globals.update(
 
 
 def safe_next(value: str | None, home: str = HOME) -> str:
-    """A local path to go back to; anything else (another host, a scheme) becomes the home."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+    """A local path to go back to; anything else (another host, a scheme, a control character
+    that would break the Location header) becomes the home."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value or tem_controle(value):
         return home
     return value
 

@@ -250,7 +250,10 @@ async def test_proximo_of_the_consent_page_survives_sign_in(portal):
 
 async def test_only_local_paths_are_followed(portal, new_portal):
     vendedor = await portal.seller_signup()
-    for proximo in ("https://evil.example/roubo", "//evil.example/roubo", "/\\evil.example", "javascript:alert(1)"):
+    for proximo in (
+        "https://evil.example/roubo", "//evil.example/roubo", "/\\evil.example", "javascript:alert(1)",
+        "/vendedor/apps\r\nSet-Cookie: x=1",
+    ):
         await portal.seller_signout()
         response = await portal.seller_signin(vendedor, proximo=proximo)
         assert response.status == 303 and response.headers["Location"] == "/vendedor/apps", proximo

@@ -7,6 +7,7 @@ from portal import (
     avisos,
     chamadas,
     chaves,
+    consentimento,
     contas,
     contrato,
     creditos,
@@ -34,6 +35,7 @@ ROUTE_MODULES = (
     equipe,
     contrato,
     vendedores,
+    consentimento,
 )
 
 

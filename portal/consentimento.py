@@ -5,6 +5,7 @@ client_id or redirect_uri is an error page, other errors go back to the app. A s
 session signs in (or up) and comes back to the same request. The form posts the request back with
 the CSRF token and the seller's decision; the domain checks it all again."""
 
+import re
 from urllib.parse import quote, urlsplit
 
 from aiohttp import web
@@ -36,9 +37,15 @@ def _pedido(campos: MultiMapping[str]) -> dict:
     return pedido
 
 
+_ORIGEM = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$")
+
+
 def _origem(url: str) -> str:
+    """The scheme, host and port of a registered redirect URI, as a CSP source ('none' of
+    ours if it does not look like one: a header is never built from anything else)."""
     partes = urlsplit(url)
-    return f"{partes.scheme}://{partes.netloc}"
+    origem = f"{partes.scheme}://{partes.netloc}"
+    return origem if _ORIGEM.fullmatch(origem) else ""
 
 
 @routes.get("/oauth/autorizar", signed_in=False)
@@ -58,7 +65,7 @@ async def consentimento(page: Page) -> web.StreamResponse:
     # also governs where a form submission is redirected).
     csp = response.headers["Content-Security-Policy"]
     response.headers["Content-Security-Policy"] = csp.replace(
-        "form-action 'self'", f"form-action 'self' {_origem(pedido['redirectUri'])}"
+        "form-action 'self'", f"form-action 'self' {_origem(pedido['redirectUri'])}".rstrip()
     )
     return response
 

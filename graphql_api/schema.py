@@ -18,6 +18,7 @@ from graphql_api.email import schema as email
 from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
 from graphql_api.integracao import schema as integracao
+from graphql_api.oauth import schema as oauth
 from graphql_api.produto import schema as produto
 from graphql_api.usuario import schema as usuario
 
@@ -36,6 +37,7 @@ Query = merge_types(
         equipe.Query,
         aviso.Query,
         conferencia.Query,
+        oauth.Query,
     ),
 )
 Mutation = merge_types(
@@ -51,6 +53,7 @@ Mutation = merge_types(
         aviso.Mutation,
         conferencia.Mutation,
         geracao.Mutation,
+        oauth.Mutation,
     ),
 )
 

@@ -54,9 +54,7 @@ class Autorizacao(Model):
     (one family). Every revocation ends the whole authorisation."""
 
     id = fields.CharField(pk=True, max_length=40)  # aut_
-    app: fields.ForeignKeyRelation[AppOAuth] = fields.ForeignKeyField(
-        "vitrine.AppOAuth", related_name="autorizacoes"
-    )
+    app: fields.ForeignKeyRelation[AppOAuth] = fields.ForeignKeyField("vitrine.AppOAuth", related_name="autorizacoes")
     app_id: str
     vendedor: fields.ForeignKeyRelation[Vendedor] = fields.ForeignKeyField(
         "vitrine.Vendedor", related_name="autorizacoes"

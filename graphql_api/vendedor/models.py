@@ -21,9 +21,7 @@ class SessaoVendedor(Model):
     """A signed-in browser of a seller. Only the SHA-256 of the cookie value is kept."""
 
     id = fields.CharField(pk=True, max_length=64)
-    vendedor: fields.ForeignKeyRelation[Vendedor] = fields.ForeignKeyField(
-        "vitrine.Vendedor", related_name="sessoes"
-    )
+    vendedor: fields.ForeignKeyRelation[Vendedor] = fields.ForeignKeyField("vitrine.Vendedor", related_name="sessoes")
     vendedor_id: str  # column tortoise adds for the relation above
     criado_em = fields.DatetimeField(auto_now_add=True)
     ultimo_uso_em = fields.DatetimeField()

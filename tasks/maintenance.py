@@ -1,11 +1,13 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
-after 7, expired portal sessions, sign-in failures and password links) and the recovery sweeps
-of quality checks, generations, e-mail and notices."""
+after 7, expired portal sessions, sign-in failures and password links, expired OAuth codes and
+tokens) and the recovery sweeps of quality checks, generations, e-mail and
+notices."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.idempotencia import service as idempotency_store
+from graphql_api.oauth import tokens as oauth_tokens
 from graphql_api.usuario import sessoes
 from tasks import avisos, conferencia, email, geracao
 from tasks.broker import broker
@@ -33,6 +35,12 @@ async def expurgar_sessoes() -> dict:
     return {"sessoesRemovidas": sessions, "tentativasRemovidas": failures, "linksRemovidos": links}
 
 
+@broker.task(task_name="manutencao.expurgar_oauth")
+async def expurgar_oauth() -> dict:
+    codes, tokens, failures = await oauth_tokens.expurgar()
+    return {"codigosRemovidos": codes, "tokensRemovidos": tokens, "falhasRemovidas": failures}
+
+
 def periodic(settings: Settings) -> list:
     """The jobs of tasks/scheduler.py, in every topology: a task runs hourly, a (task, seconds)
     pair at its own period. Every piece of background work is a row first; these sweeps are how
@@ -41,6 +49,7 @@ def periodic(settings: Settings) -> list:
         expurgar_chamadas,
         expurgar_idempotencia,
         expurgar_sessoes,
+        expurgar_oauth,
         (conferencia.varrer, conferencia.SWEEP_SECONDS),
         (geracao.varrer, geracao.SWEEP_SECONDS),
         (email.varrer, settings.email_varredura_segundos),

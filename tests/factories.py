@@ -198,3 +198,115 @@ async def eventually(check, *, timeout: float = 5.0, interval: float = 0.05):
             if asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(interval)
+
+
+# -- OAuth ------------------------------------------------------------------------------------
+
+
+@dataclass
+class OAuthApp:
+    client_id: str
+    client_secret: str | None
+    redirect_uri: str
+    integrator: Integrator
+
+
+@dataclass
+class Consentimento:
+    """A seller's consent as the app's callback receives it, and the verifier the app kept."""
+
+    code: str
+    state: str
+    verifier: str
+    callback: str  # the whole redirect, as the browser was sent to it
+
+
+def pkce_pair() -> tuple[str, str]:
+    """(code_verifier, code_challenge) as a client makes them (RFC 7636, S256)."""
+    from authlib.common.security import generate_token
+    from authlib.oauth2.rfc7636 import create_s256_code_challenge
+
+    verifier = generate_token(64)
+    return verifier, create_s256_code_challenge(verifier)
+
+
+class OAuthFactory:
+    """Apps, sellers and consents, made through the domain as the portal pages would."""
+
+    def __init__(self, factory: Factory) -> None:
+        self.factory = factory
+
+    async def app(
+        self, integrator: Integrator, *, tipo: str = "confidencial", ambiente: str = "teste",
+        redirect_uri: str = "https://app.integradora.test/callback", escopos: list[str] | None = None,
+        nome: str = "App da Integradora",
+    ) -> OAuthApp:
+        from graphql_api.oauth import segredos
+        from graphql_api.oauth.models import AppOAuth
+        from graphql_api.core.principal import OAUTH_SCOPES
+
+        segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[Ambiente(ambiente)]) if tipo == "confidencial" else (None, None)
+        row = await AppOAuth.create(
+            id=new_id("app_"), integrador_id=integrator.id, ambiente=ambiente, nome=nome, tipo=tipo,
+            hash_segredo=resumo, final_segredo=segredo[-4:] if segredo else None, redirect_uris=[redirect_uri],
+            escopos=sorted(escopos if escopos is not None else OAUTH_SCOPES),
+        )
+        return OAuthApp(row.id, segredo, redirect_uri, integrator)
+
+    async def vendedor(self, *, nome: str = "Loja do Vendedor", email: str | None = None) -> str:
+        from graphql_api.vendedor.models import Vendedor
+
+        vendedor_id = new_id("vnd_")
+        await Vendedor.create(id=vendedor_id, nome=nome, email=email or f"{vendedor_id}@loja.test", hash_senha="-")
+        return vendedor_id
+
+    def pedido(self, app: OAuthApp, *, challenge: str, state: str, scope: str | None = None, **extra: str | None) -> dict:
+        valores = {
+            "response_type": "code", "client_id": app.client_id, "redirect_uri": app.redirect_uri,
+            "scope": scope, "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
+        } | extra
+        return valores
+
+    async def consentir(
+        self, app: OAuthApp, vendedor_id: str | None = None, *, scope: str | None = None
+    ) -> Consentimento:
+        """The seller presses "Autorizar" on the consent screen for this app."""
+        from urllib.parse import parse_qs, urlsplit
+
+        from graphql_api.core.principal import CredentialKind, Principal
+        from graphql_api.oauth import autorizacoes
+
+        vendedor_id = vendedor_id or await self.vendedor()
+        verifier, challenge = pkce_pair()
+        state = new_id("st_")
+        principal = Principal(kind=CredentialKind.VENDEDOR, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=vendedor_id)
+        pedido = autorizacoes.Pedido(self.pedido(app, challenge=challenge, state=state, scope=scope))
+        destino = await autorizacoes.autorizar(principal, pedido, issuer=self.factory.runtime.settings.base_url)
+        query = parse_qs(urlsplit(destino).query)
+        assert "code" in query, destino
+        return Consentimento(query["code"][0], query["state"][0], verifier, destino)
+
+    async def tokens(self, app: OAuthApp, consentimento: Consentimento) -> dict:
+        """Exchange the code at /oauth/token (HTTP Basic for confidential apps)."""
+        response = await self.factory.client.post("/oauth/token", data=self.troca(app, consentimento), **self.basic(app))
+        assert response.status == 200, await response.text()
+        return await response.json()
+
+    def troca(self, app: OAuthApp, consentimento: Consentimento) -> dict:
+        return {
+            "grant_type": "authorization_code", "code": consentimento.code, "redirect_uri": app.redirect_uri,
+            "code_verifier": consentimento.verifier,
+        } | ({} if app.client_secret else {"client_id": app.client_id})
+
+    @staticmethod
+    def basic(app: OAuthApp) -> dict:
+        import aiohttp
+
+        if not app.client_secret:
+            return {}
+        return {"headers": {"Authorization": aiohttp.encode_basic_auth(app.client_id, app.client_secret)}}
+
+
+@pytest.fixture
+async def oauth(factory) -> OAuthFactory:
+    return OAuthFactory(factory)

@@ -10,6 +10,8 @@ from redis.asyncio import Redis
 
 from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, RateLimits
+from graphql_api.oauth import cache as oauth_cache
+from graphql_api.oauth.tokens import TokenCache
 from vitrine.infra.bus import InvalidationBus
 from vitrine.infra.cpu import ProcessPool, render_workers
 from vitrine.infra.outbound import OutboundClient
@@ -27,6 +29,7 @@ class Runtime:
     redis: Redis | None
     bus: InvalidationBus
     keys: KeyCache
+    oauth_tokens: TokenCache
     limiter: RateLimiter
     storage: MediaStorage
     call_log: CallLogWriter
@@ -46,6 +49,8 @@ class Runtime:
         bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
         keys = KeyCache()
         bus.subscribe(lambda topic: keys.clear() if topic == CACHE_TOPIC else None)
+        oauth_tokens = TokenCache()
+        bus.subscribe(lambda topic: oauth_tokens.clear() if topic == oauth_cache.CACHE_TOPIC else None)
         call_log = CallLogWriter(
             flush_seconds=settings.call_log_flush_seconds,
             body_limit=settings.call_log_body_limit,
@@ -58,6 +63,7 @@ class Runtime:
             redis=redis,
             bus=bus,
             keys=keys,
+            oauth_tokens=oauth_tokens,
             limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl")),
             storage=MediaStorage(settings.media_dir, settings.signing_key, settings.base_url),
             call_log=call_log,

@@ -138,6 +138,24 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Use a conta existente (id em fields[0].mensagem) ou escolha outro codigoExterno.",
     ),
     ErrorKind(
+        "OAUTH_CLIENT_INVALID",
+        400,
+        "O aplicativo que pediu a autorização não é válido.",
+        "O endereço de autorização (/oauth/autorizar) traz um client_id inexistente, repetido ou de um "
+        "aplicativo desativado. Por segurança o vendedor não é mandado de volta ao aplicativo.",
+        "Integrador: confira o client_id do aplicativo na página Apps do portal e se ele está ativo. "
+        "Vendedor: volte ao site do integrador e comece de novo.",
+    ),
+    ErrorKind(
+        "OAUTH_REDIRECT_URI_INVALID",
+        400,
+        "O endereço de retorno do aplicativo não é válido.",
+        "O redirect_uri de /oauth/autorizar falta, veio repetido ou não é exatamente um dos endereços "
+        "cadastrados no aplicativo (comparação exata: barra final, maiúsculas e parâmetros contam). "
+        "Por segurança o vendedor não é mandado a um endereço não cadastrado.",
+        "Integrador: envie redirect_uri idêntico a um dos cadastrados na página Apps do portal.",
+    ),
+    ErrorKind(
         "CHECK_NOT_READY",
         409,
         "A conferência da versão atual do produto ainda não terminou.",

@@ -1,18 +1,24 @@
-"""Queries of the OAuth domain: apps (graphql_api/oauth/apps.py)."""
+"""Queries of the OAuth domain: apps (graphql_api/oauth/apps.py), authorisations, codes and tokens."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from tortoise.queryset import QuerySet
 
+from graphql_api.conta.models import Conta
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import tenant_filter
 from graphql_api.integrador.models import Integrador
-from graphql_api.oauth.models import AppOAuth
+from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao, FalhaClienteOAuth, TokenOAuth
 from graphql_api.oauth.schemas import SituacaoApp
 
 ATIVO = SituacaoApp.ativo.value
+
+
+async def app(client_id: str) -> AppOAuth | None:
+    return await AppOAuth.get_or_none(id=client_id)
 
 
 def apps_visible(principal: Principal, integrador_id: str | None = None) -> QuerySet[AppOAuth]:
@@ -26,11 +32,6 @@ def apps_visible(principal: Principal, integrador_id: str | None = None) -> Quer
 async def app_visible(principal: Principal, app_id: str) -> AppOAuth | None:
     scope = AppOAuth.all() if principal.is_staff else apps_visible(principal)
     return await scope.filter(id=app_id).first()
-
-
-async def app(app_id: str) -> AppOAuth | None:
-    """An app by its client_id, whatever its integrator (the OAuth endpoints start here)."""
-    return await AppOAuth.get_or_none(id=app_id)
 
 
 async def lock_integrator(integrador_id: str) -> Integrador | None:
@@ -47,3 +48,109 @@ async def update_active(app_id: str, **values: Any) -> bool:
     """Change an app only while it is active: a disabled app is never edited nor given a secret,
     even by a request that read it just before it was disabled."""
     return bool(await AppOAuth.filter(id=app_id, situacao=ATIVO).update(**values))
+
+
+async def nome_do_integrador(integrador_id: str) -> str:
+    rows = await Integrador.filter(id=integrador_id).values_list("nome", flat=True)
+    return str(rows[0]) if rows else ""
+
+
+async def conta_do_vendedor(vendedor_id: str, integrador_id: str, ambiente: str) -> Conta | None:
+    return await Conta.get_or_none(
+        integrador_id=integrador_id, ambiente=ambiente, codigo_externo=vendedor_id, origem="vinculada"
+    )
+
+
+async def autorizacoes_desde(vendedor_id: str, app_id: str, desde: datetime) -> int:
+    return await Autorizacao.filter(vendedor_id=vendedor_id, app_id=app_id, criado_em__gte=desde).count()
+
+
+async def autorizacoes_ativas_do_vendedor(vendedor_id: str) -> list[dict[str, Any]]:
+    return await (
+        Autorizacao.filter(vendedor_id=vendedor_id, revogada_em__isnull=True)
+        .order_by("-criado_em")
+        .values("app_id", "app__nome", "app__integrador__nome", "ambiente", "conta_id", "escopos", "criado_em")
+    )
+
+
+async def ids_autorizacoes_ativas(**filtro: str) -> list[str]:
+    rows = await Autorizacao.filter(revogada_em__isnull=True, **filtro).values_list("id", flat=True)
+    return [str(r) for r in rows]
+
+
+async def revogar(ids: list[str], quando: datetime, motivo: str) -> int:
+    return await Autorizacao.filter(id__in=ids, revogada_em__isnull=True).update(
+        revogada_em=quando, motivo_revogacao=motivo
+    )
+
+
+async def pausar_contas_sem_autorizacao(ids: list[str]) -> None:
+    contas = set(await Autorizacao.filter(id__in=ids).values_list("conta_id", flat=True))
+    ainda_ativas = set(
+        await Autorizacao.filter(conta_id__in=contas, revogada_em__isnull=True).values_list("conta_id", flat=True)
+    )
+    pausar = contas - ainda_ativas
+    if pausar:
+        await Conta.filter(id__in=pausar, origem="vinculada").update(situacao="pausada")
+
+
+async def codigo(resumo: str) -> CodigoAutorizacao | None:
+    return await CodigoAutorizacao.get_or_none(id=resumo).select_related("autorizacao")
+
+
+async def usar_codigo(resumo: str, quando: datetime) -> bool:
+    """Mark the code used; False when another request used it first."""
+    return await CodigoAutorizacao.filter(id=resumo, usado_em__isnull=True).update(usado_em=quando) == 1
+
+
+async def token_de_renovacao(resumo: str) -> TokenOAuth | None:
+    return await TokenOAuth.get_or_none(id=resumo, tipo="renovacao").select_related("autorizacao")
+
+
+async def girar_renovacao(resumo: str, quando: datetime) -> bool:
+    """Mark the refresh token rotated; False when another request rotated it first."""
+    return await TokenOAuth.filter(id=resumo, usado_em__isnull=True).update(usado_em=quando) == 1
+
+
+async def autorizacao_do_token(resumo: str) -> Autorizacao | None:
+    token = await TokenOAuth.get_or_none(id=resumo).select_related("autorizacao")
+    return token.autorizacao if token else None
+
+
+async def token_de_acesso(resumo: str) -> dict[str, Any] | None:
+    """What authenticating an access token needs, in one query (the hot path of OAuth calls)."""
+    rows = await TokenOAuth.filter(id=resumo, tipo="acesso").values(
+        "escopos",
+        "expira_em",
+        "autorizacao_id",
+        "autorizacao__revogada_em",
+        "autorizacao__conta_id",
+        "autorizacao__app_id",
+        "autorizacao__ambiente",
+        "autorizacao__integrador_id",
+        "autorizacao__app__situacao",
+        "autorizacao__conta__situacao",
+        "autorizacao__conta__integrador__situacao",
+        "autorizacao__conta__integrador__producao_situacao",
+        "autorizacao__conta__integrador__limite_por_minuto_chave",
+        "autorizacao__conta__integrador__limite_por_minuto_integrador",
+    )
+    return rows[0] if rows else None
+
+
+async def contar_falha(app_id: str, quando: datetime, desde: datetime) -> int:
+    """Record a failed client authentication; the app's failures since `desde`, this one included."""
+    await FalhaClienteOAuth.create(app_id=app_id, criado_em=quando)
+    return await FalhaClienteOAuth.filter(app_id=app_id, criado_em__gte=desde).count()
+
+
+async def bloquear_app(app_id: str, ate: datetime) -> None:
+    await AppOAuth.filter(id=app_id).update(bloqueado_ate=ate)
+
+
+async def expurgar(codigos_antes: datetime, tokens_antes: datetime, falhas_antes: datetime) -> tuple[int, int, int]:
+    """Codes and tokens expired before these moments, failures outside the counting window."""
+    codigos = await CodigoAutorizacao.filter(expira_em__lt=codigos_antes).delete()
+    tokens = await TokenOAuth.filter(expira_em__lt=tokens_antes).delete()
+    falhas = await FalhaClienteOAuth.filter(criado_em__lt=falhas_antes).delete()
+    return codigos, tokens, falhas

@@ -1,5 +1,9 @@
-"""OAuth apps are managed by people in the portal (apps:gerenciar: owners and developers); every
-person of the integrator and the service's staff may read them. API keys never touch them."""
+"""OAuth in the internal API.
+
+Apps are managed by people in the portal (apps:gerenciar: owners and developers); every person of
+the integrator and the service's staff may read them; API keys never touch them. The consent
+screen checks and answers authorisation requests; the signed-in seller lists and revokes the apps
+they authorised."""
 
 from typing import Annotated, Any
 
@@ -9,11 +13,31 @@ from strawberry.types import Info
 from graphql_api.chave.types import BloqueioChaveType
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.permissions import portal_or_staff, requires
-from graphql_api.oauth import apps, escopos
-from graphql_api.oauth.schemas import EdicaoApp, NovoApp
-from graphql_api.oauth.types import AppOAuthComSegredoType, AppOAuthType, EscopoOAuthType
+from graphql_api.core.validation import validate
+from graphql_api.oauth import apps, autorizacoes, escopos
+from graphql_api.oauth.schemas import EdicaoApp, NovoApp, PedidoAutorizacao
+from graphql_api.oauth.types import (
+    AppConectadoType,
+    AppOAuthComSegredoType,
+    AppOAuthType,
+    AvaliacaoType,
+    EscopoType,
+)
 
-_GERENCIAR = requires("apps:gerenciar", portal_only=True)
+PedidoAutorizacaoInput = input_type(PedidoAutorizacao)
+Pedido = Annotated[Any, strawberry.argument(graphql_type=PedidoAutorizacaoInput)]
+NovoAppInput = input_type(NovoApp)
+EdicaoAppInput = input_type(EdicaoApp)
+
+_GERENCIAR_APPS = requires("apps:gerenciar", portal_only=True)
+
+
+def _pedido(dados: Any) -> autorizacoes.Pedido:
+    return validate(PedidoAutorizacao, as_dados(dados)).como_pedido()
+
+
+def _issuer(info: Info) -> str:
+    return info.context.settings.base_url
 
 
 def _com_segredo(criado: apps.AppComSegredo) -> AppOAuthComSegredoType:
@@ -22,6 +46,14 @@ def _com_segredo(criado: apps.AppComSegredo) -> AppOAuthComSegredoType:
 
 @strawberry.type
 class Query:
+    @strawberry.field(description="Check an authorisation request before anyone signs in (public).")
+    async def pedido_autorizacao(self, info: Info, pedido: Pedido) -> AvaliacaoType:
+        return AvaliacaoType.of(await autorizacoes.avaliar(_pedido(pedido), issuer=_issuer(info)))
+
+    @strawberry.field(extensions=requires(), description="The signed-in seller's authorised apps.")
+    async def apps_conectados(self, info: Info) -> list[AppConectadoType]:
+        return [AppConectadoType.of(a) for a in await autorizacoes.apps_conectados(info.context.principal)]
+
     @strawberry.field(
         name="appsOAuth",
         extensions=portal_or_staff(),
@@ -34,13 +66,15 @@ class Query:
     async def app_oauth(self, info: Info, id: strawberry.ID) -> AppOAuthType:
         return AppOAuthType.from_model(await apps.obter_app(info.context.principal, id))
 
-    @strawberry.field(name="escoposOAuth", extensions=portal_or_staff(), description="Every scope an app may request.")
-    def escopos_oauth(self, info: Info) -> list[EscopoOAuthType]:
-        return [EscopoOAuthType(nome=nome, descricao=descricao) for nome, descricao in escopos.DESCRICOES.items()]
+    @strawberry.field(
+        name="escoposOAuth", extensions=portal_or_staff(), description="Every scope an app may request, in order."
+    )
+    def escopos_oauth(self, info: Info) -> list[EscopoType]:
+        return [EscopoType.of(codigo) for codigo in escopos.DESCRICOES]
 
     @strawberry.field(
         name="bloqueioAppOAuthProducao",
-        extensions=_GERENCIAR,
+        extensions=_GERENCIAR_APPS,
         description="Why production apps cannot be created yet; null when they can.",
     )
     async def bloqueio_app_oauth_producao(self, info: Info) -> BloqueioChaveType | None:
@@ -50,31 +84,49 @@ class Query:
         return BloqueioChaveType(tipo=bloqueio.type, mensagem=bloqueio.description or bloqueio.kind.message)
 
 
-NovoAppInput = input_type(NovoApp)
-EdicaoAppInput = input_type(EdicaoApp)
-
-
 @strawberry.type
 class Mutation:
-    @strawberry.mutation(name="criarAppOAuth", extensions=_GERENCIAR)
+    @strawberry.mutation(
+        extensions=requires(),
+        description="The seller consents: the address (redirect_uri with code, state and iss) to send the browser to.",
+    )
+    async def autorizar_app(self, info: Info, pedido: Pedido) -> str:
+        return await autorizacoes.autorizar(info.context.principal, _pedido(pedido), issuer=_issuer(info))
+
+    @strawberry.mutation(
+        extensions=requires(), description="The seller cancels: the address carrying error=access_denied."
+    )
+    async def recusar_autorizacao(self, info: Info, pedido: Pedido) -> str:
+        return await autorizacoes.recusar(info.context.principal, _pedido(pedido), issuer=_issuer(info))
+
+    @strawberry.mutation(
+        extensions=requires(),
+        description="The seller revokes an app: its authorisations end and its tokens answer 401 at once.",
+    )
+    async def revogar_app_conectado(self, info: Info, app_id: strawberry.ID) -> int:
+        return await autorizacoes.revogar_app(info.context.principal, str(app_id), bus=info.context.runtime.bus)
+
+    @strawberry.mutation(name="criarAppOAuth", extensions=_GERENCIAR_APPS)
     async def criar_app_oauth(
         self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovoAppInput)]
     ) -> AppOAuthComSegredoType:
         return _com_segredo(await apps.criar_app(info.context.principal, as_dados(dados)))
 
-    @strawberry.mutation(name="editarAppOAuth", extensions=_GERENCIAR)
+    @strawberry.mutation(name="editarAppOAuth", extensions=_GERENCIAR_APPS)
     async def editar_app_oauth(
         self, info: Info, id: strawberry.ID, dados: Annotated[Any, strawberry.argument(graphql_type=EdicaoAppInput)]
     ) -> AppOAuthType:
         app = await apps.editar_app(info.context.principal, id, as_dados(dados), bus=info.context.runtime.bus)
         return AppOAuthType.from_model(app)
 
-    @strawberry.mutation(name="rotacionarSegredoAppOAuth", extensions=_GERENCIAR)
+    @strawberry.mutation(name="rotacionarSegredoAppOAuth", extensions=_GERENCIAR_APPS)
     async def rotacionar_segredo_app_oauth(self, info: Info, id: strawberry.ID) -> AppOAuthComSegredoType:
         return _com_segredo(await apps.rotacionar_segredo(info.context.principal, id, bus=info.context.runtime.bus))
 
     @strawberry.mutation(
-        name="desativarAppOAuth", extensions=_GERENCIAR, description="For good: a disabled app is never enabled again."
+        name="desativarAppOAuth",
+        extensions=_GERENCIAR_APPS,
+        description="For good: a disabled app is never enabled again.",
     )
     async def desativar_app_oauth(self, info: Info, id: strawberry.ID) -> AppOAuthType:
         app = await apps.desativar_app(info.context.principal, id, bus=info.context.runtime.bus)

@@ -1,5 +1,6 @@
-"""Inputs of the OAuth app operations and their rules: name, type, redirect URIs and the scopes an
-app may request (docs/portal.md, "Apps OAuth")."""
+"""Inputs of the OAuth domain, as pydantic models (graphql_api/core/inputs.py makes the GraphQL
+input types): OAuth apps with their rules (name, type, redirect URIs and the scopes an app may
+request; docs/portal.md, "Apps OAuth"), and the authorisation request."""
 
 from __future__ import annotations
 
@@ -204,3 +205,35 @@ def _uris_sem_erro_de_forma(dados: Any, problemas: list[FieldError]) -> list[str
     if not isinstance(uris, list) or any(p.campo.startswith("redirectUris") for p in problemas):
         return None
     return [u.strip() for u in uris]
+
+
+class PedidoAutorizacao(BaseModel):
+    """The query of /oauth/autorizar as the browser sent it. Nothing is refused here: the
+    domain answers each problem the OAuth way (an error page, or an error for the app)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    responseType: str | None = None
+    clientId: str | None = None
+    redirectUri: str | None = None
+    scope: str | None = None
+    state: str | None = None
+    codeChallenge: str | None = None
+    codeChallengeMethod: str | None = None
+    parametrosRepetidos: list[str] = []
+
+    def como_pedido(self):
+        from graphql_api.oauth.autorizacoes import Pedido
+
+        return Pedido(
+            valores={
+                "response_type": self.responseType,
+                "client_id": self.clientId,
+                "redirect_uri": self.redirectUri,
+                "scope": self.scope,
+                "state": self.state,
+                "code_challenge": self.codeChallenge,
+                "code_challenge_method": self.codeChallengeMethod,
+            },
+            repetidos=tuple(self.parametrosRepetidos),
+        )

@@ -9,7 +9,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from graphql_api.core.ids import random_token
+from authlib.common.security import generate_token
+
 from graphql_api.core.principal import Ambiente
 
 SEGREDO_CLIENTE = {Ambiente.TESTE: "cs_test_", Ambiente.PRODUCAO: "cs_live_"}
@@ -26,7 +27,7 @@ def resumo(valor: str) -> str:
 
 def novo(prefixo: str) -> tuple[str, str]:
     """A new value with this prefix and its stored form: (value, resumo(value))."""
-    valor = prefixo + random_token(TAMANHO)
+    valor = prefixo + generate_token(TAMANHO)  # secrets-grade randomness, [A-Za-z0-9]
     return valor, resumo(valor)
 
 

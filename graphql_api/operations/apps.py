@@ -7,7 +7,7 @@ _COM_SEGREDO = "{ clientSecret app { ...AppOAuthFields } }"
 
 LISTAR_APPS = Operation("query AppsOAuth { appsOAuth { ...AppOAuthFields } }" + fragments.APP_OAUTH)
 OBTER_APP = Operation("query AppOAuth($id: ID!) { appOAuth(id: $id) { ...AppOAuthFields } }" + fragments.APP_OAUTH)
-ESCOPOS_OAUTH = Operation("query EscoposOAuth { escoposOAuth { nome descricao } }")
+ESCOPOS_OAUTH = Operation("query EscoposOAuth { escoposOAuth { codigo descricao } }")
 BLOQUEIO_PRODUCAO = Operation("query BloqueioAppOAuthProducao { bloqueioAppOAuthProducao { tipo mensagem } }")
 CRIAR_APP = Operation(
     "mutation CriarAppOAuth($dados: NovoAppInput!) { criarAppOAuth(dados: $dados) "

@@ -10,6 +10,7 @@ from aiohttp import web
 from graphql_api.chave import service as chaves
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
+from graphql_api.oauth import tokens as oauth_tokens
 from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID
 from rest_v1.routing import RouteSpec, declares, endpoint_template
 from vitrine.keys import RUNTIME
@@ -54,6 +55,8 @@ async def auth_middleware(request: web.Request, handler):
 
 async def _authenticate(request: web.Request, runtime):
     token = bearer_token(request)
+    if token.startswith("oat_"):
+        return await oauth_tokens.autenticar_token(token, runtime.oauth_tokens, default_limits=runtime.default_limits)
     if not token.startswith("sk_"):
         raise ApiError(
             "UNAUTHORIZED", description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth."

@@ -1,0 +1,382 @@
+"""The token endpoint's grants (authorization_code with PKCE S256, refresh_token with rotation),
+client authentication, revocation (RFC 7009) and the authentication of oat_ tokens on /v1.
+
+Errors are authlib's OAuth2Error classes: the door answers them as `{error, error_description}`
+with their status. Descriptions are ASCII (RFC 6749 §5.2), Portuguese written without accents.
+
+Reuse detection (RFC 9700 §4.14, §4.5): a code used twice, a wrong code_verifier or a rotated
+refresh token presented again end the whole authorisation — every token issued from it."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from authlib.oauth2.rfc6749.errors import (
+    InvalidClientError,
+    InvalidGrantError,
+    InvalidRequestError,
+    InvalidScopeError,
+    OAuth2Error,
+    UnsupportedGrantTypeError,
+)
+from authlib.oauth2.rfc7636 import create_s256_code_challenge
+
+from graphql_api.chave.service import Authenticated, RateLimits
+from graphql_api.core.errors import ApiError
+from graphql_api.core.principal import Ambiente, CredentialKind, Principal
+from graphql_api.core.relogio import agora
+from graphql_api.core.transactions import transaction
+from graphql_api.oauth import escopos as catalogo_escopos
+from graphql_api.oauth import repository, segredos
+from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel
+from graphql_api.oauth.models import AppOAuth, Autorizacao, TokenOAuth
+from graphql_api.oauth.revogacao import revogar_autorizacoes
+from vitrine.infra.ratelimit import RateLimiter
+
+ACCESS_TTL = timedelta(hours=1)
+REFRESH_TTL = timedelta(days=30)
+CHAMADAS_POR_MINUTO = 60  # token endpoint, per app (contract, Limits)
+FALHAS_PARA_BLOQUEIO = 20  # client authentication failures ...
+JANELA_FALHAS = timedelta(minutes=10)  # ... in this window block the app ...
+BLOQUEIO = timedelta(minutes=10)  # ... for this long
+CODE_VERIFIER = re.compile(r"^[A-Za-z0-9._~-]{43,128}$")  # RFC 7636 §4.1
+ACCESS_TOKEN = re.compile(r"^oat_(test|live)_[A-Za-z0-9]{40}$")
+AMBIENTE_POR_MARCA = {"test": Ambiente.TESTE, "live": Ambiente.PRODUCAO}
+GRANTS = ("authorization_code", "refresh_token")
+
+
+@dataclass(frozen=True)
+class Credenciais:
+    """The client's credentials as the door read them: HTTP Basic or body fields, never both."""
+
+    client_id: str | None
+    client_secret: str | None
+
+
+def _cliente_invalido(descricao: str) -> InvalidClientError:
+    # Always 401, as the contract's table says (authlib then adds WWW-Authenticate: Basic).
+    return InvalidClientError(description=descricao, status_code=401)
+
+
+async def limitar(limiter: RateLimiter, client_id: str | None, ip: str) -> None:
+    """60 calls per minute per app (per address while the caller names no client_id)."""
+    balde = f"oauth:app:{client_id}" if client_id else f"oauth:ip:{ip}"
+    decisao = await limiter.hit([(balde, CHAMADAS_POR_MINUTO)])
+    if not decisao.allowed:
+        raise _indisponivel(decisao.retry_after, "Limite de 60 chamadas por minuto ao endpoint de token excedido.")
+
+
+def _indisponivel(segundos: int, descricao: str) -> TemporariamenteIndisponivel:
+    return TemporariamenteIndisponivel(f"{descricao} Tente de novo em {segundos} segundos.", retry_after=segundos)
+
+
+def retry_after(erro: OAuth2Error) -> int | None:
+    """Seconds a 429 asks the client to wait (the door sends them as Retry-After)."""
+    return erro.retry_after if isinstance(erro, TemporariamenteIndisponivel) else None
+
+
+async def _falhou(app: AppOAuth) -> None:
+    """Count a failed authentication of this app; the 20th in 10 minutes blocks it for 10."""
+    now = agora()
+    falhas = await repository.contar_falha(app.id, now, now - JANELA_FALHAS)
+    if falhas >= FALHAS_PARA_BLOQUEIO:
+        await repository.bloquear_app(app.id, now + BLOQUEIO)
+
+
+def _bloqueio(app: AppOAuth, now: datetime) -> None:
+    if app.bloqueado_ate is not None and app.bloqueado_ate > now:
+        segundos = math.ceil((app.bloqueado_ate - now).total_seconds())
+        raise _indisponivel(
+            segundos, "Aplicativo bloqueado por 10 minutos apos 20 falhas de autenticacao em 10 minutos."
+        )
+
+
+async def autenticar_cliente(credenciais: Credenciais) -> AppOAuth:
+    """The app calling the token or revocation endpoint (RFC 6749 §2.3). Confidential apps prove
+    their secret; public apps send only client_id."""
+    client_id = credenciais.client_id
+    if not client_id:
+        raise InvalidRequestError(description="Falta client_id (no corpo ou em HTTP Basic).")
+    app = await repository.app(client_id) if len(client_id) <= 30 else None
+    if app is None:
+        raise _cliente_invalido("client_id desconhecido.")
+    _bloqueio(app, agora())
+    if app.situacao != "ativo":
+        raise _cliente_invalido("Aplicativo desativado pelo integrador.")
+    if app.tipo == "publico":
+        if credenciais.client_secret:
+            raise _cliente_invalido("Aplicativo publico nao tem client_secret: envie apenas client_id (e PKCE).")
+        return app
+    if not credenciais.client_secret:
+        await _falhou(app)
+        raise _cliente_invalido("Aplicativo confidencial: envie client_secret (HTTP Basic ou corpo).")
+    if not segredos.confere(app.hash_segredo, credenciais.client_secret):
+        await _falhou(app)
+        raise _cliente_invalido("client_secret incorreto.")
+    return app
+
+
+def _exigir(parametros: dict[str, str], nome: str) -> str:
+    valor = parametros.get(nome)
+    if not valor:
+        raise InvalidRequestError(description=f"Falta o parametro {nome}.")
+    return valor
+
+
+async def emitir(parametros: dict[str, str], app: AppOAuth, *, bus) -> dict[str, Any]:
+    """The token response for a grant request of an authenticated app. `bus` carries revocations
+    to every process."""
+    grant_type = _exigir(parametros, "grant_type")
+    if grant_type == "authorization_code":
+        return await _trocar_codigo(parametros, app, bus)
+    if grant_type == "refresh_token":
+        return await _renovar(parametros, app, bus)
+    erro = UnsupportedGrantTypeError(grant_type[:40])
+    erro.description = "Use grant_type authorization_code ou refresh_token."
+    raise erro
+
+
+async def _emitir_par(autorizacao: Autorizacao, escopos: list[str]) -> dict[str, Any]:
+    """A new access token (these scopes) and refresh token (the seller's whole grant)."""
+    now = agora()
+    acesso, resumo_acesso = segredos.novo(segredos.TOKEN_ACESSO[Ambiente(autorizacao.ambiente)])
+    renovacao, resumo_renovacao = segredos.novo(segredos.TOKEN_RENOVACAO)
+    await TokenOAuth.bulk_create(
+        [
+            TokenOAuth(
+                id=resumo_acesso,
+                autorizacao_id=autorizacao.id,
+                tipo="acesso",
+                escopos=escopos,
+                criado_em=now,
+                expira_em=now + ACCESS_TTL,
+            ),
+            TokenOAuth(
+                id=resumo_renovacao,
+                autorizacao_id=autorizacao.id,
+                tipo="renovacao",
+                escopos=autorizacao.escopos,
+                criado_em=now,
+                expira_em=now + REFRESH_TTL,
+            ),
+        ]
+    )
+    return {
+        "access_token": acesso,
+        "token_type": "Bearer",
+        "expires_in": int(ACCESS_TTL.total_seconds()),
+        "refresh_token": renovacao,
+        "scope": catalogo_escopos.como_texto(escopos),
+        "conta_id": autorizacao.conta_id,
+    }
+
+
+async def _encerrar(autorizacao: Autorizacao, motivo: str, bus) -> None:
+    await revogar_autorizacoes([autorizacao.id], motivo=motivo, bus=bus)
+
+
+async def _trocar_codigo(parametros: dict[str, str], app: AppOAuth, bus) -> dict[str, Any]:
+    code = _exigir(parametros, "code")
+    redirect_uri = _exigir(parametros, "redirect_uri")
+    verifier = _exigir(parametros, "code_verifier")
+    resumo = segredos.resumo(code)
+    codigo = await repository.codigo(resumo) if code.startswith(segredos.CODIGO) else None
+    if codigo is None or codigo.autorizacao.app_id != app.id:
+        raise InvalidGrantError(description="Codigo de autorizacao invalido.")
+    autorizacao = codigo.autorizacao
+    now = agora()
+    if codigo.usado_em is not None:
+        await _encerrar(autorizacao, "codigo_reutilizado", bus)
+        raise InvalidGrantError(
+            description="Codigo ja usado: a autorizacao foi encerrada e os tokens emitidos com ele, revogados."
+        )
+    if autorizacao.revogada_em is not None:
+        raise InvalidGrantError(description="A autorizacao deste codigo foi encerrada.")
+    if codigo.expira_em <= now:
+        raise InvalidGrantError(description="Codigo expirado: ele vale 60 segundos. Peca nova autorizacao.")
+    if redirect_uri != codigo.redirect_uri:
+        raise InvalidGrantError(description="redirect_uri diferente do usado no pedido de autorizacao.")
+    if not CODE_VERIFIER.fullmatch(verifier) or create_s256_code_challenge(verifier) != codigo.code_challenge:
+        await repository.usar_codigo(resumo, now)
+        await _encerrar(autorizacao, "verificador_incorreto", bus)
+        raise InvalidGrantError(
+            description="code_verifier nao confere com o code_challenge: o codigo foi invalidado e a autorizacao encerrada."
+        )
+    async with transaction():
+        primeiro = await repository.usar_codigo(resumo, now)
+        resposta = await _emitir_par(autorizacao, codigo.escopos) if primeiro else None
+    if resposta is None:  # another request exchanged it a moment ago: a replay
+        await _encerrar(autorizacao, "codigo_reutilizado", bus)
+        raise InvalidGrantError(description="Codigo ja usado: a autorizacao foi encerrada.")
+    return resposta
+
+
+async def _renovar(parametros: dict[str, str], app: AppOAuth, bus) -> dict[str, Any]:
+    valor = _exigir(parametros, "refresh_token")
+    resumo = segredos.resumo(valor)
+    token = await repository.token_de_renovacao(resumo) if valor.startswith(segredos.TOKEN_RENOVACAO) else None
+    if token is None or token.autorizacao.app_id != app.id:
+        raise InvalidGrantError(description="refresh_token invalido.")
+    autorizacao = token.autorizacao
+    if autorizacao.revogada_em is not None:
+        raise InvalidGrantError(description="A autorizacao deste refresh_token foi encerrada.")
+    if token.usado_em is not None:
+        await _encerrar(autorizacao, "renovacao_reutilizada", bus)
+        raise InvalidGrantError(
+            description="refresh_token ja usado (foi trocado por outro): a autorizacao foi encerrada por seguranca."
+        )
+    now = agora()
+    if token.expira_em <= now:
+        raise InvalidGrantError(description="refresh_token expirado (vale 30 dias). Peca nova autorizacao.")
+    escopos = _escopos_da_renovacao(parametros.get("scope"), autorizacao, app)
+    async with transaction():
+        girou = await repository.girar_renovacao(resumo, now)
+        resposta = await _emitir_par(autorizacao, escopos) if girou else None
+    if resposta is None:  # rotated by a concurrent request: the same token presented twice
+        await _encerrar(autorizacao, "renovacao_reutilizada", bus)
+        raise InvalidGrantError(description="refresh_token ja usado: a autorizacao foi encerrada por seguranca.")
+    return resposta
+
+
+def _escopos_da_renovacao(scope: str | None, autorizacao: Autorizacao, app: AppOAuth) -> list[str]:
+    """A refresh may ask the same or fewer scopes than the seller authorised, within what the app
+    may still ask; none asked = all of them."""
+    concedidos = [e for e in autorizacao.escopos if e in app.escopos]
+    if scope is None or not scope.strip():
+        return catalogo_escopos.ordenados(concedidos)
+    pedidos = scope.split()
+    fora = [e for e in pedidos if e not in concedidos]
+    if fora:
+        nome = "".join(c for c in fora[0][:40] if 0x20 <= ord(c) <= 0x7E and c not in '"\\')
+        raise InvalidScopeError(description=f"O escopo {nome} nao foi autorizado pelo vendedor a este aplicativo.")
+    return catalogo_escopos.ordenados(pedidos)
+
+
+async def revogar(token: str, app: AppOAuth, *, bus) -> None:
+    """RFC 7009: an access or refresh token of this app ends its whole authorisation. Unknown
+    tokens, and tokens of other apps, change nothing (the answer is 200 all the same)."""
+    autorizacao = await repository.autorizacao_do_token(segredos.resumo(token)) if len(token) <= 200 else None
+    if autorizacao is not None and autorizacao.app_id == app.id:
+        await _encerrar(autorizacao, "revogacao", bus)
+
+
+# -- oat_ tokens on /v1 ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _TokenEmCache:
+    escopos: frozenset[str]
+    expira_em: float  # unix seconds
+    revogada: bool
+    app_id: str
+    app_ativo: bool
+    conta_id: str
+    conta_ativa: bool
+    integrador_id: str
+    ambiente: Ambiente
+    pausado: bool
+    producao_suspensa: bool
+    limite_token: int | None
+    limite_integrador: int | None
+    lido_em: float
+
+
+class TokenCache:
+    """SHA-256 of an access token -> what authentication needs. Cleared in every process on
+    CACHE_TOPIC (revocations, disabled apps), and after `ttl` seconds in any case."""
+
+    def __init__(self, ttl_seconds: float = 60.0) -> None:
+        self.ttl = ttl_seconds
+        self._entries: dict[str, _TokenEmCache] = {}
+
+    def get(self, resumo: str) -> _TokenEmCache | None:
+        entry = self._entries.get(resumo)
+        if entry is not None and time.monotonic() - entry.lido_em > self.ttl:
+            return None
+        return entry
+
+    def put(self, resumo: str, entry: _TokenEmCache) -> None:
+        if len(self._entries) > 100_000:
+            self._entries.clear()
+        self._entries[resumo] = entry
+
+    def clear(self, _topic: str = "") -> None:
+        self._entries.clear()
+
+
+async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
+    entry = cache.get(resumo)
+    if entry is not None:
+        return entry
+    row = await repository.token_de_acesso(resumo)
+    if row is None:
+        return None
+    prefixo = "autorizacao__conta__integrador__"
+    entry = _TokenEmCache(
+        escopos=frozenset(row["escopos"]),
+        expira_em=row["expira_em"].timestamp(),
+        revogada=row["autorizacao__revogada_em"] is not None,
+        app_id=row["autorizacao__app_id"],
+        app_ativo=row["autorizacao__app__situacao"] == "ativo",
+        conta_id=row["autorizacao__conta_id"],
+        conta_ativa=row["autorizacao__conta__situacao"] == "ativa",
+        integrador_id=row["autorizacao__integrador_id"],
+        ambiente=Ambiente(row["autorizacao__ambiente"]),
+        pausado=row[prefixo + "situacao"] == "pausado",
+        producao_suspensa=row[prefixo + "producao_situacao"] == "suspensa",
+        limite_token=row[prefixo + "limite_por_minuto_chave"],
+        limite_integrador=row[prefixo + "limite_por_minuto_integrador"],
+        lido_em=time.monotonic(),
+    )
+    cache.put(resumo, entry)
+    return entry
+
+
+async def autenticar_token(token: str, cache: TokenCache, *, default_limits: RateLimits) -> Authenticated:
+    """An oat_ token on /v1: the Principal of its linked account, or 401/403 as for API keys."""
+    match = ACCESS_TOKEN.fullmatch(token)
+    if match is None:
+        raise ApiError("UNAUTHORIZED", description="O token OAuth não tem o formato oat_test_… ou oat_live_….")
+    entry = await _carregar(segredos.resumo(token), cache)
+    if entry is None:
+        raise ApiError("UNAUTHORIZED", description="Token OAuth inexistente ou incorreto.")
+    if entry.revogada or not entry.conta_ativa:
+        raise ApiError(
+            "UNAUTHORIZED", description="A autorização deste token foi revogada; a conta vinculada está pausada."
+        )
+    if not entry.app_ativo:
+        raise ApiError("UNAUTHORIZED", description="O aplicativo deste token foi desativado pelo integrador.")
+    if entry.expira_em <= time.time():
+        raise ApiError("UNAUTHORIZED", description="Token OAuth expirado (vale 1 hora): use o refresh_token.")
+    ambiente = AMBIENTE_POR_MARCA[match.group(1)]
+    if entry.ambiente is not ambiente:  # cannot happen for a token this service issued
+        raise ApiError("UNAUTHORIZED", description="O prefixo do token não corresponde ao ambiente dele.")
+    if entry.pausado:
+        raise ApiError("INTEGRATOR_PAUSED")
+    if ambiente is Ambiente.PRODUCAO and entry.producao_suspensa:
+        raise ApiError("FORBIDDEN", description="O acesso de produção deste integrador foi suspenso pelo serviço.")
+    principal = Principal(
+        kind=CredentialKind.OAUTH,
+        ambiente=ambiente,
+        scopes=entry.escopos,
+        integrador_id=entry.integrador_id,
+        conta_id=entry.conta_id,
+        client_id=entry.app_id,
+    )
+    limits = RateLimits(
+        per_credential=entry.limite_token or default_limits.per_credential,
+        per_integrator=entry.limite_integrador or default_limits.per_integrator,
+    )
+    return Authenticated(principal, limits)
+
+
+async def expurgar(now: datetime | None = None) -> tuple[int, int, int]:
+    """Codes a day after they expired (a replay still finds them the first day), tokens once
+    expired, authentication failures outside the counting window."""
+    now = now or agora()
+    return await repository.expurgar(now - timedelta(days=1), now, now - JANELA_FALHAS)

@@ -333,3 +333,30 @@ async def test_staff_read_apps_and_api_keys_never_reach_them(client, portal, own
             await run(operation, context, variables)
         assert refused.value.type == "FORBIDDEN"
     assert (await AppOAuth.get(id=client_id)).situacao == "ativo"
+
+
+async def test_what_the_page_changes_reaches_the_oauth_endpoints_at_once(client, portal, owner, oauth):
+    from tests.factories import OAuthApp, auth
+
+    # an app registered on the page, authorised by a seller, with its tokens
+    client_id, old = await register(portal, escopos=["contas:ler"])
+    app = OAuthApp(client_id, old, URI, Integrator(await integrador_id(owner), ""))
+    tokens = await oauth.tokens(app, await oauth.consentir(app))
+    assert (await client.get("/v1/contas", headers=auth(tokens["access_token"]))).status == 200
+    refresh = {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}
+    # rotated on the page: the previous secret is refused at once, the new one works
+    response = await portal.submit(f"/apps/{client_id}/segredo", {})
+    new = _SECRET.search(await response.text()).group(1)
+    response = await client.post("/oauth/token", data=refresh, **oauth.basic(app))
+    assert response.status == 401 and (await response.json())["error"] == "invalid_client"
+    app.client_secret = new
+    response = await client.post("/oauth/token", data=refresh, **oauth.basic(app))
+    assert response.status == 200, await response.text()
+    access = (await response.json())["access_token"]
+    assert (await client.get("/v1/contas", headers=auth(access))).status == 200  # now cached
+    # disabled on the page: its token answers 401 at once, and the token endpoint refuses the app
+    await portal.submit(f"/apps/{client_id}/desativar", {})
+    response = await client.get("/v1/contas", headers=auth(access))
+    assert response.status == 401 and "desativado" in (await response.json())["error"]["description"]
+    response = await client.post("/oauth/token", data=refresh, **oauth.basic(app))
+    assert response.status == 401 and (await response.json())["error"] == "invalid_client"

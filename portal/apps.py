@@ -117,10 +117,14 @@ async def editar(page: Page) -> web.StreamResponse:
     return page.redirect(f"/apps/{app_id}", aviso="app_atualizado")
 
 
+async def _confirmar(page: Page, template: str) -> web.StreamResponse:
+    app = (await page.run(ops.OBTER_APP, id=page.request.match_info["id"]))["appOAuth"]
+    return page.render(template, app=app)
+
+
 @routes.get("/apps/{id}/segredo")
 async def segredo_confirmar(page: Page) -> web.StreamResponse:
-    app = (await page.run(ops.OBTER_APP, id=page.request.match_info["id"]))["appOAuth"]
-    return page.render("portal/app_segredo.html", app=app)
+    return await _confirmar(page, "portal/app_segredo.html")
 
 
 @routes.post("/apps/{id}/segredo")
@@ -131,8 +135,7 @@ async def rotacionar(page: Page) -> web.StreamResponse:
 
 @routes.get("/apps/{id}/desativar")
 async def desativar_confirmar(page: Page) -> web.StreamResponse:
-    app = (await page.run(ops.OBTER_APP, id=page.request.match_info["id"]))["appOAuth"]
-    return page.render("portal/app_desativar.html", app=app)
+    return await _confirmar(page, "portal/app_desativar.html")
 
 
 @routes.post("/apps/{id}/desativar")

@@ -78,10 +78,7 @@ class Query:
         description="Why production apps cannot be created yet; null when they can.",
     )
     async def bloqueio_app_oauth_producao(self, info: Info) -> BloqueioChaveType | None:
-        bloqueio = await apps.bloqueio_producao(info.context.principal.integrador_exigido)
-        if bloqueio is None:
-            return None
-        return BloqueioChaveType(tipo=bloqueio.type, mensagem=bloqueio.description or bloqueio.kind.message)
+        return BloqueioChaveType.of(await apps.bloqueio_producao(info.context.principal.integrador_exigido))
 
 
 @strawberry.type

@@ -1,4 +1,4 @@
-"""The portal for integrator staff, mounted at / beside /v1, /docs, /midia and /static."""
+"""The portal for integrator staff and the sellers' pages (/vendedor/...), mounted at / beside /v1, /docs, /midia and /static."""
 
 from aiohttp import web
 
@@ -16,6 +16,7 @@ from portal import (
     geracoes,
     integracao,
     produtos,
+    vendedores,
     visao_geral,
 )
 
@@ -34,6 +35,7 @@ ROUTE_MODULES = (
     equipe,
     contrato,
     apps,
+    vendedores,
 )
 
 

@@ -1,7 +1,6 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
-after 7, expired portal sessions, sign-in failures and password links, expired OAuth codes and
-tokens) and the recovery sweeps of quality checks, generations, e-mail and
-notices."""
+after 7, expired portal and seller sessions, sign-in failures and password links, expired OAuth
+codes and tokens) and the recovery sweeps of quality checks, generations, e-mail and notices."""
 
 import logging
 
@@ -9,6 +8,7 @@ from graphql_api.chamada import service as chamadas
 from graphql_api.idempotencia import service as idempotency_store
 from graphql_api.oauth import tokens as oauth_tokens
 from graphql_api.usuario import sessoes
+from graphql_api.vendedor import sessoes as sessoes_vendedor
 from tasks import avisos, conferencia, email, geracao
 from tasks.broker import broker
 from vitrine.settings import Settings
@@ -32,7 +32,13 @@ async def expurgar_idempotencia() -> dict:
 @broker.task(task_name="manutencao.expurgar_sessoes")
 async def expurgar_sessoes() -> dict:
     sessions, failures, links = await sessoes.expurgar()
-    return {"sessoesRemovidas": sessions, "tentativasRemovidas": failures, "linksRemovidos": links}
+    seller_sessions = await sessoes_vendedor.expurgar()
+    return {
+        "sessoesRemovidas": sessions,
+        "sessoesVendedorRemovidas": seller_sessions,
+        "tentativasRemovidas": failures,
+        "linksRemovidos": links,
+    }
 
 
 @broker.task(task_name="manutencao.expurgar_oauth")

@@ -57,10 +57,28 @@ def test_staff_token_and_contract_acceptance(tmp_path):
     assert live.returncode != 0 and "PRODUCTION_NOT_RELEASED" in live.stderr
 
 
-def error_of(result) -> dict:
-    """The error JSON a refused command prints (stderr also carries log lines)."""
-    line = next(line for line in result.stderr.splitlines() if line.startswith("Error: "))
+def cli_error(stderr: str) -> dict:
+    """The error JSON a failed command prints (after the log lines) as `Error: {...}`."""
+    line = next(line for line in stderr.splitlines() if line.startswith("Error: "))
     return json.loads(line.removeprefix("Error: "))
+
+
+def test_seller_creation(tmp_path):
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
+    env.pop("VITRINE_DATABASE_URL", None)
+    created = run("vendedor", "create", "--nome", "Loja da Maria", "--email", " Maria@Loja.test ", "--senha", "uma senha bem longa", env=env)
+    assert created.returncode == 0, created.stderr
+    body = json.loads(created.stdout)
+    assert body["vendedorId"].startswith("vnd_") and len(body["vendedorId"]) == 4 + 26
+    assert body["nome"] == "Loja da Maria" and body["email"] == "maria@loja.test"
+    again = run("vendedor", "create", "--nome", "Outra", "--email", "maria@loja.test", "--senha", "outra senha longa", env=env)
+    assert again.returncode != 0
+    error = cli_error(again.stderr)
+    assert error["type"] == "VALIDATION_FAILED" and [f["campo"] for f in error["fields"]] == ["email"]
+    invalid = run("vendedor", "create", "--nome", "", "--email", "sem-arroba", "--senha", "curta", env=env)
+    assert invalid.returncode != 0
+    error = cli_error(invalid.stderr)
+    assert sorted(f["campo"] for f in error["fields"]) == ["email", "nome", "senha"]
 
 
 def test_app_creation_prints_the_client_secret_once_and_errors_as_json(tmp_path):
@@ -99,16 +117,16 @@ def test_app_creation_prints_the_client_secret_once_and_errors_as_json(tmp_path)
         "--escopos", "contas:escrever", env=env,
     )
     assert refused.returncode != 0
-    error = error_of(refused)
+    error = cli_error(refused.stderr)
     assert error["type"] == "VALIDATION_FAILED"
     assert [f["campo"] for f in error["fields"]] == ["escopos", "redirectUris", "redirectUris"]
     live = run(
         "app", "create", "--integrador", itg, "--nome", "Produção", "--ambiente", "producao", "--tipo", "confidencial",
         "--redirect-uri", "https://loja.exemplo.com/cb", "--escopos", "produtos:ler", env=env,
     )
-    assert live.returncode != 0 and error_of(live)["type"] == "PRODUCTION_NOT_RELEASED"
+    assert live.returncode != 0 and cli_error(live.stderr)["type"] == "PRODUCTION_NOT_RELEASED"
     missing = run("app", "create", "--integrador", "itg_nao_existe", "--nome", "X", "--tipo", "publico",
                   "--redirect-uri", "https://a.exemplo.com/cb", "--escopos", "contas:ler", env=env)
-    assert missing.returncode != 0 and error_of(missing)["type"] == "NOT_FOUND"
+    assert missing.returncode != 0 and cli_error(missing.stderr)["type"] == "NOT_FOUND"
     assert database.execute("SELECT count(*) FROM apps_oauth").fetchone() == (2,)
     database.close()

@@ -41,12 +41,20 @@ async def register(portal, **overrides) -> tuple[str, str | None]:
 
 
 @pytest.fixture
-def published(client):
-    """The topics published on the invalidation bus during the test."""
+def published(client, monkeypatch):
+    """The topics the service published on the invalidation bus during the test (the calls
+    themselves: with Redis each one also comes back to this process from the channel)."""
     from vitrine.keys import RUNTIME
 
+    bus = client.app[RUNTIME].bus
+    publish = bus.publish
     topics: list[str] = []
-    client.app[RUNTIME].bus.subscribe(topics.append)
+
+    async def recorded(topic: str) -> None:
+        topics.append(topic)
+        await publish(topic)
+
+    monkeypatch.setattr(bus, "publish", recorded)
     return topics
 
 
@@ -309,7 +317,7 @@ async def test_staff_read_apps_and_api_keys_never_reach_them(client, portal, own
     from graphql_api.core.context import Context
     from graphql_api.core.errors import ApiError
     from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
-    from graphql_api.executor import run
+    from graphql_api.executor import Operation, run
     from graphql_api.operations import apps as ops
     from tests.api.test_integracao import graphql, staff_token
     from vitrine.keys import RUNTIME
@@ -322,6 +330,10 @@ async def test_staff_read_apps_and_api_keys_never_reach_them(client, portal, own
     assert body["data"]["appsOAuth"] == [
         {"clientId": client_id, "tipo": "confidencial", "situacao": "ativo", "escopos": ["produtos:ler", "geracoes:criar"]}
     ]
+    _, body = await graphql(client, token, "query($id: ID!) { appOAuth(id: $id) { nome ambiente } }", id=client_id)
+    assert body["data"]["appOAuth"] == {"nome": "Conector da Loja", "ambiente": "teste"}
+    _, body = await graphql(client, token, "{ appsOAuth { clientId } }")
+    assert body["errors"][0]["extensions"]["fields"][0]["campo"] == "integradorId"
     _, body = await graphql(client, token, "mutation($id: ID!) { desativarAppOAuth(id: $id) { situacao } }", id=client_id)
     assert body["errors"][0]["extensions"]["type"] == "FORBIDDEN"
     assert (await AppOAuth.get(id=client_id)).situacao == "ativo"
@@ -332,6 +344,14 @@ async def test_staff_read_apps_and_api_keys_never_reach_them(client, portal, own
         with pytest.raises(ApiError) as refused:
             await run(operation, context, variables)
         assert refused.value.type == "FORBIDDEN"
+    # a person naming another integrator is told that only staff do that
+    pessoa = Principal(kind=CredentialKind.PORTAL, ambiente=Ambiente.TESTE, scopes=frozenset(), integrador_id=itg)
+    other = Operation("query OutroIntegrador($i: String) { appsOAuth(integradorId: $i) { clientId } }")
+    with pytest.raises(ApiError) as refused:
+        await run(other, Context(runtime=client.app[RUNTIME], principal=pessoa), {"i": "itg_outro"})
+    assert refused.value.type == "FORBIDDEN"
+    mine = await run(other, Context(runtime=client.app[RUNTIME], principal=pessoa), {"i": itg})
+    assert mine["appsOAuth"] == [{"clientId": client_id}]
     assert (await AppOAuth.get(id=client_id)).situacao == "ativo"
 
 

@@ -8,6 +8,7 @@ from portal import (
     avisos,
     chamadas,
     chaves,
+    consentimento,
     contas,
     contrato,
     creditos,
@@ -36,6 +37,7 @@ ROUTE_MODULES = (
     contrato,
     apps,
     vendedores,
+    consentimento,
 )
 
 

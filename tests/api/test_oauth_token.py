@@ -286,10 +286,9 @@ async def test_purge_removes_expired_tokens_and_day_old_codes_only(client, oauth
     from datetime import timedelta
 
     from graphql_api.core.relogio import agora
+    from graphql_api.oauth import segredos
     from graphql_api.oauth import tokens as oauth_tokens
     from graphql_api.oauth.models import CodigoAutorizacao, TokenOAuth
-
-    from graphql_api.oauth import segredos
 
     app = await oauth.app(integrator)
     spent = await oauth.tokens(app, await oauth.consentir(app))

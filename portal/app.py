@@ -4,6 +4,7 @@ from aiohttp import web
 
 from portal import (
     acesso,
+    apps,
     avisos,
     chamadas,
     chaves,
@@ -34,6 +35,7 @@ ROUTE_MODULES = (
     emails,
     equipe,
     contrato,
+    apps,
     vendedores,
     consentimento,
 )

@@ -217,10 +217,8 @@ async def avaliar(pedido: Pedido, *, issuer: str) -> Avaliacao:
     try:
         valido = _verificar_parametros(pedido, app)
         nome = await repository.nome_do_integrador(app.integrador_id)
-    except OAuth2Error as erro:
-        return Avaliacao(redirecionar_para=redirecionar_erro((redirect_uri, _state_seguro(pedido)), erro, issuer))
-    except Exception:
-        erro = _erro_interno()
+    except Exception as falha:
+        erro = falha if isinstance(falha, OAuth2Error) else _erro_interno()
         return Avaliacao(redirecionar_para=redirecionar_erro((redirect_uri, _state_seguro(pedido)), erro, issuer))
     return Avaliacao(
         pedido=PedidoValido(

@@ -34,9 +34,10 @@ from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth import repository, segredos
-from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel
+from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel, citar
 from graphql_api.oauth.models import AppOAuth, Autorizacao, TokenOAuth
 from graphql_api.oauth.revogacao import revogar_autorizacoes
+from vitrine.infra.cache import CredentialCache
 from vitrine.infra.ratelimit import RateLimiter
 
 ACCESS_TTL = timedelta(hours=1)
@@ -254,8 +255,9 @@ def _escopos_da_renovacao(scope: str | None, autorizacao: Autorizacao, app: AppO
     pedidos = scope.split()
     fora = [e for e in pedidos if e not in concedidos]
     if fora:
-        nome = "".join(c for c in fora[0][:40] if 0x20 <= ord(c) <= 0x7E and c not in '"\\')
-        raise InvalidScopeError(description=f"O escopo {nome} nao foi autorizado pelo vendedor a este aplicativo.")
+        raise InvalidScopeError(
+            description=f"O escopo {citar(fora[0])} nao foi autorizado pelo vendedor a este aplicativo."
+        )
     return catalogo_escopos.ordenados(pedidos)
 
 
@@ -285,36 +287,19 @@ class _TokenEmCache:
     producao_suspensa: bool
     limite_token: int | None
     limite_integrador: int | None
-    lido_em: float
 
 
-class TokenCache:
-    """SHA-256 of an access token -> what authentication needs. Cleared in every process on
-    CACHE_TOPIC (revocations, disabled apps), and after `ttl` seconds in any case."""
-
-    def __init__(self, ttl_seconds: float = 60.0) -> None:
-        self.ttl = ttl_seconds
-        self._entries: dict[str, _TokenEmCache] = {}
-
-    def get(self, resumo: str) -> _TokenEmCache | None:
-        entry = self._entries.get(resumo)
-        if entry is not None and time.monotonic() - entry.lido_em > self.ttl:
-            return None
-        return entry
-
-    def put(self, resumo: str, entry: _TokenEmCache) -> None:
-        if len(self._entries) > 100_000:
-            self._entries.clear()
-        self._entries[resumo] = entry
-
-    def clear(self, _topic: str = "") -> None:
-        self._entries.clear()
+# SHA-256 of an access token -> what authentication needs. Cleared in every process on
+# CACHE_TOPIC (revocations, disabled apps) and on the keys' topic (the integrator paused, its
+# production suspended, its limits changed: the entries carry those too).
+TokenCache = CredentialCache[_TokenEmCache]
 
 
 async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
     entry = cache.get(resumo)
     if entry is not None:
         return entry
+    epoch = cache.epoch
     row = await repository.token_de_acesso(resumo)
     if row is None:
         return None
@@ -333,9 +318,8 @@ async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
         producao_suspensa=row[prefixo + "producao_situacao"] == "suspensa",
         limite_token=row[prefixo + "limite_por_minuto_chave"],
         limite_integrador=row[prefixo + "limite_por_minuto_integrador"],
-        lido_em=time.monotonic(),
     )
-    cache.put(resumo, entry)
+    cache.put(resumo, entry, epoch)
     return entry
 
 

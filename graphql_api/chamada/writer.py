@@ -88,6 +88,7 @@ class CallRecord:
     response_body: bytes | None
     criado_em: datetime  # when the request arrived
     retry_after: int | None = None  # seconds, when the answer carried Retry-After
+    client_id: str | None = None  # the OAuth app of an oat_ token
     tipo: TipoChamada | None = None  # what the call was (not stored: only the batch's listeners read it)
 
 
@@ -241,6 +242,7 @@ class CallLogWriter:
             ambiente=r.ambiente,
             chave_id=r.chave_id,
             credencial=r.credencial,
+            client_id=r.client_id,
             conta_id=r.conta_id,
             metodo=r.metodo,
             endpoint=r.endpoint[:200],

@@ -84,11 +84,13 @@ class ErroRecente:
 
 async def erros_recentes(principal: Principal, *, now: datetime | None = None) -> list[ErroRecente]:
     """The caller's own errors of the last 7 days grouped by type. An OAuth token sees only the
-    calls made with its grant on its linked account."""
+    calls its app made on its linked account."""
     since = (now or agora()) - RECENT_ERRORS_WINDOW
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(criado_em__gte=since)
     if principal.kind is CredentialKind.OAUTH:
-        query = query.filter(credencial=CredentialKind.OAUTH.value, conta_id=principal.conta_id)
+        query = query.filter(
+            credencial=CredentialKind.OAUTH.value, client_id=principal.client_id, conta_id=principal.conta_id
+        )
     rows = await repository.errors_grouped(query)
     return [
         ErroRecente(r["codigo_erro"], r["total"], r["ultima_em"], r["ultimo_id"])

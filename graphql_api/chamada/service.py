@@ -56,6 +56,8 @@ async def listar_chamadas(
         chave = CHAVE_PATTERN.match(filtros.chave)
         assert chave is not None  # FiltroChamadas accepted only what the pattern matches
         query = query.filter(chave_id=chave.group(1))
+    if filtros.clientId:
+        query = query.filter(client_id=filtros.clientId)
     return await paginate(query, page)
 
 
@@ -65,6 +67,13 @@ async def endpoints_chamadas(principal: Principal) -> list[str]:
     return await repository.endpoints(repository.of_tenant(principal.integrador_id, principal.ambiente.value))
 
 
+async def apps_chamadas(principal: Principal) -> list[AppDoRegistro]:
+    """The integrator's OAuth apps of the environment, disabled ones too (their calls stay in
+    the log): what the call log's filter by app offers."""
+    rows = await repository.apps(principal.integrador_exigido, principal.ambiente.value)
+    return [AppDoRegistro(client_id=r["id"], nome=r["nome"], ativo=r["situacao"] == "ativo") for r in rows]
+
+
 async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
     return await encontrar(
         request_id,
@@ -72,6 +81,13 @@ async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
         repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(id=request_id).first,
         f"Chamada {request_id} não encontrada neste ambiente.",
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AppDoRegistro:
+    client_id: str
+    nome: str
+    ativo: bool
 
 
 @dataclass(frozen=True, slots=True)

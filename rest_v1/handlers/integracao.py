@@ -24,6 +24,7 @@ CHAMADAS_QUERY = page_parameters("req_") | {
     "contaId": id_schema("cta_"),
     "chave": {"type": "string", "pattern": CHAVE_PATTERN.pattern},
     "ambiente": enum_schema("teste", "producao"),
+    "clientId": id_schema("app_"),
 }
 
 

@@ -453,3 +453,31 @@ async def test_linked_account_notices_carry_conta_id_and_orders_debit_the_integr
     falhou = await recebido("geracao.falhou", lambda data: data["id"] == falha["id"])
     assert falhou["contaId"] == vinculo.conta_id
     assert (await saldo())["creditosDisponiveis"] == depois["creditosDisponiveis"]
+
+
+# ---------------------------------------------------------------- the OpenAPI document
+
+
+async def test_the_openapi_document_declares_oauth_and_each_operations_scope(client):
+    from graphql_api.oauth.escopos import DESCRICOES
+
+    document = await (await client.get("/v1/openapi.json")).json()
+    schemes = document["components"]["securitySchemes"]
+    assert schemes["chaveDeApi"] == schemes["chaveDeApi"] | {"type": "http", "scheme": "bearer"}
+    flow = schemes["oauth"]["flows"]["authorizationCode"]
+    base = document["servers"][0]["url"].removesuffix("/v1")
+    assert flow["authorizationUrl"] == f"{base}/oauth/autorizar"
+    assert flow["tokenUrl"] == flow["refreshUrl"] == f"{base}/oauth/token"
+    assert flow["scopes"] == DESCRICOES and set(flow["scopes"]) == OAUTH_SCOPES
+    for module in ROUTE_MODULES:
+        for spec in module.specs:
+            operation = document["paths"][spec.path][spec.method.lower()]
+            if spec.public:
+                assert "security" not in operation
+            elif spec.integrator_only:
+                assert operation["security"] == [{"chaveDeApi": []}], spec.path
+                assert "403" in operation["responses"] and "Exclusiva do integrador" in operation["description"]
+            else:
+                expected = [{"chaveDeApi": []}, {"oauth": [spec.scope] if spec.scope else []}]
+                assert operation["security"] == expected, spec.path
+                assert "403" in operation["responses"] or spec.scope is None, spec.path

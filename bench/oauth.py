@@ -187,6 +187,35 @@ def wrk(url: str, *, connections: int, seconds: int, headers: dict[str, str] | N
     return rps, float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)], cpu / requests * 1e6
 
 
+def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> list[dict]:
+    """The warm-up, then each round: both reads side by side, then the refresh chains."""
+    rounds = []
+    wait_for_port(port)
+    base = f"http://127.0.0.1:{port}"
+    read_url = f"{base}/v1/geracoes/{data['geracao']}"
+    key = {"Authorization": f"Bearer {data['key']}"}
+    token = {"Authorization": f"Bearer {data['token']}"}
+    # warm both reads and the token endpoint (connections, caches, prepared statements)
+    for headers in (key, token):
+        wrk(read_url, connections=4, seconds=WARMUP_SECONDS, headers=headers)
+    wrk(f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=WARMUP_SECONDS, script=script, args=data["runs"][0])
+    for n, chains in enumerate(data["runs"][1:]):
+        one = {}
+        # which read goes first alternates: the database grows (call log) as a round goes on
+        for name in ("sk", "oat") if n % 2 == 0 else ("oat", "sk"):
+            one[f"{name}_rps"], one[f"{name}_p99_ms"], one[f"{name}_cpu_us"] = wrk(
+                read_url, connections=READ_CONNECTIONS, seconds=DURATION, headers=key if name == "sk" else token,
+                server=server.pid,
+            )
+        one["ratio"] = one["oat_rps"] / one["sk_rps"]
+        one["refresh_rps"], one["refresh_p99_ms"], one["refresh_cpu_us"] = wrk(
+            f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=DURATION, script=script, args=chains,
+            server=server.pid,
+        )
+        rounds.append(one)
+    return rounds
+
+
 def run_backend(env: dict[str, str], workdir: Path) -> dict:
     from tests.processes import start_vitrine
 
@@ -199,36 +228,13 @@ def run_backend(env: dict[str, str], workdir: Path) -> dict:
     port = free_port()
     script = workdir / "refresh.lua"
     script.write_text(REFRESH_LUA)
-    log = open(workdir / "serve.log", "w")
-    server = start_vitrine("serve", env={**os.environ, **env, "VITRINE_PORT": str(port)}, log=log)
-    rounds = []
-    try:
-        wait_for_port(port)
-        base = f"http://127.0.0.1:{port}"
-        read_url = f"{base}/v1/geracoes/{data['geracao']}"
-        key = {"Authorization": f"Bearer {data['key']}"}
-        token = {"Authorization": f"Bearer {data['token']}"}
-        # warm both reads and the token endpoint (connections, caches, prepared statements)
-        for headers in (key, token):
-            wrk(read_url, connections=4, seconds=WARMUP_SECONDS, headers=headers)
-        wrk(f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=WARMUP_SECONDS, script=script, args=data["runs"][0])
-        for n, chains in enumerate(data["runs"][1:]):
-            one = {}
-            # which read goes first alternates: the database grows (call log) as a round goes on
-            for name in ("sk", "oat") if n % 2 == 0 else ("oat", "sk"):
-                one[f"{name}_rps"], one[f"{name}_p99_ms"], one[f"{name}_cpu_us"] = wrk(
-                    read_url, connections=READ_CONNECTIONS, seconds=DURATION, headers=key if name == "sk" else token,
-                    server=server.pid,
-                )
-            one["ratio"] = one["oat_rps"] / one["sk_rps"]
-            one["refresh_rps"], one["refresh_p99_ms"], one["refresh_cpu_us"] = wrk(
-                f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=DURATION, script=script, args=chains,
-                server=server.pid,
-            )
-            rounds.append(one)
-    finally:
-        os.killpg(server.pid, signal.SIGINT)  # a clean stop: the call log is flushed
-        server.wait(timeout=30)
+    with open(workdir / "serve.log", "w") as log:
+        server = start_vitrine("serve", env={**os.environ, **env, "VITRINE_PORT": str(port)}, log=log)
+        try:
+            rounds = _measure(server, port, data, script)
+        finally:
+            os.killpg(server.pid, signal.SIGINT)  # a clean stop: the call log is flushed
+            server.wait(timeout=30)
     summary = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
     summary["rounds"] = rounds
     return summary

@@ -330,6 +330,33 @@ async def test_responses_and_errors_have_the_same_formats_as_keys(client, factor
     assert set((await missing.json())["error"]) == {"type", "message", "description", "fields", "documentation"}
 
 
+async def test_idempotency_keys_of_a_token_are_its_own(client, oauth, factory, integrator):
+    """Two sellers' tokens (and the integrator's key) may use the same Idempotency-Key: none
+    collides with the others (409) nor replays another account's answer."""
+    a = await vincular(oauth, integrator)
+    b = await vincular(oauth, integrator, app=a.app)
+    imagem_a = await imagem_gerada(factory, integrator, a.conta_id)
+    imagem_b = await imagem_gerada(factory, integrator, b.conta_id)
+    pedido = {"operacoes": [{"tipo": "fundo_branco"}]}
+    chave = {"Idempotency-Key": "pedido-0001"}
+    primeira = await client.post(f"/v1/imagens/{imagem_a}/edicoes", json=pedido, headers=a.headers | chave)
+    assert primeira.status == 201, await primeira.text()
+    # the same token repeating itself gets the replay
+    repetida = await client.post(f"/v1/imagens/{imagem_a}/edicoes", json=pedido, headers=a.headers | chave)
+    assert repetida.headers.get("Idempotent-Replayed") == "true"
+    assert (await repetida.json())["data"]["id"] == (await primeira.json())["data"]["id"]
+    # another seller sending the very same request sees nothing of it
+    alheia = await client.post(f"/v1/imagens/{imagem_a}/edicoes", json=pedido, headers=b.headers | chave)
+    assert alheia.status == 404 and "Idempotent-Replayed" not in alheia.headers
+    # and its own order with the same key is a new one, as is the integrator's
+    propria = await client.post(f"/v1/imagens/{imagem_b}/edicoes", json=pedido, headers=b.headers | chave)
+    assert propria.status == 201 and "Idempotent-Replayed" not in propria.headers
+    da_chave = await client.post(f"/v1/imagens/{imagem_b}/edicoes", json=pedido, headers=integrator.headers | chave)
+    assert da_chave.status == 201 and "Idempotent-Replayed" not in da_chave.headers
+    ids = {(await r.json())["data"]["id"] for r in (primeira, propria, da_chave)}
+    assert len(ids) == 3
+
+
 # ---------------------------------------------------------------- revocation and the call log
 
 

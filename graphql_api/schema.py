@@ -21,6 +21,7 @@ from graphql_api.integracao import schema as integracao
 from graphql_api.oauth import schema as oauth
 from graphql_api.produto import schema as produto
 from graphql_api.usuario import schema as usuario
+from graphql_api.vendedor import schema as vendedor
 
 Query = merge_types(
     "Query",
@@ -38,6 +39,7 @@ Query = merge_types(
         aviso.Query,
         conferencia.Query,
         oauth.Query,
+        vendedor.Query,
     ),
 )
 Mutation = merge_types(
@@ -54,6 +56,7 @@ Mutation = merge_types(
         conferencia.Mutation,
         geracao.Mutation,
         oauth.Mutation,
+        vendedor.Mutation,
     ),
 )
 

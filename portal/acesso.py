@@ -1,15 +1,16 @@
 """Getting in and out: sign-up, sign-in, sign-out, password links, re-authentication and the
 environment switch. Sign-up and password links are GraphQL mutations; the session itself is
-authentication at the edge (graphql_api/usuario/autenticacao.py and sessoes.py), like API keys at the facade."""
+authentication at the edge (graphql_api/usuario/autenticacao.py and sessoes.py), like API keys at the facade;
+the sign-in views are the edge's own (portal/web.py), shared with the sellers' pages."""
 
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
-from graphql_api.usuario import autenticacao, sessoes
+from graphql_api.usuario import sessoes
 from graphql_api.usuario.schemas import Cadastro
-from portal.web import HOME, SESSION_COOKIE, Page, PortalRoutes, form_errors, safe_next
+from portal.web import HOME, Page, PortalRoutes, form_errors, safe_next, sign_in, sign_in_page
 
 routes = PortalRoutes()
 
@@ -46,47 +47,17 @@ async def cadastro(page: Page) -> web.StreamResponse:
         erros, erro = form_errors(error, CADASTRO_FIELDS)
         dados.pop("senha")
         return page.render("portal/cadastro.html", status=422, valores=dados, erros=erros, erro=erro)
-    await _sign_in(page, criado["cadastrarIntegrador"]["id"])
+    await page.sign_in(criado["cadastrarIntegrador"]["id"])
     return page.redirect(HOME, aviso="bem_vindo")
 
 
-async def _sign_in(page: Page, usuario_id: str) -> None:
-    token = await sessoes.abrir_sessao(
-        usuario_id,
-        ip=page.ip,
-        agente=page.request.headers.get("User-Agent", ""),
-        anterior=page.request.cookies.get(SESSION_COOKIE),
-    )
-    page.set_session(token)
-
-
-@routes.get("/entrar", signed_in=False)
-async def entrar_form(page: Page) -> web.StreamResponse:
-    if page.sessao:
-        return page.redirect(safe_next(page.query("proximo")))
-    return page.render("portal/entrar.html", email="", proximo=page.query("proximo"), erro=None)
-
-
-@routes.post("/entrar", signed_in=False)
-async def entrar(page: Page) -> web.StreamResponse:
-    email, proximo = await page.field("email"), await page.field("proximo")
-    try:
-        usuario = await autenticacao.verificar_senha(email, await page.field("senha"), ip=page.ip)
-    except ApiError as error:
-        response = page.render(
-            "portal/entrar.html", status=error.status, email=email, proximo=proximo, erro=error.description
-        )
-        response.headers.update(error.headers)
-        return response
-    await _sign_in(page, usuario.id)
-    return page.redirect(safe_next(proximo))
+routes.get("/entrar", signed_in=False)(sign_in_page)
+routes.post("/entrar", signed_in=False)(sign_in)
 
 
 @routes.post("/sair")
 async def sair(page: Page) -> web.StreamResponse:
-    assert page.token is not None  # a signed-in route carries its session cookie
-    await sessoes.encerrar_sessao(page.token)
-    page.set_session(None)
+    await page.sign_out()
     return page.redirect("/entrar", aviso="saiu")
 
 

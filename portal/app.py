@@ -1,4 +1,4 @@
-"""The portal for integrator staff, mounted at / beside /v1, /docs, /midia and /static."""
+"""The portal for integrator staff and the sellers' pages (/vendedor/...), mounted at / beside /v1, /docs, /midia and /static."""
 
 from aiohttp import web
 
@@ -15,6 +15,7 @@ from portal import (
     geracoes,
     integracao,
     produtos,
+    vendedores,
     visao_geral,
 )
 
@@ -32,6 +33,7 @@ ROUTE_MODULES = (
     emails,
     equipe,
     contrato,
+    vendedores,
 )
 
 

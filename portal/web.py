@@ -1,6 +1,10 @@
 """The portal's edge: session cookie, CSRF, security headers and rendering, wrapped around thin
-views. Each view receives a `Page`, runs GraphQL operations in-process with a PORTAL principal
-(`page.run`) and renders a template (`page.render`).
+views. Each view receives a `Page`, runs GraphQL operations in-process with the principal of its
+session (`page.run`) and renders a template (`page.render`).
+
+Two kinds of people use these pages, each with a cookie, a sign-in page and sessions of their own
+(`SessionKind`): the integrator's staff (`STAFF`, PORTAL principals) and sellers (`SELLER`,
+VENDEDOR principals, on /vendedor/... and the consent page). The edge rules are one code for both.
 
 Why a decorator and not an aiohttp middleware: middlewares of the root application also run for
 the /v1 sub-application, whose hot path must not pay for the portal's cookies."""
@@ -15,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -25,20 +29,24 @@ from multidict import MultiDictProxy
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
-from graphql_api.core.principal import ROLE_SCOPES
+from graphql_api.core.principal import ROLE_SCOPES, Principal
 from graphql_api.core.scalars import parse_timestamp
+from graphql_api.core.validation import tem_controle
 from graphql_api.executor import Operation, run
-from graphql_api.usuario import sessoes
+from graphql_api.usuario import autenticacao, sessoes
+from graphql_api.vendedor import sessoes as sessoes_vendedor
 from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 from vitrine.templating import environment, render_markdown
 
 SESSION_COOKIE = "vitrine_sessao"
+SELLER_COOKIE = "vitrine_vendedor"
 # Anonymous forms (sign-in, sign-up, password) are bound to this random value instead of a session.
 ANON_COOKIE = "vitrine_pre"
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf"
 HOME = "/visao-geral"
+SELLER_HOME = "/vendedor/apps"
 
 # Nothing is loaded from outside the service; no inline script runs.
 SECURITY_HEADERS = {
@@ -73,6 +81,8 @@ NOTICES = {
     "recarregado": "Créditos de teste recarregados.",
     "conferencia_iniciada": "Conferência iniciada. O veredito aparece aqui em alguns segundos.",
     "pedido_recebido": "Pedido recebido: acompanhe a geração abaixo.",
+    "vendedor_bem_vindo": "Cadastro feito. Quando você autorizar um app, ele aparece aqui.",
+    "app_revogado": "Acesso revogado: o app não age mais na sua loja. Para voltar a usá-lo, autorize de novo.",
 }
 
 _SAO_PAULO = ZoneInfo("America/Sao_Paulo")
@@ -120,15 +130,59 @@ templates.globals.update(
 )
 
 
-def safe_next(value: str | None) -> str:
-    """A local path to go back to; anything else (another host, a scheme) becomes the home."""
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
-        return HOME
+def safe_next(value: str | None, home: str = HOME) -> str:
+    """A local path to go back to; anything else (another host, a scheme, a control character
+    that would break the Location header) becomes the home."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value or tem_controle(value):
+        return home
     return value
 
 
 def _csrf_for(runtime: Runtime, binding: str) -> str:
     return hmac.new(runtime.settings.signing_key, b"csrf:" + binding.encode(), hashlib.sha256).hexdigest()
+
+
+class SignedIn(Protocol):
+    """A valid session of either kind (sessoes.SessaoAtiva, sessoes_vendedor.SessaoVendedorAtiva)."""
+
+    def principal(self) -> Principal: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SessionKind:
+    """Who a group of routes is for: its cookie, its sign-in page, its home, its error page and
+    how its sessions are read, opened and closed. Nothing else differs between staff and sellers."""
+
+    cookie: str
+    sign_in: str  # where a visitor without a session goes, with ?proximo=<the page>
+    home: str  # where an unusable `proximo` falls back to
+    templates: str  # folder of its layout and error page
+    verify: Callable[..., Awaitable[Any]]  # (email, senha, *, ip) -> the person, or ApiError
+    read: Callable[[str], Awaitable[SignedIn | None]]
+    open: Callable[..., Awaitable[str]]  # (person id, *, ip, agente, anterior) -> cookie value
+    close: Callable[[str], Awaitable[None]]
+
+
+STAFF = SessionKind(
+    SESSION_COOKIE,
+    "/entrar",
+    HOME,
+    "portal",
+    autenticacao.verificar_senha,
+    sessoes.sessao_ativa,
+    sessoes.abrir_sessao,
+    sessoes.encerrar_sessao,
+)
+SELLER = SessionKind(
+    SELLER_COOKIE,
+    "/vendedor/entrar",
+    SELLER_HOME,
+    "vendedor",
+    sessoes_vendedor.verificar_senha,
+    sessoes_vendedor.sessao_ativa,
+    sessoes_vendedor.abrir_sessao,
+    sessoes_vendedor.encerrar_sessao,
+)
 
 
 @dataclass
@@ -137,7 +191,8 @@ class Page:
 
     request: web.Request
     runtime: Runtime
-    sessao: sessoes.SessaoAtiva | None
+    kind: SessionKind
+    session: SignedIn | None  # of `kind`: the other kind's cookie is never read
     token: str | None  # the session cookie value when signed in
     anon: str | None  # the anonymous binding, when not signed in
     started: float
@@ -145,10 +200,30 @@ class Page:
     _form: MultiDictProxy | None = None
 
     @property
+    def sessao(self) -> sessoes.SessaoAtiva | None:
+        """The staff session, on the integrator's pages."""
+        return self.session if isinstance(self.session, sessoes.SessaoAtiva) else None
+
+    @property
+    def vendedor(self) -> sessoes_vendedor.SessaoVendedorAtiva | None:
+        """The seller session, on the sellers' pages."""
+        return self.session if isinstance(self.session, sessoes_vendedor.SessaoVendedorAtiva) else None
+
+    @property
     def sessao_ativa(self) -> sessoes.SessaoAtiva:
-        """The session of a signed-in route: the edge sends anyone without one to /entrar."""
-        assert self.sessao is not None, "only signed-in routes read the session"
+        """The session of a signed-in staff route: the edge sends anyone without one to /entrar."""
+        assert self.sessao is not None, "only signed-in staff routes read the session"
         return self.sessao
+
+    @property
+    def vendedor_ativo(self) -> sessoes_vendedor.SessaoVendedorAtiva:
+        """The session of a signed-in seller route: the edge sends anyone without one to /vendedor/entrar."""
+        assert self.vendedor is not None, "only signed-in seller routes read the seller"
+        return self.vendedor
+
+    def safe_next(self, value: str | None) -> str:
+        """`value` if it is a local path, else the home of this kind of person."""
+        return safe_next(value, self.kind.home)
 
     @property
     def csrf(self) -> str:
@@ -182,7 +257,7 @@ class Page:
     async def run(
         self, operation: Operation, *, idempotency_key: str | None = None, **variables: Any
     ) -> dict[str, Any]:
-        principal = self.sessao.principal() if self.sessao else None
+        principal = self.session.principal() if self.session else None
         context = Context(runtime=self.runtime, principal=principal, idempotency_key=idempotency_key)
         return await run(operation, context, variables)
 
@@ -192,6 +267,7 @@ class Page:
         notice = NOTICES.get(self.query("aviso"))
         html = templates.get_template(template).render(
             sessao=self.sessao,
+            vendedor=self.vendedor,
             csrf=self.csrf,
             path=self.request.path_qs,
             current=self.request.path,
@@ -213,7 +289,24 @@ class Page:
         return self._finish(response)
 
     def set_session(self, token: str | None) -> None:
-        self.cookies.append((SESSION_COOKIE, token))
+        self.cookies.append((self.kind.cookie, token))
+
+    async def sign_in(self, person_id: str) -> None:
+        """Open a session for a person who just proved who they are, replacing this browser's
+        previous one of the same kind (session fixation: a planted value never becomes signed in)."""
+        token = await self.kind.open(
+            person_id,
+            ip=self.ip,
+            agente=self.request.headers.get("User-Agent", ""),
+            anterior=self.request.cookies.get(self.kind.cookie),
+        )
+        self.set_session(token)
+
+    async def sign_out(self) -> None:
+        """End the session on the server: a copy of the cookie opens nothing afterwards."""
+        assert self.token is not None  # a signed-in route carries its session cookie
+        await self.kind.close(self.token)
+        self.set_session(None)
 
     def _finish(self, response: _Response) -> _Response:
         secure = self.runtime.settings.base_url.startswith("https://")
@@ -221,7 +314,7 @@ class Page:
             if value is None:
                 response.del_cookie(name, path="/")
             else:
-                max_age = int(sessoes.SESSION_MAX.total_seconds()) if name == SESSION_COOKIE else None
+                max_age = int(sessoes.SESSION_MAX.total_seconds()) if name == self.kind.cookie else None
                 response.set_cookie(
                     name, value, path="/", httponly=True, secure=secure, samesite="Lax", max_age=max_age
                 )
@@ -235,14 +328,14 @@ View = Callable[[Page], Awaitable[web.StreamResponse]]
 
 def error_page(page: Page, error: ApiError) -> web.StreamResponse:
     """An error no form handles: sign-in again, password prompt, or a page saying what happened."""
-    back = page.request.path_qs if page.request.method == "GET" else _referer_path(page.request)
+    back = page.request.path_qs if page.request.method == "GET" else _referer_path(page.request, page.kind.home)
     if error.type == "UNAUTHORIZED":
         page.set_session(None)
-        return page.redirect(f"/entrar?proximo={quote(safe_next(back))}")
+        return page.redirect(f"{page.kind.sign_in}?proximo={quote(page.safe_next(back))}")
     if error.type == "REAUTHENTICATION_REQUIRED":
-        return page.redirect(f"/reautenticar?proximo={quote(safe_next(back))}")
-    return page.render(
-        "portal/erro.html",
+        return page.redirect(f"/reautenticar?proximo={quote(page.safe_next(back))}")
+    return render_error(
+        page,
         status=error.status,
         titulo=error.message or error.kind.message,
         descricao=error.description or error.kind.causa,
@@ -251,23 +344,38 @@ def error_page(page: Page, error: ApiError) -> web.StreamResponse:
     )
 
 
-def _referer_path(request: web.Request) -> str:
+def render_error(page: Page, *, status: int, titulo: str, descricao: str, correcao: str, tipo: str) -> web.Response:
+    """The error page of the request's kind of person (their own layout)."""
+    return page.render(
+        f"{page.kind.templates}/erro.html",
+        status=status,
+        titulo=titulo,
+        descricao=descricao,
+        correcao=correcao,
+        tipo=tipo,
+        inicio=page.kind.home if page.session else page.kind.sign_in,
+    )
+
+
+def _referer_path(request: web.Request, home: str) -> str:
     """The page a form was sent from (browsers send an absolute Referer), when it is ours."""
     referer = urlsplit(request.headers.get("Referer", ""))
     if referer.netloc and referer.netloc != request.host:
-        return HOME
-    return (referer.path or HOME) + (f"?{referer.query}" if referer.query else "")
+        return home
+    return (referer.path or home) + (f"?{referer.query}" if referer.query else "")
 
 
 class PortalRoutes:
-    """The portal's routes and the edge rules every one of them follows."""
+    """A group of routes for one kind of person (staff by default; `PortalRoutes(SELLER)` for
+    sellers) and the edge rules every one of them follows."""
 
-    def __init__(self) -> None:
+    def __init__(self, kind: SessionKind = STAFF) -> None:
+        self.kind = kind
         self.routes: list[tuple[str, str, Callable]] = []
 
     def route(self, method: str, path: str, *, signed_in: bool = True) -> Callable[[View], View]:
         def register(view: View) -> View:
-            self.routes.append((method, path, _edge(view, signed_in=signed_in)))
+            self.routes.append((method, path, _edge(view, self.kind, signed_in=signed_in)))
             return view
 
         return register
@@ -279,30 +387,30 @@ class PortalRoutes:
         return self.route("POST", path, **options)
 
 
-def _edge(view: View, *, signed_in: bool) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def _edge(view: View, kind: SessionKind, *, signed_in: bool) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handler(request: web.Request) -> web.StreamResponse:
         runtime = request.app[RUNTIME]
-        token = request.cookies.get(SESSION_COOKIE) or None
-        sessao = await sessoes.sessao_ativa(token) if token else None
-        anon = None if sessao else request.cookies.get(ANON_COOKIE)
-        page = Page(request, runtime, sessao, token if sessao else None, anon, time.perf_counter())
-        if token and sessao is None:
+        token = request.cookies.get(kind.cookie) or None
+        session = await kind.read(token) if token else None
+        anon = None if session else request.cookies.get(ANON_COOKIE)
+        page = Page(request, runtime, kind, session, token if session else None, anon, time.perf_counter())
+        if token and session is None:
             page.set_session(None)  # stale cookie: drop it
-        if sessao is None and anon is None:
+        if session is None and anon is None:
             page.anon = secrets.token_urlsafe(24)
             page.cookies.append((ANON_COOKIE, page.anon))
         if request.method not in ("GET", "HEAD") and not await _csrf_ok(page):
-            return page.render(
-                "portal/erro.html",
+            return render_error(
+                page,
                 status=403,
                 titulo="Formulário expirado ou inválido.",
                 descricao="O token de segurança (CSRF) do formulário está ausente ou não confere com a sua sessão.",
                 correcao="Volte, recarregue a página e envie de novo.",
                 tipo="CSRF",
             )
-        if signed_in and sessao is None:
-            back = request.path_qs if request.method == "GET" else HOME
-            return page.redirect(f"/entrar?proximo={quote(back)}")
+        if signed_in and session is None:
+            back = request.path_qs if request.method == "GET" else kind.home
+            return page.redirect(f"{kind.sign_in}?proximo={quote(back)}")
         try:
             return await view(page)
         except ApiError as error:
@@ -331,3 +439,33 @@ def form_errors(error: ApiError, fields: set[str]) -> tuple[dict[str, str], str 
     if not error.fields:
         rest.append(error.description or error.message or error.kind.message)
     return beside, " ".join(rest) or None
+
+
+async def sign_in_page(page: Page) -> web.StreamResponse:
+    """GET of the sign-in page of the route's kind of person (`<templates>/entrar.html`); someone
+    already signed in goes straight on to `proximo`."""
+    proximo = page.query("proximo")
+    if page.session:
+        return page.redirect(page.safe_next(proximo))
+    return page.render(f"{page.kind.templates}/entrar.html", email="", proximo=proximo, erro=None)
+
+
+async def sign_in(page: Page) -> web.StreamResponse:
+    """POST of a sign-in form (email, senha, proximo): a new session and on to `proximo` (a local
+    path only), or the form again saying why not (wrong password 401, too many failures 429 with
+    Retry-After)."""
+    email, proximo = await page.field("email"), await page.field("proximo")
+    try:
+        person = await page.kind.verify(email, await page.field("senha"), ip=page.ip)
+    except ApiError as error:
+        response = page.render(
+            f"{page.kind.templates}/entrar.html",
+            status=error.status,
+            email=email,
+            proximo=proximo,
+            erro=error.description,
+        )
+        response.headers.update(error.headers)
+        return response
+    await page.sign_in(person.id)
+    return page.redirect(page.safe_next(proximo))

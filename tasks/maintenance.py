@@ -1,12 +1,14 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
-after 7, expired portal sessions, sign-in failures and password links) and the recovery sweeps
-of quality checks, generations, e-mail and notices."""
+after 7, expired portal and seller sessions, sign-in failures and password links, expired OAuth
+codes and tokens) and the recovery sweeps of quality checks, generations, e-mail and notices."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.idempotencia import service as idempotency_store
+from graphql_api.oauth import tokens as oauth_tokens
 from graphql_api.usuario import sessoes
+from graphql_api.vendedor import sessoes as sessoes_vendedor
 from tasks import avisos, conferencia, email, geracao
 from tasks.broker import broker
 from vitrine.settings import Settings
@@ -30,7 +32,19 @@ async def expurgar_idempotencia() -> dict:
 @broker.task(task_name="manutencao.expurgar_sessoes")
 async def expurgar_sessoes() -> dict:
     sessions, failures, links = await sessoes.expurgar()
-    return {"sessoesRemovidas": sessions, "tentativasRemovidas": failures, "linksRemovidos": links}
+    seller_sessions = await sessoes_vendedor.expurgar()
+    return {
+        "sessoesRemovidas": sessions,
+        "sessoesVendedorRemovidas": seller_sessions,
+        "tentativasRemovidas": failures,
+        "linksRemovidos": links,
+    }
+
+
+@broker.task(task_name="manutencao.expurgar_oauth")
+async def expurgar_oauth() -> dict:
+    codes, tokens, failures = await oauth_tokens.expurgar()
+    return {"codigosRemovidos": codes, "tokensRemovidos": tokens, "falhasRemovidas": failures}
 
 
 def periodic(settings: Settings) -> list:
@@ -41,6 +55,7 @@ def periodic(settings: Settings) -> list:
         expurgar_chamadas,
         expurgar_idempotencia,
         expurgar_sessoes,
+        expurgar_oauth,
         (conferencia.varrer, conferencia.SWEEP_SECONDS),
         (geracao.varrer, geracao.SWEEP_SECONDS),
         (email.varrer, settings.email_varredura_segundos),

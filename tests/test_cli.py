@@ -53,3 +53,27 @@ def test_staff_token_and_contract_acceptance(tmp_path):
     assert json.loads(accepted.stdout)["versao"] == 1
     live = run("key", "create", "--integrador", integrator["integradorId"], "--ambiente", "producao", env=env)
     assert live.returncode != 0 and "PRODUCTION_NOT_RELEASED" in live.stderr
+
+
+def cli_error(stderr: str) -> dict:
+    """The error JSON a failed command prints (after the log lines) as `Error: {...}`."""
+    line = next(line for line in stderr.splitlines() if line.startswith("Error: "))
+    return json.loads(line.removeprefix("Error: "))
+
+
+def test_seller_creation(tmp_path):
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
+    env.pop("VITRINE_DATABASE_URL", None)
+    created = run("vendedor", "create", "--nome", "Loja da Maria", "--email", " Maria@Loja.test ", "--senha", "uma senha bem longa", env=env)
+    assert created.returncode == 0, created.stderr
+    body = json.loads(created.stdout)
+    assert body["vendedorId"].startswith("vnd_") and len(body["vendedorId"]) == 4 + 26
+    assert body["nome"] == "Loja da Maria" and body["email"] == "maria@loja.test"
+    again = run("vendedor", "create", "--nome", "Outra", "--email", "maria@loja.test", "--senha", "outra senha longa", env=env)
+    assert again.returncode != 0
+    error = cli_error(again.stderr)
+    assert error["type"] == "VALIDATION_FAILED" and [f["campo"] for f in error["fields"]] == ["email"]
+    invalid = run("vendedor", "create", "--nome", "", "--email", "sem-arroba", "--senha", "curta", env=env)
+    assert invalid.returncode != 0
+    error = cli_error(invalid.stderr)
+    assert sorted(f["campo"] for f in error["fields"]) == ["email", "nome", "senha"]

@@ -238,3 +238,27 @@ def contract_accept(integrador_id: str, por: str) -> None:
             "aceitoEm": aceite.aceito_em.isoformat(),
         }
     )
+
+
+@main.group()
+def vendedor() -> None:
+    """Sellers (they authorise integrators' OAuth apps on their store)."""
+
+
+@vendedor.command("create")
+@click.option("--nome", required=True, help="The store's name (linked accounts take it).")
+@click.option("--email", required=True, help="The e-mail the seller signs in with.")
+@click.option("--senha", required=True, help="The password (10 to 128 characters).")
+def vendedor_create(nome: str, email: str, senha: str) -> None:
+    """Create a seller who can sign in at /vendedor/entrar at once."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.vendedor import cadastro
+
+    async def work(settings: Settings):
+        return await cadastro.cadastrar({"nome": nome, "email": email, "senha": senha})
+
+    try:
+        criado = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    _print_json({"vendedorId": criado.id, "nome": criado.nome, "email": criado.email})

@@ -22,6 +22,7 @@ _templates = environment()
 GUIDES = [
     ("index", "Começando"),
     ("autenticacao", "Autenticação e ambientes"),
+    ("oauth", "OAuth: contas de vendedores"),
     ("ficha", "Ficha do produto"),
     ("conferencia", "Fotos e conferência"),
     ("limites", "Limites e idempotência"),

@@ -1,4 +1,8 @@
-"""Declarative permissions for schema fields: scopes, integrator-only routes, staff."""
+"""Declarative permissions for schema fields: scopes, integrator-only routes, staff, sellers.
+
+`requires(...)` guards the integrator's fields: a seller's session never passes it, whatever the
+other checks say (a seller has no scopes, but `requires()` alone or `portal_scope` would let any
+principal through). Sellers reach only `vendedor_only()` fields and public ones."""
 
 from __future__ import annotations
 
@@ -82,6 +86,24 @@ class PortalOnly(_Permission):
         return info.context.require_principal().kind is CredentialKind.PORTAL
 
 
+class NotVendedor(_Permission):
+    """The integrator's side of the schema: a seller's session is refused."""
+
+    message = "Uma sessão de vendedor não tem acesso a esta operação, que é do integrador."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.require_principal().kind is not CredentialKind.VENDEDOR
+
+
+class VendedorOnly(_Permission):
+    """A seller's own fields: only a signed-in seller; integrators (keys, OAuth tokens, portal) are refused."""
+
+    message = "Operação disponível apenas para vendedores com sessão aberta."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        return info.context.require_principal().kind is CredentialKind.VENDEDOR
+
+
 class IntegratorOnly(_Permission):
     """Routes the contract reserves to the integrator: an OAuth token gets 403 FORBIDDEN."""
 
@@ -124,7 +146,7 @@ def requires(
     """Field extensions for `@strawberry.field(extensions=requires(...))`. `portal_only` fields
     take their scopes from the person's role (PORTAL_SCOPES); `portal_scope` restricts people by
     role while API keys keep the route."""
-    checks: list[BasePermission] = [IsAuthenticated()]
+    checks: list[BasePermission] = [IsAuthenticated(), NotVendedor()]
     if portal_only:
         checks.append(PortalOnly())
     if integrator_only:
@@ -138,6 +160,10 @@ def requires(
 
 def staff_only() -> list[FieldExtension]:
     return [PermissionExtension(permissions=[StaffOnly()], use_directives=False)]
+
+
+def vendedor_only() -> list[FieldExtension]:
+    return [PermissionExtension(permissions=[IsAuthenticated(), VendedorOnly()], use_directives=False)]
 
 
 def integrator_or_staff() -> list[FieldExtension]:

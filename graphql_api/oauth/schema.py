@@ -4,7 +4,7 @@ import strawberry
 from strawberry.types import Info
 
 from graphql_api.core.inputs import as_dados, input_type
-from graphql_api.core.permissions import requires
+from graphql_api.core.permissions import vendedor_only
 from graphql_api.core.validation import validate
 from graphql_api.oauth import autorizacoes
 from graphql_api.oauth.schemas import PedidoAutorizacao
@@ -28,7 +28,7 @@ class Query:
     async def pedido_autorizacao(self, info: Info, pedido: Pedido) -> AvaliacaoType:
         return AvaliacaoType.of(await autorizacoes.avaliar(_pedido(pedido), issuer=_issuer(info)))
 
-    @strawberry.field(extensions=requires(), description="The signed-in seller's authorised apps.")
+    @strawberry.field(extensions=vendedor_only(), description="The signed-in seller's authorised apps.")
     async def apps_conectados(self, info: Info) -> list[AppConectadoType]:
         return [AppConectadoType.of(a) for a in await autorizacoes.apps_conectados(info.context.principal)]
 
@@ -36,20 +36,20 @@ class Query:
 @strawberry.type
 class Mutation:
     @strawberry.mutation(
-        extensions=requires(),
+        extensions=vendedor_only(),
         description="The seller consents: the address (redirect_uri with code, state and iss) to send the browser to.",
     )
     async def autorizar_app(self, info: Info, pedido: Pedido) -> str:
         return await autorizacoes.autorizar(info.context.principal, _pedido(pedido), issuer=_issuer(info))
 
     @strawberry.mutation(
-        extensions=requires(), description="The seller cancels: the address carrying error=access_denied."
+        extensions=vendedor_only(), description="The seller cancels: the address carrying error=access_denied."
     )
     async def recusar_autorizacao(self, info: Info, pedido: Pedido) -> str:
         return await autorizacoes.recusar(info.context.principal, _pedido(pedido), issuer=_issuer(info))
 
     @strawberry.mutation(
-        extensions=requires(),
+        extensions=vendedor_only(),
         description="The seller revokes an app: its authorisations end and its tokens answer 401 at once.",
     )
     async def revogar_app_conectado(self, info: Info, app_id: strawberry.ID) -> int:

@@ -9,6 +9,7 @@ from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.email import service as emails
 from graphql_api.usuario import repository
+from graphql_api.usuario.autenticacao import USUARIOS
 from graphql_api.usuario.models import LinkSenha, Usuario
 from graphql_api.usuario.schemas import normalise_email, password_problem
 from graphql_api.usuario.senhas import hash_password, new_token, token_hash
@@ -98,5 +99,5 @@ async def definir_senha(token: str, senha: str) -> Usuario:
         await usuario.save(update_fields=["hash_senha"])
         await repository.close_links_of(usuario.id, agora())
         await repository.delete_sessions_of(usuario.id)
-        await repository.forget_failures(usuario.email)
+        await repository.forget_failures(usuario.email, USUARIOS.tipo)
     return usuario

@@ -1,15 +1,15 @@
 from datetime import datetime
 
+from tortoise.models import Model
+
 from graphql_api.usuario.models import LinkSenha, Sessao, TentativaEntrada, Usuario
 
-# What a request needs of its session, read in one query (every portal page pays for it).
+# What the session rules read of any session (staff or seller), and what a portal request needs
+# of its person: read in one query (every page pays for it).
+SESSION_MECHANICS = ("id", "criado_em", "ultimo_uso_em", "expira_em")
 SESSION_FIELDS = (
-    "id",
     "ambiente",
     "reautenticado_em",
-    "criado_em",
-    "ultimo_uso_em",
-    "expira_em",
     "usuario_id",
     "usuario__nome",
     "usuario__email",
@@ -40,33 +40,43 @@ async def touch_user(usuario_id: str, when: datetime) -> None:
     await Usuario.filter(id=usuario_id).update(ultimo_acesso_em=when)
 
 
-async def session_row(token_hash: str) -> dict | None:
-    rows = await Sessao.filter(id=token_hash).values(*SESSION_FIELDS)
+# Sessions of either kind: `modelo` is Sessao (staff) or SessaoVendedor (graphql_api/usuario/sessoes.py).
+
+
+async def session_row(modelo: type[Model], token_hash: str, campos: tuple[str, ...]) -> dict | None:
+    rows = await modelo.filter(id=token_hash).values(*SESSION_MECHANICS, *campos)
     return rows[0] if rows else None
 
 
-async def delete_session(token_hash: str) -> int:
-    return await Sessao.filter(id=token_hash).delete()
+async def delete_session(modelo: type[Model], token_hash: str) -> int:
+    return await modelo.filter(id=token_hash).delete()
+
+
+async def update_session(modelo: type[Model], token_hash: str, **values) -> int:
+    return await modelo.filter(id=token_hash).update(**values)
+
+
+async def purge_sessions(modelo: type[Model], now: datetime) -> int:
+    return await modelo.filter(expira_em__lt=now).delete()
 
 
 async def delete_sessions_of(usuario_id: str) -> int:
     return await Sessao.filter(usuario_id=usuario_id).delete()
 
 
-async def update_session(token_hash: str, **values) -> int:
-    return await Sessao.filter(id=token_hash).update(**values)
-
-
-async def failures_since(*, email: str | None = None, ip: str | None = None, since: datetime) -> list[datetime]:
-    """When the failed sign-ins of an e-mail or an address happened, oldest first."""
+async def failures_since(
+    *, email: str | None = None, tipo: str | None = None, ip: str | None = None, since: datetime
+) -> list[datetime]:
+    """When the failed sign-ins of an e-mail (of one kind of person) or of an address (any kind)
+    happened, oldest first."""
     query = TentativaEntrada.filter(criado_em__gte=since)
-    query = query.filter(email=email) if email is not None else query.filter(ip=ip)
+    query = query.filter(email=email, tipo=tipo) if email is not None else query.filter(ip=ip)
     # tortoise types values_list(flat=True) as tuples; it yields the bare values
     return list(await query.order_by("criado_em").values_list("criado_em", flat=True))  # type: ignore[arg-type]
 
 
-async def forget_failures(email: str) -> None:
-    await TentativaEntrada.filter(email=email).delete()
+async def forget_failures(email: str, tipo: str) -> None:
+    await TentativaEntrada.filter(email=email, tipo=tipo).delete()
 
 
 async def link(token_hash: str) -> LinkSenha | None:
@@ -81,8 +91,7 @@ async def close_links_of(usuario_id: str, now: datetime) -> None:
     await LinkSenha.filter(usuario_id=usuario_id, usado_em__isnull=True).update(usado_em=now)
 
 
-async def purge(now: datetime, failures_before: datetime, links_before: datetime) -> tuple[int, int, int]:
-    sessions = await Sessao.filter(expira_em__lt=now).delete()
+async def purge(failures_before: datetime, links_before: datetime) -> tuple[int, int]:
     failures = await TentativaEntrada.filter(criado_em__lt=failures_before).delete()
     links = await LinkSenha.filter(expira_em__lt=links_before).delete()
-    return sessions, failures, links
+    return failures, links

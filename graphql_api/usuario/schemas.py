@@ -58,11 +58,10 @@ class _Pessoa(BaseModel):
     email: Email
 
 
-class Cadastro(_Pessoa):
-    """Sign-up form: the company, its alert contact, and the first person (the owner)."""
+class PessoaComSenha(_Pessoa):
+    """A person who signs up choosing a password: staff (the owner of a new integrator) and
+    sellers follow the same rules."""
 
-    empresa: Nome
-    emailAlertas: Email
     senha: StrictStr
 
     @field_validator("senha")
@@ -73,6 +72,13 @@ class Cadastro(_Pessoa):
         if problem:
             raise PydanticCustomError("muito_curto", problem)
         return value
+
+
+class Cadastro(PessoaComSenha):
+    """Sign-up form: the company, its alert contact, and the first person (the owner)."""
+
+    empresa: Nome
+    emailAlertas: Email
 
 
 class Convite(_Pessoa):

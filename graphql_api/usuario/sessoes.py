@@ -1,10 +1,16 @@
-"""Portal sessions: server-side, opened after a sign-in, re-authentication for sensitive
-operations, the environment being looked at, and the retention of what sign-in leaves behind."""
+"""Sessions: server-side, opened after a sign-in. The mechanics (`Sessoes`) are shared by both
+kinds of people who sign in, portal staff (`SESSOES`, here) and sellers (graphql_api/vendedor);
+the rest is the portal's: re-authentication for sensitive operations, the environment being looked
+at, and the retention of what sign-in leaves behind."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
+
+from tortoise.models import Model
 
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
@@ -18,6 +24,65 @@ SESSION_IDLE = timedelta(hours=12)  # a session unused this long ends
 SESSION_MAX = timedelta(days=7)  # and none lives longer than this
 SESSION_TOUCH = timedelta(minutes=5)  # how often a used session's expiry is pushed (one write)
 REAUTH_WINDOW = timedelta(minutes=5)
+
+
+@dataclass(frozen=True, slots=True)
+class Sessoes:
+    """The sessions of one kind of person. The cookie carries a random token of which only the
+    SHA-256 is stored; every sign-in gets a fresh token; a session ends 12 hours after its last use
+    and 7 days after the sign-in, whichever comes first."""
+
+    modelo: type[Model]  # Sessao | SessaoVendedor
+    dono: str  # the column of the person: usuario_id | vendedor_id
+    campos: tuple[str, ...]  # what a request reads of its person, in the same query
+    marcar_acesso: Callable[[str, datetime], Awaitable[None]]  # the person's ultimo_acesso_em
+
+    async def abrir(self, dono_id: str, *, ip: str, agente: str, anterior: str | None = None) -> str:
+        """A new session for a person who just proved who they are. A fresh token every time, and
+        the browser's previous session is deleted: a planted session id never becomes signed in."""
+        if anterior:
+            await repository.delete_session(self.modelo, token_hash(anterior))
+        token = new_token()
+        now = agora()
+        row: dict[str, Any] = {self.dono: dono_id}
+        await self.modelo.create(
+            id=token_hash(token),
+            ultimo_uso_em=now,
+            expira_em=now + SESSION_IDLE,
+            ip=ip[:64],
+            agente=agente[:200],
+            **row,
+        )
+        await self.marcar_acesso(dono_id, now)
+        return token
+
+    async def ler(self, token: str) -> dict[str, Any] | None:
+        """The row of a session still valid (its use pushes the idle expiry), or None."""
+        row = await repository.session_row(self.modelo, token_hash(token), self.campos)
+        if row is None:
+            return None
+        now = agora()
+        if row["expira_em"] <= now or row["criado_em"] + SESSION_MAX <= now:
+            await repository.delete_session(self.modelo, row["id"])
+            return None
+        if now - row["ultimo_uso_em"] > SESSION_TOUCH:
+            await repository.update_session(
+                self.modelo,
+                row["id"],
+                ultimo_uso_em=now,
+                expira_em=min(now + SESSION_IDLE, row["criado_em"] + SESSION_MAX),
+            )
+        return row
+
+    async def encerrar(self, token: str) -> None:
+        await repository.delete_session(self.modelo, token_hash(token))
+
+    async def expurgar(self, now: datetime) -> int:
+        """Expired sessions (the maintenance task)."""
+        return await repository.purge_sessions(self.modelo, now)
+
+
+SESSOES = Sessoes(Sessao, "usuario_id", repository.SESSION_FIELDS, repository.touch_user)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,36 +112,13 @@ class SessaoAtiva:
 
 
 async def abrir_sessao(usuario_id: str, *, ip: str, agente: str, anterior: str | None = None) -> str:
-    """A new session for a person who just proved who they are. A fresh token every time, and
-    the browser's previous session is deleted: a planted session id never becomes signed in."""
-    if anterior:
-        await repository.delete_session(token_hash(anterior))
-    token = new_token()
-    now = agora()
-    await Sessao.create(
-        id=token_hash(token),
-        usuario_id=usuario_id,
-        ultimo_uso_em=now,
-        expira_em=now + SESSION_IDLE,
-        ip=ip[:64],
-        agente=agente[:200],
-    )
-    await repository.touch_user(usuario_id, now)
-    return token
+    return await SESSOES.abrir(usuario_id, ip=ip, agente=agente, anterior=anterior)
 
 
 async def sessao_ativa(token: str) -> SessaoAtiva | None:
-    row = await repository.session_row(token_hash(token))
+    row = await SESSOES.ler(token)
     if row is None:
         return None
-    now = agora()
-    if row["expira_em"] <= now or row["criado_em"] + SESSION_MAX <= now:
-        await repository.delete_session(row["id"])
-        return None
-    if now - row["ultimo_uso_em"] > SESSION_TOUCH:
-        await repository.update_session(
-            row["id"], ultimo_uso_em=now, expira_em=min(now + SESSION_IDLE, row["criado_em"] + SESSION_MAX)
-        )
     reauth = row["reautenticado_em"]
     return SessaoAtiva(
         id=row["id"],
@@ -88,12 +130,12 @@ async def sessao_ativa(token: str) -> SessaoAtiva | None:
         integrador_nome=row["usuario__integrador__nome"],
         integrador_pausado=row["usuario__integrador__situacao"] == "pausado",
         ambiente=Ambiente(row["ambiente"]),
-        reautenticado=reauth is not None and now - reauth <= REAUTH_WINDOW,
+        reautenticado=reauth is not None and agora() - reauth <= REAUTH_WINDOW,
     )
 
 
 async def encerrar_sessao(token: str) -> None:
-    await repository.delete_session(token_hash(token))
+    await SESSOES.encerrar(token)
 
 
 async def reautenticar(sessao: SessaoAtiva, senha: str, *, ip: str) -> None:
@@ -106,16 +148,18 @@ async def reautenticar(sessao: SessaoAtiva, senha: str, *, ip: str) -> None:
         raise ApiError(
             "VALIDATION_FAILED", fields=[FieldError("senha", "valor_invalido", "Senha incorreta.")]
         ) from None
-    await repository.update_session(sessao.id, reautenticado_em=agora())
+    await repository.update_session(Sessao, sessao.id, reautenticado_em=agora())
 
 
 async def trocar_ambiente(sessao: SessaoAtiva, ambiente: str) -> None:
     if ambiente not in {a.value for a in Ambiente}:
         raise ApiError("VALIDATION_FAILED", fields=[FieldError("ambiente", "valor_invalido", "Use teste ou producao.")])
-    await repository.update_session(sessao.id, ambiente=ambiente)
+    await repository.update_session(Sessao, sessao.id, ambiente=ambiente)
 
 
 async def expurgar(now: datetime | None = None) -> tuple[int, int, int]:
     """Expired sessions, failures outside the counting window, links expired a day ago."""
     now = now or agora()
-    return await repository.purge(now, now - FAILURE_WINDOW, now - timedelta(days=1))
+    sessions = await SESSOES.expurgar(now)
+    failures, links = await repository.purge(now - FAILURE_WINDOW, now - timedelta(days=1))
+    return sessions, failures, links

@@ -280,3 +280,26 @@ async def test_metadata_describes_the_server(client):
     assert set(meta["grant_types_supported"]) == {"authorization_code", "refresh_token"}
     assert "geracoes:criar" in meta["scopes_supported"] and "creditos:ler" not in meta["scopes_supported"]
     assert meta["authorization_response_iss_parameter_supported"] is True
+
+
+async def test_purge_removes_expired_tokens_and_day_old_codes_only(client, oauth, integrator):
+    from datetime import timedelta
+
+    from graphql_api.core.relogio import agora
+    from graphql_api.oauth import tokens as oauth_tokens
+    from graphql_api.oauth.models import CodigoAutorizacao, TokenOAuth
+
+    from graphql_api.oauth import segredos
+
+    app = await oauth.app(integrator)
+    spent = await oauth.tokens(app, await oauth.consentir(app))
+    unused = await oauth.consentir(app)  # a code nobody exchanged
+    mine = CodigoAutorizacao.filter(autorizacao__app_id=app.client_id)
+    now = agora()
+    await oauth_tokens.expurgar(now)
+    assert await mine.count() == 2  # codes stay a day, so a replay is still recognised
+    codes, tokens, _ = await oauth_tokens.expurgar(now + timedelta(days=1, minutes=2))
+    assert codes >= 2 and tokens >= 1
+    assert await mine.count() == 0 and unused.code
+    assert not await TokenOAuth.exists(id=segredos.resumo(spent["access_token"]))  # 1 hour
+    assert await TokenOAuth.exists(id=segredos.resumo(spent["refresh_token"]))  # 30 days

@@ -11,7 +11,7 @@ import pytest
 from graphql_api.core.ids import new_id
 from graphql_api.email.models import Email
 from graphql_api.usuario.models import TentativaEntrada, Usuario
-from portal.web import SESSION_COOKIE
+from portal.web import SELLER_COOKIE, SESSION_COOKIE
 
 _CSRF = re.compile(r'name="csrf" value="([0-9a-f]+)"')
 _TOKEN = re.compile(r'value="(sk_test_[A-Za-z0-9]{12}_[A-Za-z0-9]{40})"')
@@ -73,10 +73,37 @@ class Browser:
         assert response.status == 303
         return response
 
+    # -- sellers (/vendedor/...): the same browser, another cookie
+
+    async def seller_signup(
+        self, *, email: str | None = None, senha: str = SENHA, nome: str = "Loja da Maria", proximo: str = ""
+    ) -> Pessoa:
+        email = email or f"{new_id('v')}@loja.test"
+        response = await self.submit(
+            "/vendedor/cadastro", {"nome": nome, "email": email, "senha": senha, "proximo": proximo}
+        )
+        assert response.status == 303, await response.text()
+        return Pessoa(email, senha)
+
+    async def seller_signin(self, vendedor: Pessoa, *, proximo: str = ""):
+        return await self.submit(
+            "/vendedor/entrar", {"email": vendedor.email, "senha": vendedor.senha, "proximo": proximo}
+        )
+
+    async def seller_signout(self):
+        return await self.submit("/vendedor/sair", {}, token_from="/vendedor/apps")
+
+    def cookie(self, name: str) -> str | None:
+        cookie = self.client.session.cookie_jar.filter_cookies(self.client.make_url("/")).get(name)
+        return cookie.value if cookie else None
+
     @property
     def session(self) -> str | None:
-        cookie = self.client.session.cookie_jar.filter_cookies(self.client.make_url("/")).get(SESSION_COOKIE)
-        return cookie.value if cookie else None
+        return self.cookie(SESSION_COOKIE)
+
+    @property
+    def seller_session(self) -> str | None:
+        return self.cookie(SELLER_COOKIE)
 
 
 async def create_key(portal: Browser, nome: str = "servidor") -> str:

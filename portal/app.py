@@ -4,9 +4,11 @@ from aiohttp import web
 
 from portal import (
     acesso,
+    apps,
     avisos,
     chamadas,
     chaves,
+    consentimento,
     contas,
     contrato,
     creditos,
@@ -33,7 +35,9 @@ ROUTE_MODULES = (
     emails,
     equipe,
     contrato,
+    apps,
     vendedores,
+    consentimento,
 )
 
 

@@ -81,6 +81,8 @@ NOTICES = {
     "recarregado": "Créditos de teste recarregados.",
     "conferencia_iniciada": "Conferência iniciada. O veredito aparece aqui em alguns segundos.",
     "pedido_recebido": "Pedido recebido: acompanhe a geração abaixo.",
+    "app_atualizado": "App atualizado. As mudanças valem para as próximas autorizações e trocas de código.",
+    "app_desativado": "App desativado: ele não autoriza nem troca tokens, e não conta mais no limite de 10 apps ativos.",
     "vendedor_bem_vindo": "Cadastro feito. Quando você autorizar um app, ele aparece aqui.",
     "app_revogado": "Acesso revogado: o app não age mais na sua loja. Para voltar a usá-lo, autorize de novo.",
 }

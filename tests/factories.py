@@ -241,17 +241,16 @@ class OAuthFactory:
         redirect_uri: str = "https://app.integradora.test/callback", escopos: list[str] | None = None,
         nome: str = "App da Integradora",
     ) -> OAuthApp:
-        from graphql_api.oauth import segredos
-        from graphql_api.oauth.models import AppOAuth
         from graphql_api.core.principal import OAUTH_SCOPES
+        from graphql_api.oauth import apps
 
-        segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[Ambiente(ambiente)]) if tipo == "confidencial" else (None, None)
-        row = await AppOAuth.create(
-            id=new_id("app_"), integrador_id=integrator.id, ambiente=ambiente, nome=nome, tipo=tipo,
-            hash_segredo=resumo, final_segredo=segredo[-4:] if segredo else None, redirect_uris=[redirect_uri],
-            escopos=sorted(escopos if escopos is not None else OAUTH_SCOPES),
-        )
-        return OAuthApp(row.id, segredo, redirect_uri, integrator)
+        if ambiente == "producao":
+            await self.factory.released(integrator)
+        criado = await apps.criar(integrator.id, Ambiente(ambiente), {
+            "nome": nome, "tipo": tipo, "redirectUris": [redirect_uri],
+            "escopos": sorted(escopos if escopos is not None else OAUTH_SCOPES),
+        })
+        return OAuthApp(criado.app.id, criado.segredo, redirect_uri, integrator)
 
     async def vendedor(self, *, nome: str = "Loja do Vendedor", email: str | None = None) -> str:
         from graphql_api.vendedor.models import Vendedor

@@ -2,6 +2,8 @@
 
 import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 
@@ -77,3 +79,54 @@ def test_seller_creation(tmp_path):
     assert invalid.returncode != 0
     error = cli_error(invalid.stderr)
     assert sorted(f["campo"] for f in error["fields"]) == ["email", "nome", "senha"]
+
+
+def test_app_creation_prints_the_client_secret_once_and_errors_as_json(tmp_path):
+    from graphql_api.oauth.segredos import resumo
+
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
+    env.pop("VITRINE_DATABASE_URL", None)
+    integrator = json.loads(run("integrator", "create", "--nome", "Apps", "--email", "a@apps.test", env=env).stdout)
+    itg = integrator["integradorId"]
+    created = run(
+        "app", "create", "--integrador", itg, "--nome", "Conector da Loja", "--ambiente", "teste",
+        "--tipo", "confidencial", "--redirect-uri", "https://loja.exemplo.com/cb",
+        "--redirect-uri", "http://localhost:8080/cb", "--escopos", "geracoes:criar produtos:ler", env=env,
+    )
+    assert created.returncode == 0, created.stderr
+    body = json.loads(created.stdout)
+    assert re.fullmatch(r"app_[0-9a-z]{26}", body["clientId"])
+    assert re.fullmatch(r"cs_test_[A-Za-z0-9]{40}", body["clientSecret"])
+    assert body["redirectUris"] == ["https://loja.exemplo.com/cb", "http://localhost:8080/cb"]
+    assert body["escopos"] == ["produtos:ler", "geracoes:criar"]
+    assert (body["nome"], body["ambiente"], body["tipo"], body["situacao"]) == ("Conector da Loja", "teste", "confidencial", "ativo")
+    # only the hash is kept
+    database = sqlite3.connect(tmp_path / "dados" / "vitrine.sqlite3")
+    stored = database.execute("SELECT hash_segredo, final_segredo FROM apps_oauth WHERE id = ?", (body["clientId"],)).fetchone()
+    assert stored == (resumo(body["clientSecret"]), body["clientSecret"][-4:])
+    public = run(
+        "app", "create", "--integrador", itg, "--nome", "App do Celular", "--tipo", "publico",
+        "--redirect-uri", "http://127.0.0.1:3000/cb", "--escopos", "contas:ler", env=env,
+    )
+    assert public.returncode == 0, public.stderr
+    assert json.loads(public.stdout)["clientSecret"] is None
+    # refusals exit non-zero with the error as JSON
+    refused = run(
+        "app", "create", "--integrador", itg, "--nome", "Ruim", "--tipo", "publico",
+        "--redirect-uri", "http://loja.exemplo.com/cb", "--redirect-uri", "https://a.exemplo.com/*",
+        "--escopos", "contas:escrever", env=env,
+    )
+    assert refused.returncode != 0
+    error = cli_error(refused.stderr)
+    assert error["type"] == "VALIDATION_FAILED"
+    assert [f["campo"] for f in error["fields"]] == ["escopos", "redirectUris", "redirectUris"]
+    live = run(
+        "app", "create", "--integrador", itg, "--nome", "Produção", "--ambiente", "producao", "--tipo", "confidencial",
+        "--redirect-uri", "https://loja.exemplo.com/cb", "--escopos", "produtos:ler", env=env,
+    )
+    assert live.returncode != 0 and cli_error(live.stderr)["type"] == "PRODUCTION_NOT_RELEASED"
+    missing = run("app", "create", "--integrador", "itg_nao_existe", "--nome", "X", "--tipo", "publico",
+                  "--redirect-uri", "https://a.exemplo.com/cb", "--escopos", "contas:ler", env=env)
+    assert missing.returncode != 0 and cli_error(missing.stderr)["type"] == "NOT_FOUND"
+    assert database.execute("SELECT count(*) FROM apps_oauth").fetchone() == (2,)
+    database.close()

@@ -262,3 +262,52 @@ def vendedor_create(nome: str, email: str, senha: str) -> None:
     except ApiError as error:
         _fail_on_api_error(error)
     _print_json({"vendedorId": criado.id, "nome": criado.nome, "email": criado.email})
+
+
+@main.group()
+def app() -> None:
+    """OAuth apps of an integrator (the portal's Apps page does the same)."""
+
+
+@app.command("create")
+@click.option("--integrador", "integrador_id", required=True, help="Integrator id (itg_…).")
+@click.option("--nome", required=True, help="Shown to sellers on the consent screen.")
+@click.option("--ambiente", type=click.Choice(["teste", "producao"]), default="teste", show_default=True)
+@click.option("--tipo", type=click.Choice(["confidencial", "publico"]), required=True)
+@click.option("--redirect-uri", "redirect_uris", multiple=True, required=True, help="Exact address; up to 5.")
+@click.option("--escopos", required=True, help='Space-separated, e.g. "produtos:ler geracoes:criar".')
+def app_create(
+    integrador_id: str, nome: str, ambiente: str, tipo: str, redirect_uris: tuple[str, ...], escopos: str
+) -> None:
+    """Register an OAuth app; a confidential app's client_secret is printed once, only its hash is kept."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.core.principal import Ambiente
+    from graphql_api.core.scalars import format_timestamp
+    from graphql_api.integrador import service as integradores
+    from graphql_api.oauth import apps
+
+    dados = {"nome": nome, "tipo": tipo, "redirectUris": list(redirect_uris), "escopos": escopos.split()}
+
+    async def work(settings: Settings):
+        integrador = await integradores.obter(integrador_id)
+        return await apps.criar(integrador.id, Ambiente(ambiente), dados)
+
+    try:
+        criado = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    row = criado.app
+    _print_json(
+        {
+            "clientId": row.id,
+            "clientSecret": criado.segredo,
+            "integradorId": row.integrador_id,
+            "nome": row.nome,
+            "ambiente": row.ambiente,
+            "tipo": row.tipo,
+            "redirectUris": row.redirect_uris,
+            "escopos": row.escopos,
+            "situacao": row.situacao,
+            "criadoEm": format_timestamp(row.criado_em),
+        }
+    )

@@ -36,6 +36,8 @@ MODEL_MODULES = [
     "graphql_api.idempotencia.models",
     "graphql_api.vendedor.models",
     "graphql_api.oauth.models",
+    "graphql_api.plano.models",
+    "graphql_api.recarga.models",
 ]
 
 

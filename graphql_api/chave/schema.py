@@ -18,10 +18,7 @@ class Query:
 
     @strawberry.field(extensions=_KEYS, description="Why sk_live_ keys cannot be created yet; null when they can.")
     async def bloqueio_chave_producao(self, info: Info) -> BloqueioChaveType | None:
-        bloqueio = await service.bloqueio_producao(info.context.principal.integrador_id)
-        if bloqueio is None:
-            return None
-        return BloqueioChaveType(tipo=bloqueio.type, mensagem=bloqueio.description or bloqueio.kind.message)
+        return BloqueioChaveType.of(await service.bloqueio_producao(info.context.principal.integrador_id))
 
 
 @strawberry.type

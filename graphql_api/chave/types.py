@@ -4,6 +4,7 @@ import strawberry
 
 from graphql_api.chave.models import ChaveApi
 from graphql_api.chave.service import display_id
+from graphql_api.core.errors import ApiError
 from graphql_api.core.scalars import Timestamp
 
 
@@ -36,7 +37,16 @@ class ChaveCriadaType:
     token: str = strawberry.field(description="The whole key: shown once, never stored.")
 
 
-@strawberry.type(name="BloqueioChaveProducao", description="What stops sk_live_ keys: the error type and why.")
+@strawberry.type(
+    name="BloqueioChaveProducao",
+    description="What stops production credentials (sk_live_ keys, production OAuth apps): the error type and why.",
+)
 class BloqueioChaveType:
     tipo: str = strawberry.field(description="PRODUCTION_NOT_RELEASED, CONTRACT_NOT_ACCEPTED or FORBIDDEN (suspended).")
     mensagem: str
+
+    @classmethod
+    def of(cls, bloqueio: ApiError | None) -> BloqueioChaveType | None:
+        if bloqueio is None:
+            return None
+        return cls(tipo=bloqueio.type, mensagem=bloqueio.description or bloqueio.kind.message)

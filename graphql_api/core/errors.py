@@ -87,8 +87,9 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "REAUTHENTICATION_REQUIRED",
         403,
         "Confirme a sua senha para continuar.",
-        "Criar chaves de produção, revelar segredos (links de senha, novo segredo de avisos) e "
-        "aceitar o contrato no portal exigem a senha digitada há no máximo 5 minutos.",
+        "Criar chaves de produção, criar, editar ou rotacionar o segredo de apps OAuth de produção, "
+        "revelar segredos (links de senha, novo segredo de avisos) e aceitar o contrato no portal "
+        "exigem a senha digitada há no máximo 5 minutos.",
         "Digite a sua senha de novo quando o portal pedir e repita a operação.",
     ),
     ErrorKind(
@@ -183,14 +184,14 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "PRODUCTION_NOT_RELEASED",
         409,
         "O acesso de produção ainda não foi liberado.",
-        "Chaves sk_live_ só podem ser criadas depois da liberação de produção.",
+        "Chaves sk_live_ e apps OAuth de produção só podem ser criados depois da liberação de produção.",
         "Conclua as 8 etapas e peça a liberação em POST /v1/integracao/pedido-producao.",
     ),
     ErrorKind(
         "CONTRACT_NOT_ACCEPTED",
         409,
         "O contrato vigente ainda não foi aceito.",
-        "Chaves sk_live_ exigem o aceite da versão vigente do contrato de integração.",
+        "Chaves sk_live_ e apps OAuth de produção exigem o aceite da versão vigente do contrato de integração.",
         "Aceite o contrato vigente no portal (página Contrato) e tente de novo.",
     ),
     ErrorKind(
@@ -215,6 +216,30 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Limite de endereços de avisos atingido.",
         "Cada integrador pode ter até 20 endereços de avisos por ambiente.",
         "Remova um endereço que não usa (DELETE /avisos/{avisoId}) ou junte eventos num só endereço.",
+    ),
+    ErrorKind(
+        "OAUTH_APP_LIMIT_REACHED",
+        409,
+        "Limite de apps OAuth ativos atingido.",
+        "Cada integrador pode ter até 10 apps OAuth ativos, somando teste e produção; apps desativados não contam.",
+        "Desative na página Apps do portal um app que não usa mais e crie o novo. Um app aceita até 5 "
+        "endereços de retorno: servidores diferentes do mesmo sistema podem dividir um app.",
+    ),
+    ErrorKind(
+        "OAUTH_APP_DISABLED",
+        409,
+        "Este app OAuth está desativado.",
+        "Um app desativado não pode ser editado, ter o segredo rotacionado nem voltar a ficar ativo: "
+        "a desativação é definitiva.",
+        "Crie um novo app OAuth no portal (página Apps) e troque o client_id no seu sistema.",
+    ),
+    ErrorKind(
+        "OAUTH_APP_HAS_NO_SECRET",
+        409,
+        "Apps públicos não têm segredo.",
+        "O app é do tipo publico: ele se identifica só pelo client_id e prova cada autorização com PKCE; "
+        "não há client_secret para rotacionar.",
+        "Se o seu sistema roda num servidor que guarda segredos, crie um app confidencial e use o client_secret dele.",
     ),
     ErrorKind(
         "PAYLOAD_TOO_LARGE",

@@ -77,7 +77,8 @@ def _graphql_type(annotation: Any, owner: str, field: str, metadata: tuple = ())
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return input_type(annotation)
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return strawberry.enum(annotation)
+        # an enum the domain already declared (@strawberry.enum) keeps its one definition
+        return annotation if hasattr(annotation, "__strawberry_definition__") else strawberry.enum(annotation)
     for python, graphql in _SCALARS.items():
         if isinstance(annotation, type) and issubclass(annotation, python):
             if graphql is int:

@@ -133,6 +133,16 @@ class IntegratorOrStaff(_Permission):
         return principal.is_integrator or principal.is_staff
 
 
+class PortalOrStaff(_Permission):
+    """Configuration people read in the portal and staff read for support (OAuth apps): no API key."""
+
+    message = "Disponível para as pessoas do integrador no portal e para a equipe do serviço."
+
+    def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
+        principal = info.context.require_principal()
+        return principal.kind is CredentialKind.PORTAL or principal.is_staff
+
+
 class StaffOnly(_Permission):
     message = "Operação exclusiva da equipe do serviço."
 
@@ -168,6 +178,10 @@ def vendedor_only() -> list[FieldExtension]:
 
 def integrator_or_staff() -> list[FieldExtension]:
     return [PermissionExtension(permissions=[IsAuthenticated(), IntegratorOrStaff()], use_directives=False)]
+
+
+def portal_or_staff() -> list[FieldExtension]:
+    return [PermissionExtension(permissions=[IsAuthenticated(), PortalOrStaff()], use_directives=False)]
 
 
 def exigir_reautenticacao(principal: Principal) -> None:

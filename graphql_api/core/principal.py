@@ -27,7 +27,9 @@ ALL_SCOPES = OAUTH_SCOPES | INTEGRATOR_ONLY_SCOPES
 
 # What only people in the portal do; API keys never hold these (keys and the team are managed in
 # the portal, never through the API they protect).
-PORTAL_SCOPES = frozenset({"chaves:gerenciar", "usuarios:gerenciar", "chamadas:ler", "emails:ler", "contrato:aceitar"})
+PORTAL_SCOPES = frozenset(
+    {"chaves:gerenciar", "usuarios:gerenciar", "chamadas:ler", "emails:ler", "contrato:aceitar", "apps:gerenciar"}
+)
 
 
 class Papel(str, Enum):
@@ -41,7 +43,8 @@ class Papel(str, Enum):
 # A portal session's scopes come from the role of its person.
 ROLE_SCOPES: dict[Papel, frozenset[str]] = {
     Papel.DONO: ALL_SCOPES | PORTAL_SCOPES,
-    Papel.DESENVOLVEDOR: (ALL_SCOPES - {"creditos:comprar"}) | {"chaves:gerenciar", "chamadas:ler", "emails:ler"},
+    Papel.DESENVOLVEDOR: (ALL_SCOPES - {"creditos:comprar"})
+    | {"chaves:gerenciar", "chamadas:ler", "emails:ler", "apps:gerenciar"},
     Papel.FINANCEIRO: frozenset(
         {"contas:ler", "produtos:ler", "geracoes:ler", "creditos:ler", "creditos:comprar", "emails:ler"}
     ),

@@ -19,8 +19,12 @@ class Carteira(Model):
     integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
     modelo_cobranca = fields.CharField(max_length=20, default="pre_pago")
-    creditos_disponiveis = fields.IntField(default=0)
+    creditos_disponiveis = fields.IntField(default=0)  # always creditos_plano + creditos_pacote
+    creditos_plano = fields.IntField(default=0)  # granted by the plan; expire at the cycle end
+    creditos_pacote = fields.IntField(default=0)  # bought; never expire
     creditos_reservados = fields.IntField(default=0)
+    # Below the low-credit threshold (creditos.baixos fires again only after going above it).
+    creditos_baixos = fields.BooleanField(default=False)
     atualizado_em = fields.DatetimeField(auto_now=True)
 
     class Meta:
@@ -37,12 +41,18 @@ class Lancamento(Model):
         "vitrine.Carteira", related_name="lancamentos"
     )
     carteira_id: int  # column tortoise adds for the relation above
-    # reserva | captura | liberacao | recarga
-    tipo = fields.CharField(max_length=12)
+    # concessao_plano | expiracao_plano | compra_pacote | reserva | captura | liberacao | ajuste
+    # (recarga: test play credits and entries older than plans)
+    tipo = fields.CharField(max_length=20)
     # Effect on the two balances (reserva: -n / +n, captura: 0 / -n, liberacao: +n / -n).
     disponiveis = fields.IntField()
     reservados = fields.IntField()
+    # The same effect on available credits, by pool (disponiveis = plano + pacote).
+    plano = fields.IntField(default=0)
+    pacote = fields.IntField(default=0)
+    disponiveis_apos = fields.IntField(null=True)  # the available balance after this entry
     geracao_id = fields.CharField(max_length=40, null=True, index=True)
+    recarga_id = fields.CharField(max_length=40, null=True, index=True)
     descricao = fields.CharField(max_length=300)
     criado_em = fields.DatetimeField(auto_now_add=True)
 

@@ -43,18 +43,43 @@ async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
 
 
 async def _lancar(
-    carteira: Carteira, tipo: str, *, disponiveis: int, reservados: int, descricao: str, geracao_id: str | None = None
+    carteira: Carteira,
+    tipo: str,
+    *,
+    disponiveis: int,
+    reservados: int,
+    descricao: str,
+    geracao_id: str | None = None,
+    plano: int | None = None,
 ) -> Lancamento:
-    """Move credits between the wallet's available and reserved sides, with its ledger entry."""
+    """Move credits between the wallet's available and reserved sides, with its ledger entry.
+    Available credits live in two pools: `plano` (expire at the cycle's end) and the package pool
+    (the rest of `disponiveis`). A debit takes plan credits first, unless `plano` says otherwise."""
+    if plano is None:
+        plano = -min(carteira.creditos_plano, -disponiveis) if disponiveis < 0 else 0
+    pacote = disponiveis - plano
     carteira.creditos_disponiveis += disponiveis
+    carteira.creditos_plano += plano
+    carteira.creditos_pacote += pacote
     carteira.creditos_reservados += reservados
-    await carteira.save(update_fields=["creditos_disponiveis", "creditos_reservados", "atualizado_em"])
+    await carteira.save(
+        update_fields=[
+            "creditos_disponiveis",
+            "creditos_plano",
+            "creditos_pacote",
+            "creditos_reservados",
+            "atualizado_em",
+        ]
+    )
     return await Lancamento.create(
         id=new_id("lan_"),
         carteira=carteira,
         tipo=tipo,
         disponiveis=disponiveis,
         reservados=reservados,
+        plano=plano,
+        pacote=pacote,
+        disponiveis_apos=carteira.creditos_disponiveis,
         geracao_id=geracao_id,
         descricao=descricao[:300],
     )

@@ -9,6 +9,7 @@ of error_description (Portuguese written without accents)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -34,6 +35,8 @@ from graphql_api.oauth import repository, segredos
 from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao
 from graphql_api.oauth.revogacao import revogar_autorizacoes
 from graphql_api.vendedor.models import Vendedor
+
+log = logging.getLogger(__name__)
 
 CODE_TTL = timedelta(seconds=60)
 AUTORIZACOES_POR_JANELA = 10  # per seller and app (contract, Limits)
@@ -61,6 +64,17 @@ class TemporariamenteIndisponivel(OAuth2Error):
     def __init__(self, description: str, retry_after: int | None = None) -> None:
         super().__init__(description=description)
         self.retry_after = retry_after
+
+
+class ErroInterno(OAuth2Error):
+    """RFC 6749's server_error: what the app hears when this side failed unexpectedly."""
+
+    error = "server_error"
+
+
+def _erro_interno() -> ErroInterno:
+    log.exception("authorisation request failed")
+    return ErroInterno(description="Erro interno do servidor de autorizacao; tente de novo.")
 
 
 @dataclass(frozen=True)
@@ -171,7 +185,7 @@ def _verificar_parametros(pedido: Pedido, app: AppOAuth) -> PedidoValido:
     if not response_type:
         raise InvalidRequestError(description="Falta o parametro response_type (use code).")
     if response_type != "code":
-        raise UnsupportedResponseTypeError(description="Apenas response_type=code e aceito.")
+        raise UnsupportedResponseTypeError(_ascii(response_type), description="Apenas response_type=code e aceito.")
     metodo = pedido.get("code_challenge_method")
     challenge = pedido.get("code_challenge")
     if not challenge:
@@ -202,9 +216,10 @@ async def avaliar(pedido: Pedido, *, issuer: str) -> Avaliacao:
     app, redirect_uri = await _app_e_destino(pedido)
     try:
         valido = _verificar_parametros(pedido, app)
-    except OAuth2Error as erro:
+        nome = await repository.nome_do_integrador(app.integrador_id)
+    except Exception as falha:
+        erro = falha if isinstance(falha, OAuth2Error) else _erro_interno()
         return Avaliacao(redirecionar_para=redirecionar_erro((redirect_uri, _state_seguro(pedido)), erro, issuer))
-    nome = await repository.nome_do_integrador(app.integrador_id)
     return Avaliacao(
         pedido=PedidoValido(
             app=app,
@@ -261,12 +276,18 @@ async def autorizar(principal: Principal, pedido: Pedido, *, issuer: str) -> str
     if avaliacao.pedido is None:
         assert avaliacao.redirecionar_para is not None
         return avaliacao.redirecionar_para
-    valido = avaliacao.pedido
+    try:
+        return await _dar_codigo(vendedor_id, avaliacao.pedido, issuer)
+    except Exception:
+        return redirecionar_erro(avaliacao.pedido, _erro_interno(), issuer)
+
+
+async def _dar_codigo(vendedor_id: str, valido: PedidoValido, issuer: str) -> str:
     now = agora()
     recentes = await repository.autorizacoes_desde(vendedor_id, valido.app.id, now - JANELA_AUTORIZACOES)
     if recentes >= AUTORIZACOES_POR_JANELA:
         erro = TemporariamenteIndisponivel(
-            description="Muitas autorizacoes deste vendedor para este aplicativo em 10 minutos; tente mais tarde."
+            "Muitas autorizacoes deste vendedor para este aplicativo em 10 minutos; tente mais tarde."
         )
         return redirecionar_erro(valido, erro, issuer)
     vendedor = await Vendedor.get(id=vendedor_id)

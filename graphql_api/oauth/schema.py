@@ -1,17 +1,35 @@
+"""OAuth in the internal API.
+
+Apps are managed by people in the portal (apps:gerenciar: owners and developers); every person of
+the integrator and the service's staff may read them; API keys never touch them. The consent
+screen checks and answers authorisation requests; the signed-in seller lists and revokes the apps
+they authorised."""
+
 from typing import Annotated, Any
 
 import strawberry
 from strawberry.types import Info
 
+from graphql_api.chave.types import BloqueioChaveType
 from graphql_api.core.inputs import as_dados, input_type
-from graphql_api.core.permissions import vendedor_only
+from graphql_api.core.permissions import portal_or_staff, requires, vendedor_only
 from graphql_api.core.validation import validate
-from graphql_api.oauth import autorizacoes
-from graphql_api.oauth.schemas import PedidoAutorizacao
-from graphql_api.oauth.types import AppConectadoType, AvaliacaoType
+from graphql_api.oauth import apps, autorizacoes, escopos
+from graphql_api.oauth.schemas import EdicaoApp, NovoApp, PedidoAutorizacao
+from graphql_api.oauth.types import (
+    AppConectadoType,
+    AppOAuthComSegredoType,
+    AppOAuthType,
+    AvaliacaoType,
+    EscopoType,
+)
 
 PedidoAutorizacaoInput = input_type(PedidoAutorizacao)
 Pedido = Annotated[Any, strawberry.argument(graphql_type=PedidoAutorizacaoInput)]
+NovoAppInput = input_type(NovoApp)
+EdicaoAppInput = input_type(EdicaoApp)
+
+_GERENCIAR_APPS = requires("apps:gerenciar", portal_only=True)
 
 
 def _pedido(dados: Any) -> autorizacoes.Pedido:
@@ -20,6 +38,10 @@ def _pedido(dados: Any) -> autorizacoes.Pedido:
 
 def _issuer(info: Info) -> str:
     return info.context.settings.base_url
+
+
+def _com_segredo(criado: apps.AppComSegredo) -> AppOAuthComSegredoType:
+    return AppOAuthComSegredoType(app=AppOAuthType.from_model(criado.app), client_secret=criado.segredo)
 
 
 @strawberry.type
@@ -31,6 +53,32 @@ class Query:
     @strawberry.field(extensions=vendedor_only(), description="The signed-in seller's authorised apps.")
     async def apps_conectados(self, info: Info) -> list[AppConectadoType]:
         return [AppConectadoType.of(a) for a in await autorizacoes.apps_conectados(info.context.principal)]
+
+    @strawberry.field(
+        name="appsOAuth",
+        extensions=portal_or_staff(),
+        description="People: their integrator's apps in the session's environment. Staff: integradorId's apps.",
+    )
+    async def apps_oauth(self, info: Info, integrador_id: str | None = None) -> list[AppOAuthType]:
+        return [AppOAuthType.from_model(a) for a in await apps.listar_apps(info.context.principal, integrador_id)]
+
+    @strawberry.field(name="appOAuth", extensions=portal_or_staff())
+    async def app_oauth(self, info: Info, id: strawberry.ID) -> AppOAuthType:
+        return AppOAuthType.from_model(await apps.obter_app(info.context.principal, id))
+
+    @strawberry.field(
+        name="escoposOAuth", extensions=portal_or_staff(), description="Every scope an app may request, in order."
+    )
+    def escopos_oauth(self, info: Info) -> list[EscopoType]:
+        return [EscopoType.of(codigo) for codigo in escopos.DESCRICOES]
+
+    @strawberry.field(
+        name="bloqueioAppOAuthProducao",
+        extensions=_GERENCIAR_APPS,
+        description="Why production apps cannot be created yet; null when they can.",
+    )
+    async def bloqueio_app_oauth_producao(self, info: Info) -> BloqueioChaveType | None:
+        return BloqueioChaveType.of(await apps.bloqueio_producao(info.context.principal.integrador_exigido))
 
 
 @strawberry.type
@@ -54,3 +102,29 @@ class Mutation:
     )
     async def revogar_app_conectado(self, info: Info, app_id: strawberry.ID) -> int:
         return await autorizacoes.revogar_app(info.context.principal, str(app_id), bus=info.context.runtime.bus)
+
+    @strawberry.mutation(name="criarAppOAuth", extensions=_GERENCIAR_APPS)
+    async def criar_app_oauth(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovoAppInput)]
+    ) -> AppOAuthComSegredoType:
+        return _com_segredo(await apps.criar_app(info.context.principal, as_dados(dados)))
+
+    @strawberry.mutation(name="editarAppOAuth", extensions=_GERENCIAR_APPS)
+    async def editar_app_oauth(
+        self, info: Info, id: strawberry.ID, dados: Annotated[Any, strawberry.argument(graphql_type=EdicaoAppInput)]
+    ) -> AppOAuthType:
+        app = await apps.editar_app(info.context.principal, id, as_dados(dados), bus=info.context.runtime.bus)
+        return AppOAuthType.from_model(app)
+
+    @strawberry.mutation(name="rotacionarSegredoAppOAuth", extensions=_GERENCIAR_APPS)
+    async def rotacionar_segredo_app_oauth(self, info: Info, id: strawberry.ID) -> AppOAuthComSegredoType:
+        return _com_segredo(await apps.rotacionar_segredo(info.context.principal, id, bus=info.context.runtime.bus))
+
+    @strawberry.mutation(
+        name="desativarAppOAuth",
+        extensions=_GERENCIAR_APPS,
+        description="For good: a disabled app is never enabled again.",
+    )
+    async def desativar_app_oauth(self, info: Info, id: strawberry.ID) -> AppOAuthType:
+        app = await apps.desativar_app(info.context.principal, id, bus=info.context.runtime.bus)
+        return AppOAuthType.from_model(app)

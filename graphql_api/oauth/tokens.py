@@ -28,6 +28,7 @@ from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from graphql_api.chave.service import Authenticated, RateLimits
 from graphql_api.core.errors import ApiError
+from graphql_api.core.ids import pode_existir
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
@@ -65,7 +66,8 @@ def _cliente_invalido(descricao: str) -> InvalidClientError:
 
 async def limitar(limiter: RateLimiter, client_id: str | None, ip: str) -> None:
     """60 calls per minute per app (per address while the caller names no client_id)."""
-    balde = f"oauth:app:{client_id}" if client_id else f"oauth:ip:{ip}"
+    # A client_id that cannot be an app's counts against the address: no bucket per invented name.
+    balde = f"oauth:app:{client_id}" if client_id and pode_existir(client_id, "app_") else f"oauth:ip:{ip}"
     decisao = await limiter.hit([(balde, CHAMADAS_POR_MINUTO)])
     if not decisao.allowed:
         raise _indisponivel(decisao.retry_after, "Limite de 60 chamadas por minuto ao endpoint de token excedido.")
@@ -102,7 +104,7 @@ async def autenticar_cliente(credenciais: Credenciais) -> AppOAuth:
     client_id = credenciais.client_id
     if not client_id:
         raise InvalidRequestError(description="Falta client_id (no corpo ou em HTTP Basic).")
-    app = await repository.app(client_id) if len(client_id) <= 30 else None
+    app = await repository.app(client_id) if pode_existir(client_id, "app_") else None
     if app is None:
         raise _cliente_invalido("client_id desconhecido.")
     _bloqueio(app, agora())

@@ -117,3 +117,10 @@ fragment ErroRecenteFields on ErroRecente {
   tipo status total ultimaOcorrencia ultimoRequestId mensagem causa comoCorrigir documentacao
 }
 """
+
+APP_OAUTH = """
+fragment AppOAuthFields on AppOAuth {
+  id clientId nome ambiente tipo redirectUris escopos situacao finalSegredo
+  criadoEm atualizadoEm segredoRotacionadoEm desativadoEm
+}
+"""

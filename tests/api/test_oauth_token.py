@@ -286,10 +286,9 @@ async def test_purge_removes_expired_tokens_and_day_old_codes_only(client, oauth
     from datetime import timedelta
 
     from graphql_api.core.relogio import agora
+    from graphql_api.oauth import segredos
     from graphql_api.oauth import tokens as oauth_tokens
     from graphql_api.oauth.models import CodigoAutorizacao, TokenOAuth
-
-    from graphql_api.oauth import segredos
 
     app = await oauth.app(integrator)
     spent = await oauth.tokens(app, await oauth.consentir(app))
@@ -303,3 +302,26 @@ async def test_purge_removes_expired_tokens_and_day_old_codes_only(client, oauth
     assert await mine.count() == 0 and unused.code
     assert not await TokenOAuth.exists(id=segredos.resumo(spent["access_token"]))  # 1 hour
     assert await TokenOAuth.exists(id=segredos.resumo(spent["refresh_token"]))  # 30 days
+
+
+async def test_revocation_reaches_another_web_process_at_once(client, aiohttp_client, settings, oauth, integrator):
+    """Two web processes' worth of state (each its own runtime and token cache) on the same
+    database and Redis: a revocation answered by one is 401 on the other straight away."""
+    from tests.factories import eventually
+    from tests.harness import BACKEND
+    from vitrine.app import create_app
+
+    if BACKEND != "postgres":
+        pytest.skip("one process only without Redis: the PostgreSQL + Redis leg runs this")
+    other = await aiohttp_client(create_app(settings))
+    app = await oauth.app(integrator)
+    tokens = await oauth.tokens(app, await oauth.consentir(app))
+    for server in (client, other):  # both have the token in their cache now
+        assert (await server.get("/v1/contas", headers=auth(tokens["access_token"]))).status == 200
+    response = await client.post("/oauth/revogar", data={"token": tokens["refresh_token"]}, **oauth.basic(app))
+    assert response.status == 200
+
+    async def refused_on_the_other() -> None:
+        assert (await other.get("/v1/contas", headers=auth(tokens["access_token"]))).status == 401
+
+    await eventually(refused_on_the_other, timeout=2.0, interval=0.02)

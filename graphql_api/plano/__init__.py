@@ -1,0 +1,1 @@
+"""Plans: the catalogue (versioned), each integrator's subscription and its monthly cycle."""

@@ -1,0 +1,1 @@
+"""Single packages of credits and their purchases (recargas), paid through a payment provider."""

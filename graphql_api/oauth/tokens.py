@@ -323,6 +323,28 @@ async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
     return entry
 
 
+@dataclass(frozen=True, slots=True)
+class TokenConhecido:
+    """Whom an existing access token belongs to, even when it is refused (for the call log)."""
+
+    integrador_id: str
+    ambiente: Ambiente
+    client_id: str
+    conta_id: str
+
+
+async def identificar(token: str, cache: TokenCache) -> TokenConhecido | None:
+    """The integrator, app and linked account of a token this service issued, revoked or expired
+    alike (as chave.service.identify does for keys): a refused call still reaches the call log of
+    the integrator who can fix it. None for a token that does not exist."""
+    if ACCESS_TOKEN.fullmatch(token) is None:
+        return None
+    entry = await _carregar(segredos.resumo(token), cache)
+    if entry is None:
+        return None
+    return TokenConhecido(entry.integrador_id, entry.ambiente, entry.app_id, entry.conta_id)
+
+
 async def autenticar_token(token: str, cache: TokenCache, *, default_limits: RateLimits) -> Authenticated:
     """An oat_ token on /v1: the Principal of its linked account, or 401/403 as for API keys."""
     match = ACCESS_TOKEN.fullmatch(token)

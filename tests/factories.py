@@ -139,21 +139,27 @@ class Factory:
             id=new_id("ger_"), integrador_id=integrator.id, ambiente=ambiente, conta_id=conta_id, **values
         )
 
-    async def produto(self, integrator: Integrator, conta: dict, *, codigo: str | None = None, **ficha: Any) -> dict:
-        """PUT a ficha (at least `nome`, given or defaulted) and return the product summary."""
+    async def produto(
+        self, integrator: Integrator, conta: dict, *, codigo: str | None = None, key: str | None = None, **ficha: Any
+    ) -> dict:
+        """PUT a ficha (at least `nome`, given or defaulted) and return the product summary. A
+        linked account's products are sent with its OAuth token (`key`), as only it may."""
         codigo = codigo or new_id("sku_")
         response = await self.client.put(
-            f"/v1/contas/{conta['id']}/produtos/{codigo}", json={"nome": "Produto Teste"} | ficha, headers=integrator.headers
+            f"/v1/contas/{conta['id']}/produtos/{codigo}", json={"nome": "Produto Teste"} | ficha,
+            headers=auth(key) if key else integrator.headers,
         )
         assert response.status == 200, await response.text()
         return (await response.json())["data"]
 
-    async def conferido(self, integrator: Integrator, produto: dict, *, timeout: float = 20.0) -> dict:
+    async def conferido(
+        self, integrator: Integrator, produto: dict, *, timeout: float = 20.0, key: str | None = None
+    ) -> dict:
         """Wait for the check of the product's current version to end; returns the product."""
         path = f"/v1/contas/{produto['contaId']}/produtos/{produto['codigo']}"
 
         async def done() -> dict:
-            response = await self.client.get(path, headers=integrator.headers)
+            response = await self.client.get(path, headers=auth(key) if key else integrator.headers)
             assert response.status == 200, await response.text()
             data = (await response.json())["data"]
             assert data["situacao"] != "conferindo", data

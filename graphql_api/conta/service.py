@@ -54,6 +54,20 @@ async def obter_conta(principal: Principal, conta_id: str) -> Conta:
     )
 
 
+async def obter_conta_com_conteudo(principal: Principal, conta_id: str) -> Conta:
+    """The account whose products, checks and generations the caller is about to reach. A linked
+    account is the seller's: only the OAuth token the seller authorised reaches its content
+    (within the scopes granted); the integrator's key and portal see the account itself only."""
+    conta = await obter_conta(principal, conta_id)
+    if conta.origem == "vinculada" and principal.conta_id != conta.id:
+        raise ApiError(
+            "FORBIDDEN",
+            description=f"A conta {conta.id} é vinculada a um vendedor: as fichas, conferências e gerações "
+            "dela só são acessadas com o token OAuth que o vendedor autorizou, dentro dos escopos dados.",
+        )
+    return conta
+
+
 async def listar_contas(
     principal: Principal,
     page: PageRequest,

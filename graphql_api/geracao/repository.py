@@ -3,9 +3,10 @@ WHERE of each is the rule that keeps two workers from taking the same generation
 
 from datetime import datetime
 
-from tortoise.expressions import F, Q
+from tortoise.expressions import F, Q, Subquery
 from tortoise.queryset import QuerySet
 
+from graphql_api.conta import repository as contas
 from graphql_api.core.prepared import ReadByPk
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import account_filter, can_see
@@ -19,11 +20,18 @@ _read_geracao = ReadByPk(Geracao)
 async def get_visible(principal: Principal, geracao_id: str) -> Geracao | None:
     # By primary key, then the tenant rule: the cheapest read on the API's busiest route.
     geracao = await _read_geracao.get_or_none(geracao_id)
-    return geracao if geracao is not None and can_see(principal, geracao) else None
+    if geracao is None or not can_see(principal, geracao):
+        return None
+    # A linked account's generations: only through its own OAuth token (conta/service.py).
+    if principal.conta_id is None and await contas.e_vinculada(geracao.conta_id):
+        return None
+    return geracao
 
 
 def of_caller(principal: Principal, *, produto_id: str | None = None) -> QuerySet[Geracao]:
     query = Geracao.filter(**account_filter(principal))
+    if principal.conta_id is None:
+        query = query.exclude(conta_id__in=Subquery(contas.vinculadas_de(principal.integrador_id)))
     return query.filter(produto_id=produto_id) if produto_id is not None else query
 
 

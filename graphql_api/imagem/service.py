@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from graphql_api.conta import repository as contas
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import can_see
@@ -43,6 +44,11 @@ async def registrar(
 async def obter(principal: Principal, imagem_id: str) -> Imagem:
     async def visivel() -> Imagem | None:
         imagem = await Imagem.get_or_none(id=imagem_id)
-        return imagem if imagem is not None and can_see(principal, imagem) else None
+        if imagem is None or not can_see(principal, imagem):
+            return None
+        # A linked account's images: only through its own OAuth token (conta/service.py).
+        if principal.conta_id is None and await contas.e_vinculada(imagem.conta_id):
+            return None
+        return imagem
 
     return await encontrar(imagem_id, "img_", visivel, f"Imagem {imagem_id} não encontrada.")

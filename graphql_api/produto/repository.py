@@ -4,8 +4,10 @@ from graphql_api.produto.models import Produto
 
 
 def visible(principal: Principal):
-    """Products the caller may see: its tenant's (an OAuth token: its account's), not deleted."""
-    return Produto.filter(**account_filter(principal), excluido_em__isnull=True)
+    """Products the caller may see: its tenant's, not deleted. An OAuth token: its linked
+    account's; anyone else: none of a linked account (graphql_api/conta/service.py)."""
+    query = Produto.filter(**account_filter(principal), excluido_em__isnull=True)
+    return query if principal.conta_id is not None else query.exclude(conta__origem="vinculada")
 
 
 async def for_update(conta_id: str, codigo: str) -> Produto | None:

@@ -52,7 +52,7 @@ def _check_codigo(codigo: str) -> str:
 async def salvar_ficha(principal: Principal, conta_id: str, codigo: str, dados: object) -> Produto:
     """Create or update the ficha of (conta, codigo). Identical content changes nothing."""
     codigo = _check_codigo(codigo)
-    conta = await contas.obter_conta(principal, conta_id)
+    conta = await contas.obter_conta_com_conteudo(principal, conta_id)
     ficha = parse_ficha(dados)
     content = ficha.normalised()
     digest = _content_hash(content)
@@ -101,7 +101,7 @@ def _not_found(codigo: str) -> ApiError:
 
 
 async def obter_produto(principal: Principal, conta_id: str, codigo: str) -> Produto:
-    conta = await contas.obter_conta(principal, conta_id)
+    conta = await contas.obter_conta_com_conteudo(principal, conta_id)
     # A SKU that could never be saved names no product (and is not worth a query).
     produto = (
         await repository.visible(principal).filter(conta_id=conta.id, codigo=codigo).first()
@@ -116,7 +116,7 @@ async def obter_produto(principal: Principal, conta_id: str, codigo: str) -> Pro
 async def listar_produtos(
     principal: Principal, conta_id: str, page: PageRequest, *, situacao: str | None = None
 ) -> tuple[list[Produto], str | None]:
-    conta = await contas.obter_conta(principal, conta_id)
+    conta = await contas.obter_conta_com_conteudo(principal, conta_id)
     query = repository.visible(principal).filter(conta_id=conta.id)
     if situacao is not None:
         exigir_aceito("situacao", situacao, SITUACOES)
@@ -127,7 +127,7 @@ async def listar_produtos(
 async def excluir_ficha(principal: Principal, conta_id: str, codigo: str) -> Produto:
     """Delete the product: it disappears from the API at once and its pending checks are
     cancelled; generations already ordered keep their versions and finish (docs/conferencia.md)."""
-    conta = await contas.obter_conta(principal, conta_id)
+    conta = await contas.obter_conta_com_conteudo(principal, conta_id)
     if not _codigo_valido(codigo):
         raise _not_found(codigo)
     async with transaction():

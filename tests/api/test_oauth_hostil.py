@@ -117,13 +117,6 @@ async def test_suspended_production_is_403_for_oat_live_tokens_at_once(client, o
 # -- what the seller's revocation promises ----------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="API keys act on every account of the integrator, linked ones included: after the seller "
-    "revokes, the key still reads, changes and deletes the products of the paused linked account "
-    "(the seller's page promises the integrator stops seeing and changing it). Needs a rule for "
-    "keys on linked accounts in the domain's tenancy.",
-)
 async def test_after_the_seller_revokes_the_api_key_cannot_change_the_linked_account(client, oauth, integrator):
     app = await oauth.app(integrator)
     tokens = await oauth.tokens(app, await oauth.consentir(app))
@@ -135,22 +128,41 @@ async def test_after_the_seller_revokes_the_api_key_cannot_change_the_linked_acc
     revoked = await client.post("/oauth/revogar", data={"token": tokens["refresh_token"]}, **oauth.basic(app))
     assert revoked.status == 200
     response = await client.put(f"/v1/contas/{conta}/produtos/sku-1", json={"nome": "Do integrador"}, headers=integrator.headers)
-    assert response.status in (403, 404, 409), await response.text()
+    assert response.status == 403, await response.text()
+    assert (await response.json())["error"]["type"] == "FORBIDDEN"
+    for path in (f"/v1/contas/{conta}/produtos/sku-1", f"/v1/contas/{conta}/produtos"):
+        assert (await client.get(path, headers=integrator.headers)).status == 403
+    assert (await client.delete(f"/v1/contas/{conta}/produtos/sku-1", headers=integrator.headers)).status == 403
     assert (await Produto.get(conta_id=conta, codigo="sku-1")).nome == "Da loja"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="The seller consented to 'Ver as fichas' (produtos:ler) only, yet the integrator's API key "
-    "writes into the linked account: the key's scopes bypass what the seller granted. Needs a rule "
-    "for keys on linked accounts in the domain's tenancy.",
-)
 async def test_the_api_key_does_not_write_where_the_seller_granted_only_reading(client, oauth, integrator):
     app = await oauth.app(integrator, escopos=["produtos:ler"])
     tokens = await oauth.tokens(app, await oauth.consentir(app))
     conta = tokens["conta_id"]
     response = await client.put(f"/v1/contas/{conta}/produtos/sku-1", json={"nome": "Do integrador"}, headers=integrator.headers)
-    assert response.status in (403, 404), await response.text()
+    assert response.status == 403, await response.text()
+
+
+async def test_the_api_key_sees_the_linked_account_but_none_of_its_content(client, factory, oauth, integrator):
+    app = await oauth.app(integrator)
+    tokens = await oauth.tokens(app, await oauth.consentir(app))
+    conta = tokens["conta_id"]
+    produto = await client.put(
+        f"/v1/contas/{conta}/produtos/sku-1", json={"nome": "Da loja"}, headers=auth(tokens["access_token"])
+    )
+    produto_id = (await produto.json())["data"]["id"]
+    geracao = await factory.geracao(integrator, conta_id=conta)
+    # the account itself: yes (its id and situacao, for the integrator's records)
+    assert (await client.get(f"/v1/contas/{conta}", headers=integrator.headers)).status == 200
+    # its content: only through the seller's token
+    assert (await client.get(f"/v1/geracoes/{geracao.id}", headers=integrator.headers)).status == 404
+    assert (await client.get(f"/v1/geracoes/{geracao.id}", headers=auth(tokens["access_token"]))).status == 200
+    assert (await client.post(f"/v1/produtos/{produto_id}/conferencia", headers=integrator.headers)).status == 404
+    # the integrator's own sub-accounts are untouched by the rule
+    sub = await factory.conta(integrator)
+    own = await factory.produto(integrator, sub)
+    assert own["contaId"] == sub["id"]
 
 
 

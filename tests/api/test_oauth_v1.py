@@ -145,9 +145,10 @@ async def _call(client, rota: Rota, names: dict[str, str], headers: dict[str, st
 async def test_each_route_needs_its_scope(client, factory, oauth, integrator, rota):
     pleno = await vincular(oauth, integrator)
     sem = await estreitar(client, oauth, pleno, [s for s in OAUTH_SCOPES if s != rota.scope])
-    # a product, a check and a finished generation in the linked account (made with the key)
+    # a product, a check and a finished generation in the linked account (the product sent with
+    # the seller's token: the integrator's key does not reach a linked account's content)
     conta = {"id": pleno.conta_id}
-    produto = await factory.produto(integrator, conta, codigo="SKU-1")
+    produto = await factory.produto(integrator, conta, codigo="SKU-1", key=pleno.access_token)
     geracao = await factory.geracao(integrator, conta_id=pleno.conta_id, produto_id=produto["id"])
     names = {
         "conta": pleno.conta_id, "codigo": "SKU-1", "produto": produto["id"], "geracao": geracao.id,
@@ -183,13 +184,13 @@ def test_every_route_a_token_may_call_is_exercised_with_its_scope():
 
 
 async def test_forcing_a_new_check_needs_produtos_escrever(client, factory, oauth, integrator):
-    leitor = await vincular(oauth, integrator, scope="produtos:ler")
-    produto = await factory.produto(integrator, {"id": leitor.conta_id})
+    pleno = await vincular(oauth, integrator)
+    produto = await factory.produto(integrator, {"id": pleno.conta_id}, key=pleno.access_token)
+    leitor = await estreitar(client, oauth, pleno, ["produtos:ler"])
     path = f"/v1/produtos/{produto['id']}/conferencia"
     assert (await client.post(path, headers=leitor.headers)).status in (200, 202)
     await assert_missing_scope(await client.post(path + "?refazer=true", headers=leitor.headers), "produtos:escrever")
-    escritor = await vincular(oauth, integrator, scope="produtos:ler produtos:escrever", app=leitor.app)
-    produto = await factory.produto(integrator, {"id": escritor.conta_id})
+    escritor = await estreitar(client, oauth, leitor, ["produtos:ler", "produtos:escrever"])
     refeita = await client.post(f"/v1/produtos/{produto['id']}/conferencia?refazer=true", headers=escritor.headers)
     assert refeita.status in (200, 202), await refeita.text()
 
@@ -281,7 +282,8 @@ async def test_every_account_scoped_route_is_404_for_another_account(client, fac
     vinculo = await vincular(oauth, integrator)
     outro = await vincular(oauth, integrator, app=vinculo.app)  # another seller's linked account
     for conta in (await factory.conta(integrator), {"id": outro.conta_id}):
-        produto = await factory.produto(integrator, conta, codigo="SKU-ALHEIO")
+        dono = outro.access_token if conta["id"] == outro.conta_id else None  # a linked account's own token
+        produto = await factory.produto(integrator, conta, codigo="SKU-ALHEIO", key=dono)
         geracao = await factory.geracao(integrator, conta_id=conta["id"], produto_id=produto["id"])
         imagem = await imagem_gerada(factory, integrator, conta["id"])
         idem = {"Idempotency-Key": new_id("idem-")}
@@ -304,10 +306,11 @@ async def test_every_account_scoped_route_is_404_for_another_account(client, fac
             assert response.status == 404, (method, path, await response.text())
             assert_same_formats(response)
             assert_error(await response.json(), "NOT_FOUND")
-        # nothing was changed there: the key still reads the product as it was
-        kept = await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-ALHEIO", headers=integrator.headers)
+        # nothing was changed there: the account's own credential still reads the product as it was
+        reader = auth(dono) if dono else integrator.headers
+        kept = await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-ALHEIO", headers=reader)
         assert (await kept.json())["data"]["nome"] == "Produto Teste"
-        missing = await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-NOVO", headers=integrator.headers)
+        missing = await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-NOVO", headers=reader)
         assert missing.status == 404
 
 
@@ -351,7 +354,9 @@ async def test_idempotency_keys_of_a_token_are_its_own(client, oauth, factory, i
     # and its own order with the same key is a new one, as is the integrator's
     propria = await client.post(f"/v1/imagens/{imagem_b}/edicoes", json=pedido, headers=b.headers | chave)
     assert propria.status == 201 and "Idempotent-Replayed" not in propria.headers
-    da_chave = await client.post(f"/v1/imagens/{imagem_b}/edicoes", json=pedido, headers=integrator.headers | chave)
+    # (the key reaches none of a linked account's content: its own sub-account's image)
+    imagem_sub = await imagem_gerada(factory, integrator, (await factory.conta(integrator))["id"])
+    da_chave = await client.post(f"/v1/imagens/{imagem_sub}/edicoes", json=pedido, headers=integrator.headers | chave)
     assert da_chave.status == 201 and "Idempotent-Replayed" not in da_chave.headers
     ids = {(await r.json())["data"]["id"] for r in (primeira, propria, da_chave)}
     assert len(ids) == 3
@@ -473,7 +478,7 @@ async def test_linked_account_notices_carry_conta_id_and_orders_debit_the_integr
     assert depois["creditosDisponiveis"] == antes["creditosDisponiveis"] - pronta["creditosCobrados"]
     assert pronta["creditosCobrados"] == criada["creditosReservados"] > 0 and depois["creditosReservados"] == 0
     # a failed order is announced with the account too, and costs nothing
-    for item in (await factory.conferido(integrator, produto))["fotos"]["itens"]:
+    for item in (await factory.conferido(integrator, produto, key=vinculo.access_token))["fotos"]["itens"]:
         factory.runtime.storage.path((await Imagem.get(id=item["id"])).arquivo).unlink()
     falha = await factory.pedir(vinculo.access_token, "/v1/galerias", {"produtoId": produto["id"], "quantidadeImagens": 3})
     assert (await factory.terminada(vinculo.access_token, falha["id"]))["situacao"] == "falhou"

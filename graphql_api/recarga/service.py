@@ -29,6 +29,7 @@ from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import validate
 from graphql_api.creditos import service as creditos
 from graphql_api.equipe.models import AcaoEquipe
+from graphql_api.integracao import contrato
 from graphql_api.recarga import provedores, repository
 from graphql_api.recarga.models import ConfirmacaoPagamento, Pacote, Recarga
 from graphql_api.recarga.schemas import ConfirmacaoDaEquipe, FiltroRecargas, NovaRecarga
@@ -61,6 +62,9 @@ async def criar_recarga(principal: Principal, dados: dict, settings: Settings) -
                 )
             ],
         )
+    if principal.ambiente is Ambiente.PRODUCAO:
+        # Real money: the same conditions as a live key (production released, contract accepted).
+        await contrato.exigir_condicoes_de_chave_live(principal.integrador_exigido)
     agora = relogio.agora()
     return await Recarga.create(
         id=new_id("rec_"),
@@ -195,12 +199,14 @@ async def confirmar(
         if not await repository.encerrar_se_pendente(recarga.id, resultado, agora, **referencia_campo):
             raise RuntimeError(f"{recarga.id} changed under its row lock")
         if resultado == "paga":
+            pacote = await Pacote.get(codigo=recarga.pacote_id)
+            quantos = f"{recarga.creditos:,}".replace(",", ".")
             await creditos.creditar_pacote(
                 recarga.integrador_id,
                 recarga.ambiente,
                 recarga.creditos,
                 recarga.id,
-                f"Compra do pacote {recarga.pacote_id}: {recarga.creditos} créditos (recarga {recarga.id}).",
+                f"Compra do {pacote.nome}: {quantos} créditos (recarga {recarga.id}).",
             )
         await recarga.refresh_from_db()
     return Desfecho(recarga, aplicada=True, repetida=False, conflito=False)

@@ -9,7 +9,14 @@ from rest_v1.routing import Routes, page_parameters
 routes = Routes("Créditos")
 
 
-@routes.get("/saldo", summary="Saldo da carteira do ambiente da chave", response=fragments.SALDO, errors=("FORBIDDEN",))
+@routes.get(
+    "/saldo",
+    summary="Saldo da carteira do ambiente da chave",
+    response=fragments.SALDO,
+    errors=("FORBIDDEN",),
+    scope="creditos:ler",
+    integrator_only=True,
+)
 async def obter_saldo(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.SALDO))["saldo"])
 
@@ -24,6 +31,8 @@ EXTRATO_QUERY = page_parameters("lan_")
     list_response=True,
     query=EXTRATO_QUERY,
     errors=("FORBIDDEN", "VALIDATION_FAILED"),
+    scope="creditos:ler",
+    integrator_only=True,
 )
 async def obter_extrato(request: web.Request) -> web.Response:
     params = query_params(request, EXTRATO_QUERY)

@@ -12,7 +12,8 @@ from rest_v1.gql import body, execute, page_variables, query_params
 from rest_v1.responses import ok, page
 from rest_v1.routing import Routes, enum_schema, page_parameters
 
-routes = Routes("Créditos")
+# The integrator's own routes (OAuth rule 5): a token gets 403 FORBIDDEN before the body.
+routes = Routes("Créditos", integrator_only=True)
 
 
 @routes.get(
@@ -22,6 +23,7 @@ routes = Routes("Créditos")
     list_response=True,
     paginated=False,
     errors=("FORBIDDEN",),
+    scope="creditos:ler",
 )
 async def listar_pacotes(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.PACOTES))["pacotes"])
@@ -35,6 +37,7 @@ async def listar_pacotes(request: web.Request) -> web.Response:
     response=fragments.RECARGA,
     errors=("VALIDATION_FAILED", "FORBIDDEN"),
     idempotency_required=True,
+    scope="creditos:comprar",
 )
 async def criar_recarga(request: web.Request) -> web.Response:
     dados = entrada(NovaRecarga, body(request))
@@ -51,6 +54,7 @@ LISTAR_QUERY = page_parameters("rec_") | {"situacao": enum_schema(*get_args(Situ
     list_response=True,
     query=LISTAR_QUERY,
     errors=("VALIDATION_FAILED", "FORBIDDEN"),
+    scope="creditos:ler",
 )
 async def listar_recargas(request: web.Request) -> web.Response:
     params = query_params(request, LISTAR_QUERY)
@@ -62,6 +66,7 @@ async def listar_recargas(request: web.Request) -> web.Response:
     summary="Uma recarga: pendente até ser paga, recusada ou expirar",
     response=fragments.RECARGA,
     errors=("NOT_FOUND", "FORBIDDEN"),
+    scope="creditos:ler",
 )
 async def obter_recarga(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.OBTER_RECARGA, id=request.match_info["recargaId"]))["recarga"])

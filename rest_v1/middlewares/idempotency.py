@@ -1,7 +1,8 @@
 """Idempotency-Key, as the contract's table says: required on credit-spending POSTs (and on POST
-/recargas, which buys them: RouteSpec.idempotency_required), optional on the other POSTs; same key + same request -> the stored response with Idempotent-Replayed: true;
-same key + different request -> 409 IDEMPOTENCY_KEY_REUSED; while the first request runs ->
-409 IDEMPOTENCY_KEY_IN_PROGRESS. Only successful (2xx) responses are stored: a failed request
+/recargas, which buys them: RouteSpec.idempotency_required), optional on the other POSTs; same
+key + same request -> the stored response with Idempotent-Replayed: true; same key + different
+request -> 409 IDEMPOTENCY_KEY_REUSED; while the first request runs -> 409
+IDEMPOTENCY_KEY_IN_PROGRESS. Only successful (2xx) responses are stored: a failed request
 created nothing, so repeating it with the same key simply runs it again."""
 
 import hashlib

@@ -215,13 +215,15 @@ async def test_an_oauth_token_cannot_buy_nor_read_purchases(client, integrator, 
     token = (await oauth.tokens(app, await oauth.consentir(app)))["access_token"]
     for method, path, body in (
         ("POST", "/v1/recargas", {"pacote": "pacote_500"}),
-        ("GET", "/v1/recargas", None),
+        ("POST", "/v1/recargas", {"pacote": 5, "extra": True}),  # 403 before the body is read
+        ("GET", "/v1/recargas?situacao=qualquer", None),
         ("GET", "/v1/pacotes", None),
         ("GET", f"/v1/recargas/{new_id('rec_')}", None),
     ):
-        response = await client.request(method, path, json=body, headers=chave(token))
-        assert response.status == 403, (path, await response.text())
-        assert_error(await response.json(), "FORBIDDEN")
+        for headers in (chave(token), auth(token)):  # with and without Idempotency-Key
+            response = await client.request(method, path, json=body, headers=headers)
+            assert response.status == 403, (path, await response.text())
+            assert_error(await response.json(), "FORBIDDEN")
     assert await Recarga.filter(integrador_id=integrator.id).count() == 0
 
 

@@ -8,6 +8,7 @@ from portal import (
     avisos,
     chamadas,
     chaves,
+    checkout,
     consentimento,
     contas,
     contrato,
@@ -38,6 +39,7 @@ ROUTE_MODULES = (
     apps,
     vendedores,
     consentimento,
+    checkout,
 )
 
 

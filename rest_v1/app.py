@@ -3,7 +3,7 @@
 from aiohttp import web
 
 from rest_v1 import openapi
-from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, saldo
+from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, recargas, saldo
 from rest_v1.keys import METHODS
 from rest_v1.middlewares.access import access_middleware
 from rest_v1.middlewares.auth import auth_middleware
@@ -43,6 +43,7 @@ ROUTE_MODULES: tuple[Routes, ...] = (
     geracoes.routes,
     integracao.routes,
     avisos.routes,
+    recargas.routes,
 )
 
 

@@ -43,6 +43,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "avisoId": id_schema("avs_"),
     "entregaId": id_schema("ent_"),
     "testeId": id_schema("tst_"),
+    "recargaId": id_schema("rec_"),
     # A SKU: 1 to MAX_CODIGO characters, none a control character; "/" cannot travel in a segment.
     "codigo": {"type": "string", "pattern": f"^[^\\u0000-\\u001f\\u007f/]{{1,{MAX_CODIGO}}}$"},
 }
@@ -88,6 +89,9 @@ class RouteSpec:
     extra: dict = field(default_factory=dict)
     # The route spends credits: Idempotency-Key becomes required (middleware and document).
     spends_credits: bool = False
+    # Idempotency-Key required without spending credits (POST /recargas buys them): the same rule
+    # for the caller, but the call is not one the IDEMPOTENCIA integration step judges.
+    idempotency_required: bool = False
     # What else a call of this route is, for those who judge the call log (integration steps).
     kind: TipoChamada | None = None
     # The contract's scope the route needs (Scopes table). API keys hold every scope; an OAuth
@@ -95,6 +99,10 @@ class RouteSpec:
     scope: str | None = None
     # OAuth rule 5: the integrator's own routes. An OAuth token gets 403 FORBIDDEN, before the body.
     integrator_only: bool = False
+
+    @property
+    def requires_idempotency_key(self) -> bool:
+        return self.spends_credits or self.idempotency_required
 
     @property
     def call_kind(self) -> TipoChamada | None:

@@ -1,12 +1,14 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
 after 7, expired portal and seller sessions, sign-in failures and password links, expired OAuth
-codes and tokens) and the recovery sweeps of quality checks, generations, e-mail and notices."""
+codes and tokens), the expiry of unpaid purchases and the recovery sweeps of quality checks,
+generations, e-mail and notices."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.idempotencia import service as idempotency_store
 from graphql_api.oauth import tokens as oauth_tokens
+from graphql_api.recarga import service as recargas
 from graphql_api.usuario import sessoes
 from graphql_api.vendedor import sessoes as sessoes_vendedor
 from tasks import avisos, conferencia, email, geracao
@@ -47,6 +49,15 @@ async def expurgar_oauth() -> dict:
     return {"codigosRemovidos": codes, "tokensRemovidos": tokens, "falhasRemovidas": failures}
 
 
+# Purchases past their deadline become expirada (reads expire them too; this keeps the table true).
+RECARGAS_SWEEP_SECONDS = 60
+
+
+@broker.task(task_name="recarga.expirar")
+async def expirar_recargas() -> dict:
+    return {"recargasExpiradas": await recargas.expirar_vencidas()}
+
+
 def periodic(settings: Settings) -> list:
     """The jobs of tasks/scheduler.py, in every topology: a task runs hourly, a (task, seconds)
     pair at its own period. Every piece of background work is a row first; these sweeps are how
@@ -60,4 +71,5 @@ def periodic(settings: Settings) -> list:
         (geracao.varrer, geracao.SWEEP_SECONDS),
         (email.varrer, settings.email_varredura_segundos),
         (avisos.varrer, settings.aviso_varredura_segundos),
+        (expirar_recargas, RECARGAS_SWEEP_SECONDS),
     ]

@@ -6,6 +6,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -129,4 +130,56 @@ def test_app_creation_prints_the_client_secret_once_and_errors_as_json(tmp_path)
                   "--redirect-uri", "https://a.exemplo.com/cb", "--escopos", "contas:ler", env=env)
     assert missing.returncode != 0 and cli_error(missing.stderr)["type"] == "NOT_FOUND"
     assert database.execute("SELECT count(*) FROM apps_oauth").fetchone() == (2,)
+    database.close()
+
+
+def test_staff_confirm_a_purchase_from_the_command_line(tmp_path):
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
+    env.pop("VITRINE_DATABASE_URL", None)
+    integrator = json.loads(run("integrator", "create", "--nome", "Compras", "--email", "c@compras.test", env=env).stdout)
+    itg = integrator["integradorId"]
+    database = sqlite3.connect(tmp_path / "dados" / "vitrine.sqlite3")
+    agora = datetime.now(timezone.utc)
+
+    def pending(recarga_id: str, *, expira_em: datetime) -> None:
+        """A pending production purchase, as POST /v1/recargas leaves it."""
+        database.execute(
+            "INSERT INTO recargas (id, integrador_id, ambiente, pacote_id, creditos, preco_centavos, situacao, provedor, "
+            "expira_em, criado_em, atualizado_em) VALUES (?, ?, 'producao', 'pacote_2000', 2000, 17900, 'pendente', "
+            "'checkout', ?, ?, ?)",
+            (recarga_id, itg, str(expira_em), str(agora), str(agora)),
+        )
+        database.commit()
+
+    paga, recusada, vencida = (f"rec_{c * 26}" for c in "abc")
+    pending(paga, expira_em=agora + timedelta(days=3))
+    pending(recusada, expira_em=agora + timedelta(days=3))
+    pending(vencida, expira_em=agora - timedelta(minutes=1))
+
+    confirmed = run("recarga", "confirmar", paga, "--referencia", "boleto 34191.79001", env=env)
+    assert confirmed.returncode == 0, confirmed.stderr
+    body = json.loads(confirmed.stdout)
+    assert (body["recargaId"], body["situacao"], body["creditos"], body["ambiente"]) == (paga, "paga", 2000, "producao")
+    assert body["pagaEm"] and body["encerradaEm"] is None
+    balance = "SELECT c.creditos_disponiveis, c.creditos_pacote FROM carteiras c WHERE c.integrador_id = ? AND c.ambiente = 'producao'"
+    assert database.execute(balance, (itg,)).fetchone() == (2000, 2000)
+    # again: the same end, nothing credited twice
+    again = run("recarga", "confirmar", paga, env=env)
+    assert again.returncode == 0 and json.loads(again.stdout)["situacao"] == "paga"
+    assert database.execute("SELECT count(*) FROM lancamentos WHERE recarga_id = ?", (paga,)).fetchone() == (1,)
+    assert database.execute("SELECT membro_id, acao, motivo FROM acoes_equipe WHERE alvo = ?", (paga,)).fetchall() == [
+        ("cli", "recarga_paga", "boleto 34191.79001")
+    ]
+    # refusing: a pending one is refused; the paid one is not, and says why
+    refused = run("recarga", "confirmar", recusada, "--recusar", env=env)
+    assert refused.returncode == 0 and json.loads(refused.stdout)["situacao"] == "recusada"
+    contradiction = run("recarga", "confirmar", paga, "--recusar", env=env)
+    assert contradiction.returncode != 0 and cli_error(contradiction.stderr)["type"] == "PURCHASE_CLOSED"
+    # past its deadline: never credited
+    late = run("recarga", "confirmar", vencida, env=env)
+    assert late.returncode != 0 and cli_error(late.stderr)["type"] == "PURCHASE_CLOSED"
+    assert database.execute("SELECT situacao FROM recargas WHERE id = ?", (vencida,)).fetchone() == ("expirada",)
+    assert database.execute(balance, (itg,)).fetchone() == (2000, 2000)
+    missing = run("recarga", "confirmar", "rec_nao_existe", env=env)
+    assert missing.returncode != 0 and cli_error(missing.stderr)["type"] == "NOT_FOUND"
     database.close()

@@ -11,6 +11,7 @@ from graphql_api import operations
 from oauth.endpoints import add_routes as add_oauth_routes
 from portal.app import add_routes as add_portal_routes
 from rest_v1.app import create_v1_app
+from rest_v1.pagamentos import add_routes as add_payment_routes
 from vitrine import db, docs_site, media_routes, staff_graphql
 from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     app.cleanup_ctx.append(background_work)
     app.add_subapp("/v1", create_v1_app(runtime))
     add_oauth_routes(app)
+    add_payment_routes(app)
     docs_site.add_routes(app)
     media_routes.add_routes(app)
     staff_graphql.add_routes(app)

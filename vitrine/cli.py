@@ -311,3 +311,42 @@ def app_create(
             "criadoEm": format_timestamp(row.criado_em),
         }
     )
+
+
+@main.group()
+def recarga() -> None:
+    """Purchases of single packages (recargas)."""
+
+
+@recarga.command("confirmar")
+@click.argument("recarga_id", metavar="ID")
+@click.option("--recusar", is_flag=True, help="Refuse the purchase instead (nothing is credited).")
+@click.option("--referencia", default=None, help="The payment's reference (PIX id, bank slip number), recorded.")
+def recarga_confirmar(recarga_id: str, recusar: bool, referencia: str | None) -> None:
+    """Confirm an offline payment (PIX, bank slip) of a purchase: its credits enter the wallet once.
+    A purchase already paid, refused or expired is left as it is (PURCHASE_CLOSED when it contradicts)."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.core.scalars import format_timestamp
+    from graphql_api.recarga import service as recargas
+
+    async def work(settings: Settings):
+        return await recargas.confirmar_pela_equipe(
+            recargas.MEMBRO_CLI, recarga_id, recusar=recusar, referencia=referencia
+        )
+
+    try:
+        row = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    _print_json(
+        {
+            "recargaId": row.id,
+            "integradorId": row.integrador_id,
+            "ambiente": row.ambiente,
+            "pacote": row.pacote_id,
+            "creditos": row.creditos,
+            "situacao": row.situacao,
+            "pagaEm": format_timestamp(row.paga_em) if row.paga_em else None,
+            "encerradaEm": format_timestamp(row.encerrada_em) if row.encerrada_em else None,
+        }
+    )

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import secrets
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -78,6 +81,18 @@ class Settings(BaseSettings):
     email_reserva_segundos: float = 120.0
     email_varredura_segundos: float = 10.0  # how often the sweep looks for due messages
 
+    # Single-package purchases (docs/creditos.md). A purchase waits this long for its payment, then
+    # expires; offline payments (bank slips) need days: raise it where they are the usual way.
+    recarga_validade_minutos: int = Field(default=30, ge=5, le=60 * 24 * 10)
+    # The payment provider of production purchases: the portal's checkout page (default), or an
+    # external provider whose payment page is pagamento_link ({recargaId} replaced by the id) and
+    # which confirms at POST /pagamentos/confirmacao. Test purchases always use the checkout page.
+    pagamento_provedor: Literal["checkout", "webhook"] = "checkout"
+    pagamento_link: str = ""
+    # The whsec_ secret the provider signs its confirmations with (Standard Webhooks). Unset: the
+    # service accepts no confirmation from outside (checkout and staff still confirm).
+    pagamento_segredo: str | None = None
+
     # Runs the in-process workers inside `serve` (the embedded default). Off when Redis workers run.
     inprocess_workers: bool | None = Field(default=None)
 
@@ -95,6 +110,25 @@ class Settings(BaseSettings):
             raise ValueError(
                 "VITRINE_TASK_QUEUE was replaced by VITRINE_REDIS_NAMESPACE, which names the task "
                 "queue and every other Redis key: set that instead"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _payment_provider(self) -> Settings:
+        if self.pagamento_segredo is not None:
+            corpo = self.pagamento_segredo.removeprefix("whsec_")
+            try:
+                chave = base64.b64decode(corpo, validate=True)
+            except binascii.Error:
+                chave = b""
+            if corpo == self.pagamento_segredo or len(chave) < 24:
+                raise ValueError("VITRINE_PAGAMENTO_SEGREDO must be whsec_ + the base64 of a key of at least 24 bytes")
+        if self.pagamento_provedor == "webhook" and not (
+            self.pagamento_link.startswith("https://") and "{recargaId}" in self.pagamento_link
+        ):
+            raise ValueError(
+                "VITRINE_PAGAMENTO_PROVEDOR=webhook needs VITRINE_PAGAMENTO_LINK: the provider's https "
+                "payment page with {recargaId} where the purchase id goes"
             )
         return self
 

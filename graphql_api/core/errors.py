@@ -38,8 +38,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
     ErrorKind(
         "IDEMPOTENCY_KEY_REQUIRED",
         400,
-        "Esta chamada gasta créditos e exige o cabeçalho Idempotency-Key.",
-        "POST /galerias, /videos e /imagens/{id}/edicoes foram chamados sem Idempotency-Key.",
+        "Esta chamada gasta ou compra créditos e exige o cabeçalho Idempotency-Key.",
+        "POST /galerias, /videos, /imagens/{id}/edicoes e /recargas foram chamados sem Idempotency-Key.",
         "Gere um valor único por operação (por exemplo um UUID) e envie-o em Idempotency-Key; "
         "repita o mesmo valor ao reenviar a mesma operação.",
     ),
@@ -49,6 +49,25 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "O cabeçalho Idempotency-Key tem formato inválido.",
         "A chave deve ter de 8 a 120 caracteres entre letras, dígitos, '_', '-', ':' e '.'.",
         "Use, por exemplo, um UUID v4 ou um identificador do seu sistema dentro desse alfabeto.",
+    ),
+    ErrorKind(
+        "PAYMENT_TIMESTAMP_INVALID",
+        400,
+        "O horário da confirmação de pagamento é inválido.",
+        "O cabeçalho webhook-timestamp falta, não é um número de segundos Unix ou está a mais de 5 "
+        "minutos do relógio do serviço (uma confirmação velha pode ser uma repetição maliciosa).",
+        "Assine cada envio com o horário atual (segundos Unix) em webhook-timestamp e confira o relógio "
+        "do servidor do provedor (NTP).",
+    ),
+    ErrorKind(
+        "PAYMENT_SIGNATURE_INVALID",
+        401,
+        "A assinatura da confirmação de pagamento não confere.",
+        "Faltam webhook-id ou webhook-signature, ou nenhuma assinatura v1 confere com o segredo "
+        'VITRINE_PAGAMENTO_SEGREDO (HMAC-SHA256 de "<webhook-id>.<webhook-timestamp>.<corpo>"), ou o '
+        "serviço não tem segredo configurado e não aceita confirmações.",
+        "Assine o corpo exato enviado, com o mesmo segredo whsec_ configurado no serviço, pelo esquema "
+        "Standard Webhooks (veja /docs/creditos).",
     ),
     ErrorKind(
         "UNAUTHORIZED",
@@ -240,6 +259,32 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "O app é do tipo publico: ele se identifica só pelo client_id e prova cada autorização com PKCE; "
         "não há client_secret para rotacionar.",
         "Se o seu sistema roda num servidor que guarda segredos, crie um app confidencial e use o client_secret dele.",
+    ),
+    ErrorKind(
+        "PURCHASE_CLOSED",
+        409,
+        "Esta recarga já foi encerrada.",
+        "A recarga está paga, recusada ou expirada, e o pedido a contradiz: uma recarga expirada ou "
+        "recusada nunca é creditada, e uma paga nunca volta atrás. A situação atual está na descrição.",
+        "Integrador: crie uma nova recarga (POST /v1/recargas) e pague dentro do prazo (expiraEm). "
+        "Provedor de pagamento: estorne ao cliente o valor recebido por uma recarga encerrada.",
+    ),
+    ErrorKind(
+        "PAYMENT_CONFIRMATION_REUSED",
+        409,
+        "Este id de confirmação já foi usado com outro conteúdo.",
+        "Uma confirmação de pagamento com o mesmo webhook-id chegou antes com outra recargaId ou outro "
+        "resultado. O webhook-id identifica uma confirmação: repeti-lo só vale para reenviar a mesma.",
+        "Gere um webhook-id novo para cada confirmação diferente; ao reenviar, repita o corpo original.",
+    ),
+    ErrorKind(
+        "PAYMENT_NOT_ALLOWED",
+        403,
+        "Esta recarga não pode ser paga por este meio.",
+        "Recargas de teste são pagas só no checkout do portal, com dinheiro de brincadeira; recargas de "
+        "produção são confirmadas pelo provedor de pagamento ou pela equipe, nunca por um botão do checkout.",
+        "Em teste, use o botão Pagar do link de pagamento (linkPagamento). Em produção, pague pelo meio "
+        "indicado no link de pagamento e aguarde a confirmação.",
     ),
     ErrorKind(
         "PAYLOAD_TOO_LARGE",

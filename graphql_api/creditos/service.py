@@ -51,6 +51,7 @@ async def _lancar(
     descricao: str,
     geracao_id: str | None = None,
     plano: int | None = None,
+    recarga_id: str | None = None,
 ) -> Lancamento:
     """Move credits between the wallet's available and reserved sides, with its ledger entry.
     Available credits live in two pools: `plano` (expire at the cycle's end) and the package pool
@@ -81,6 +82,7 @@ async def _lancar(
         pacote=pacote,
         disponiveis_apos=carteira.creditos_disponiveis,
         geracao_id=geracao_id,
+        recarga_id=recarga_id,
         descricao=descricao[:300],
     )
 
@@ -128,6 +130,21 @@ async def creditar(integrador_id: str, ambiente: str, creditos: int, descricao: 
     carteira = await _locked_wallet(integrador_id, ambiente)
     await _lancar(carteira, "recarga", disponiveis=creditos, reservados=0, descricao=descricao)
     return carteira
+
+
+async def creditar_pacote(integrador_id: str, ambiente: str, creditos: int, recarga_id: str, descricao: str) -> None:
+    """A paid package: its credits enter the package pool (they never expire with the cycle).
+    Call inside the transaction that marks the purchase paid, which says it happens once."""
+    carteira = await _locked_wallet(integrador_id, ambiente)
+    await _lancar(
+        carteira,
+        "compra_pacote",
+        disponiveis=creditos,
+        reservados=0,
+        plano=0,
+        recarga_id=recarga_id,
+        descricao=descricao,
+    )
 
 
 async def recarregar_teste(principal: Principal, creditos: int = CREDITOS_INICIAIS_TESTE) -> Carteira:

@@ -100,7 +100,9 @@ async def registrar_chamadas(batch: list, *, smtp_url: str | None = None) -> Non
             await _succeed_once(r.integrador_id, "CHAVE_E_PRIMEIRA_CHAMADA", {"requestId": r.id}, r.criado_em)
         if r.tipo is TipoChamada.CRIA_SUBCONTA and r.status == 201 and not r.replay:
             await _succeed_once(r.integrador_id, "SUBCONTA_CRIADA", {"requestId": r.id}, r.criado_em)
-        if r.codigo_erro == "IDEMPOTENCY_KEY_REQUIRED" or r.replay:
+        # Only credit-spending calls judge the missing key (POST /recargas requires it too, as a
+        # purchase, but is not what the step is about); any safe repeat counts.
+        if (r.codigo_erro == "IDEMPOTENCY_KEY_REQUIRED" and r.tipo is TipoChamada.GASTA_CREDITOS) or r.replay:
             await _note_idempotency(r)
     await _judge_429s(tests)
     await _judge_error_rates(batch, smtp_url)

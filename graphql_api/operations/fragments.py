@@ -124,3 +124,12 @@ fragment AppOAuthFields on AppOAuth {
   criadoEm atualizadoEm segredoRotacionadoEm desativadoEm
 }
 """
+
+PACOTE = "fragment PacoteFields on Pacote { codigo nome creditos precoCentavos }"
+
+RECARGA = """
+fragment RecargaFields on Recarga {
+  id pacote situacao creditos precoCentavos ambiente linkPagamento expiraEm pagaEm encerradaEm
+  criadoEm atualizadoEm
+}
+"""

@@ -1,7 +1,8 @@
-"""Idempotency-Key, as the contract's table says: required on credit-spending POSTs, optional on
-the other POSTs; same key + same request -> the stored response with Idempotent-Replayed: true;
-same key + different request -> 409 IDEMPOTENCY_KEY_REUSED; while the first request runs ->
-409 IDEMPOTENCY_KEY_IN_PROGRESS. Only successful (2xx) responses are stored: a failed request
+"""Idempotency-Key, as the contract's table says: required on credit-spending POSTs (and on POST
+/recargas, which buys them: RouteSpec.idempotency_required), optional on the other POSTs; same
+key + same request -> the stored response with Idempotent-Replayed: true; same key + different
+request -> 409 IDEMPOTENCY_KEY_REUSED; while the first request runs -> 409
+IDEMPOTENCY_KEY_IN_PROGRESS. Only successful (2xx) responses are stored: a failed request
 created nothing, so repeating it with the same key simply runs it again."""
 
 import hashlib
@@ -49,7 +50,7 @@ def header_parameter(spec: RouteSpec) -> dict | None:
     return {
         "name": HEADER,
         "in": "header",
-        "required": spec.spends_credits,
+        "required": spec.requires_idempotency_key,
         "schema": {"type": "string", "pattern": KEY_PATTERN.pattern},
     }
 
@@ -57,7 +58,7 @@ def header_parameter(spec: RouteSpec) -> dict | None:
 def _errors_for(spec: RouteSpec) -> tuple[str, ...]:
     if not applies(spec):
         return ()
-    required = ("IDEMPOTENCY_KEY_REQUIRED",) if spec.spends_credits else ()
+    required = ("IDEMPOTENCY_KEY_REQUIRED",) if spec.requires_idempotency_key else ()
     return required + ("IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS")
 
 
@@ -69,7 +70,7 @@ async def idempotency_middleware(request: web.Request, handler):
     key = request.headers.get(HEADER)
     if key is None:
         spec = request.app[METHODS].spec_of(request)
-        if spec is not None and spec.spends_credits:
+        if spec is not None and spec.requires_idempotency_key:
             raise ApiError("IDEMPOTENCY_KEY_REQUIRED")
         return await handler(request)
     if not KEY_PATTERN.fullmatch(key):

@@ -216,8 +216,9 @@ RULE_5 = {
     ("POST", "/avisos/teste"), ("GET", "/testes-de-avisos/{testeId}"),
     ("GET", "/integracao/status"), ("GET", "/integracao/chamadas"), ("GET", "/integracao/chamadas/{requestId}"),
     ("POST", "/integracao/pedido-producao"),
+    ("GET", "/pacotes"), ("POST", "/recargas"), ("GET", "/recargas"), ("GET", "/recargas/{recargaId}"),
 }
-PREFIXES = {"avisoId": "avs_", "entregaId": "ent_", "testeId": "tst_", "requestId": "req_"}
+PREFIXES = {"avisoId": "avs_", "entregaId": "ent_", "testeId": "tst_", "requestId": "req_", "recargaId": "rec_"}
 
 
 def test_the_integrator_only_routes_are_the_contracts():

@@ -1,5 +1,5 @@
 """The catalogue of single packages, kept as data: pacotes.json beside this module is the source,
-loaded into the `pacotes` table by a data migration (vitrine/migrations/0009_pacotes.py).
+loaded into the `pacotes` table by a data migration (vitrine/migrations/0008_pacotes.py).
 
 Loading is idempotent: each package of the file is inserted or brought up to date by its codigo;
 a codigo no longer in the file is switched off (ativo false), never deleted, because purchases

@@ -19,6 +19,7 @@ from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
 from graphql_api.integracao import schema as integracao
 from graphql_api.oauth import schema as oauth
+from graphql_api.plano import schema as plano
 from graphql_api.produto import schema as produto
 from graphql_api.usuario import schema as usuario
 from graphql_api.vendedor import schema as vendedor
@@ -40,6 +41,7 @@ Query = merge_types(
         conferencia.Query,
         oauth.Query,
         vendedor.Query,
+        plano.Query,
     ),
 )
 Mutation = merge_types(
@@ -57,6 +59,7 @@ Mutation = merge_types(
         geracao.Mutation,
         oauth.Mutation,
         vendedor.Mutation,
+        plano.Mutation,
     ),
 )
 

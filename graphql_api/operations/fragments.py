@@ -51,7 +51,7 @@ fragment GeracaoFields on Geracao {
 
 SALDO = """
 fragment SaldoFields on Saldo {
-  modeloCobranca ambiente creditosDisponiveis creditosReservados atualizadoEm
+  modeloCobranca ambiente creditosDisponiveis creditosReservados creditosPlano creditosPacote atualizadoEm
 }
 """
 
@@ -106,7 +106,8 @@ fragment TesteAvisoFields on TesteAviso {
 
 LANCAMENTO = """
 fragment LancamentoFields on Lancamento {
-  id tipo creditosDisponiveis creditosReservados geracaoId descricao criadoEm
+  id tipo creditosDisponiveis creditosReservados creditosPlano creditosPacote disponiveisApos
+  geracaoId recargaId descricao criadoEm
 }
 """
 
@@ -122,5 +123,27 @@ APP_OAUTH = """
 fragment AppOAuthFields on AppOAuth {
   id clientId nome ambiente tipo redirectUris escopos situacao finalSegredo
   criadoEm atualizadoEm segredoRotacionadoEm desativadoEm
+}
+"""
+
+PLANO = """
+fragment PlanoFields on Plano {
+  codigo nome versao precoCentavos creditosMensais limites { porMinutoChave porMinutoIntegrador }
+}
+"""
+
+PLANO_ATUAL = (
+    """
+fragment PlanoAtualFields on PlanoAtual {
+  ambiente plano { ...PlanoFields } cicloInicioEm cicloFimEm
+  mudancaAgendada { plano { ...PlanoFields } aplicaEm motivo }
+}
+"""
+    + PLANO
+)
+
+COTA_DO_MES = """
+fragment CotaDoMesFields on CotaDoMes {
+  ambiente cotaMensal creditosUsados creditosRestantes percentualUsado cicloInicioEm cicloFimEm alertasAtingidos
 }
 """

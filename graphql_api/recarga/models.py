@@ -56,9 +56,7 @@ class ConfirmacaoPagamento(Model):
     the same confirmation arriving again is recognised and applied once."""
 
     id = fields.CharField(pk=True, max_length=120)  # the provider's message id (webhook-id)
-    recarga: fields.ForeignKeyRelation[Recarga] = fields.ForeignKeyField(
-        "vitrine.Recarga", related_name="confirmacoes"
-    )
+    recarga: fields.ForeignKeyRelation[Recarga] = fields.ForeignKeyField("vitrine.Recarga", related_name="confirmacoes")
     recarga_id: str
     resultado = fields.CharField(max_length=12)  # paga | recusada
     origem = fields.CharField(max_length=20)  # checkout | webhook | equipe

@@ -62,7 +62,7 @@ async def em_dia(carteira: Carteira) -> Assinatura:
     momento = agora()
     assinatura = await repository.assinatura_de(carteira.integrador_id, carteira.ambiente)
     if assinatura is None:
-        return await _assinar(carteira, momento)
+        return await _assinar(carteira, momento.replace(microsecond=0))  # cycles turn on whole seconds
     if vencida(assinatura, momento):
         await _virar(carteira, assinatura, momento)
     return assinatura
@@ -108,7 +108,8 @@ async def _virar(carteira: Carteira, assinatura: Assinatura, momento: datetime) 
             em=fim_anterior,
         )
     atual: Plano = assinatura.plano
-    proximo = assinatura.plano_agendado or await repository.vigente(atual.codigo) or atual
+    agendado = assinatura.plano_agendado if assinatura.plano_agendado_id is not None else None
+    proximo = agendado or await repository.vigente(atual.codigo) or atual
     inicio, fim = ciclo_em(assinatura.criado_em, momento)
     assinatura.plano = proximo
     assinatura.plano_agendado = None

@@ -54,7 +54,7 @@ class Cota:
 
 
 async def _mudanca(assinatura: Assinatura) -> MudancaAgendada | None:
-    if assinatura.plano_agendado is not None:
+    if assinatura.plano_agendado_id is not None:  # loaded with it (repository.assinatura_de) or just set
         return MudancaAgendada(assinatura.plano_agendado, assinatura.ciclo_fim_em, "reducao")
     novo = await repository.vigente(assinatura.plano.codigo)
     if novo is not None and novo.id != assinatura.plano_id:
@@ -139,7 +139,7 @@ async def cancelar_mudanca(integrador_id: str, ambiente: str) -> PlanoAtual:
     """Cancel a scheduled downgrade (nothing happens when none is scheduled)."""
     async with transaction():
         _, assinatura = await creditos.carteira_travada(integrador_id, ambiente)
-        if assinatura.plano_agendado is not None:
+        if assinatura.plano_agendado_id is not None:
             assinatura.plano_agendado = None
             await assinatura.save()
     return PlanoAtual(ambiente, assinatura, await _mudanca(assinatura))

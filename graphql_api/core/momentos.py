@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, time
 
-MENSAGEM = "use AAAA-MM-DD ou um timestamp ISO 8601"
+from pydantic_core import PydanticCustomError
 
 
 def parse_moment(value: str, *, end_of_day: bool) -> datetime:
@@ -17,10 +17,12 @@ def parse_moment(value: str, *, end_of_day: bool) -> datetime:
 
 
 def momento_valido(value: str | None) -> str | None:
-    """A pydantic field validator's body: the value unchanged, or ValueError saying the formats."""
+    """A pydantic field validator's body: the value unchanged, or formato_invalido saying the formats."""
     if value is not None:
         try:
             parse_moment(value, end_of_day=False)
         except ValueError:
-            raise ValueError(MENSAGEM) from None
+            raise PydanticCustomError(
+                "formato_invalido", "Use uma data AAAA-MM-DD ou um timestamp ISO 8601, como 2026-11-23T18:00:00Z."
+            ) from None
     return value

@@ -1,11 +1,14 @@
-"""Credits: the wallet's statement (the ledger, newest first, paginated) and, in teste, the free
-refill of play credits (roles with creditos:comprar: owners and finance)."""
+"""Credits: the wallet's statement (the ledger, newest first, paginated), in teste the free
+refill of play credits, and the environment's plan with its quota and the plan change (roles
+with creditos:comprar: owners and finance; in production the password is asked again)."""
 
 from aiohttp import web
 
+from graphql_api.core.errors import ApiError
 from graphql_api.executor import Operation
 from graphql_api.operations import fragments
-from portal.web import Page, PortalRoutes
+from graphql_api.operations import plano as ops_plano
+from portal.web import Page, PortalRoutes, form_errors
 
 routes = PortalRoutes()
 
@@ -24,7 +27,27 @@ EXTRATO = Operation(
     + fragments.SALDO
 )
 RECARREGAR = Operation("mutation { recarregarTeste { creditosDisponiveis } }")
-TIPOS = {"reserva": "Reserva", "captura": "Cobrança", "liberacao": "Devolução", "recarga": "Recarga"}
+TIPOS = {
+    "reserva": "Reserva",
+    "captura": "Cobrança",
+    "liberacao": "Devolução",
+    "recarga": "Recarga",
+    "concessao_plano": "Créditos do plano",
+    "expiracao_plano": "Expiração do plano",
+    "compra_pacote": "Compra de pacote",
+    "ajuste": "Ajuste da equipe",
+}
+PLANO = Operation(
+    """query {
+      plano { ...PlanoAtualFields }
+      planos { ...PlanoFields }
+      cotaDoMes { ...CotaDoMesFields }
+      saldo { ...SaldoFields }
+    }"""
+    + fragments.PLANO_ATUAL
+    + fragments.COTA_DO_MES
+    + fragments.SALDO
+)
 
 
 @routes.get("/extrato")
@@ -43,3 +66,43 @@ async def extrato(page: Page) -> web.StreamResponse:
 async def recarregar(page: Page) -> web.StreamResponse:
     await page.run(RECARREGAR)
     return page.redirect("/extrato", aviso="recarregado")
+
+
+async def _plano(page: Page, *, status: int = 200, erro: str | None = None) -> web.StreamResponse:
+    data = await page.run(PLANO)
+    return page.render(
+        "portal/plano.html",
+        status=status,
+        atual=data["plano"],
+        planos=data["planos"],
+        cota=data["cotaDoMes"],
+        saldo=data["saldo"],
+        erro=erro,
+    )
+
+
+@routes.get("/plano")
+async def plano(page: Page) -> web.StreamResponse:
+    return await _plano(page)
+
+
+@routes.post("/plano")
+async def mudar_plano(page: Page) -> web.StreamResponse:
+    codigo = await page.field("plano")
+    try:
+        atual = (await page.run(ops_plano.MUDAR_PLANO, entrada={"plano": codigo}))["mudarPlano"]
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        _, erro = form_errors(error, set())
+        return await _plano(page, status=error.status, erro=erro)
+    agendada = atual["mudancaAgendada"]
+    if agendada and agendada["motivo"] == "reducao" and agendada["plano"]["codigo"] == codigo:
+        return page.redirect("/plano", aviso="plano_agendado")
+    return page.redirect("/plano", aviso="plano_alterado")
+
+
+@routes.post("/plano/cancelar")
+async def cancelar_mudanca(page: Page) -> web.StreamResponse:
+    await page.run(ops_plano.CANCELAR_MUDANCA_PLANO)
+    return page.redirect("/plano", aviso="mudanca_cancelada")

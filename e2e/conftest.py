@@ -97,9 +97,10 @@ def artifacts() -> Path:
 
 
 @contextmanager
-def https_in_thread(app):
-    """Serve an aiohttp application over HTTPS (the test CA's localhost certificate) on its own
-    event loop in a thread, since Playwright's sync API owns this one; yields its port."""
+def app_in_thread(app, *, tls: bool = True):
+    """Serve an aiohttp application on its own event loop in a thread, since Playwright's sync API
+    owns this one: over HTTPS (the test CA's localhost certificate) for the service to call, or
+    plain HTTP on 127.0.0.1 for the browser to open. Yields its port."""
     from aiohttp import web
 
     from tests.harness import SERVER_CERT, SERVER_KEY  # imported here: the plugin is loaded by then
@@ -112,7 +113,8 @@ def https_in_thread(app):
     async def start() -> None:
         runner = web.AppRunner(app)
         await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=server_context(SERVER_CERT, SERVER_KEY))
+        ssl_context = server_context(SERVER_CERT, SERVER_KEY) if tls else None
+        site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=ssl_context)
         await site.start()
         state["runner"], state["port"] = runner, site._server.sockets[0].getsockname()[1]
 
@@ -122,9 +124,9 @@ def https_in_thread(app):
         started.set()
         loop.run_forever()
 
-    thread = threading.Thread(target=serve, name="https-server", daemon=True)
+    thread = threading.Thread(target=serve, name="test-server", daemon=True)
     thread.start()
-    assert started.wait(10), "the HTTPS server did not start"
+    assert started.wait(10), "the test's server did not start"
     try:
         yield state["port"]
     finally:
@@ -141,7 +143,7 @@ def receptor():
     from tests.receptor import Receptor
 
     receptor = Receptor()
-    with https_in_thread(receptor.app()) as port:
+    with app_in_thread(receptor.app()) as port:
         receptor.url = f"https://localhost:{port}/avisos"
         yield receptor
 
@@ -153,5 +155,5 @@ def photo_site():
     from tests.photos import PhotoHost
 
     host = PhotoHost()
-    with https_in_thread(host.app) as port:
+    with app_in_thread(host.app) as port:
         yield PhotoSite(f"https://localhost:{port}", host)

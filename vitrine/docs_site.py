@@ -120,4 +120,5 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/docs/pendencias", pendencias_page)
     app.router.add_get("/docs/pendencias.json", pendencias_json)
     app.router.add_static("/docs/samples", DOCS_DIR / "samples")  # what Vitrine makes, to look at
+    app.router.add_static("/docs/screenshots", DOCS_DIR / "screenshots")  # the pages the guides show
     app.router.add_get("/docs/{page}", guide)

@@ -106,3 +106,11 @@ async def test_generated_samples_are_served_with_the_docs(client):
     assert '<img src="/docs/samples/galeria-teste-01-principal.jpg"' in html
     response = await client.get("/docs/samples/galeria-teste-01-principal.jpg")
     assert response.status == 200 and response.content_type == "image/jpeg"
+
+
+async def test_the_screenshots_the_guides_show_are_served_with_the_docs(client):
+    html = await (await client.get("/docs/oauth")).text()
+    for name in ("consentimento", "apps-conectados"):
+        assert f'<img src="/docs/screenshots/{name}.png"' in html
+        response = await client.get(f"/docs/screenshots/{name}.png")
+        assert response.status == 200 and response.content_type == "image/png"

@@ -39,8 +39,11 @@ class Browser:
 
     async def csrf(self, path: str = "/entrar") -> str:
         response = await self.client.get(path)  # following redirects, as the browser would
-        match = _CSRF.search(await response.text())
+        text = await response.text()
+        match = _CSRF.search(text)
         assert match, f"no CSRF field on {path}"
+        # the first field is taken: every form of the page must carry the token, not just that one
+        assert 'name="csrf" value=""' not in text, f"a form without its CSRF token on {path}"
         return match.group(1)
 
     async def submit(self, path: str, data: dict, *, token_from: str | None = None, **kwargs):

@@ -2,6 +2,7 @@
 the contract's order of checks (error page vs. redirected error), sign-in and back, the consent
 itself, cancel, CSRF, framing, and the per-seller limit."""
 
+import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -68,6 +69,9 @@ async def test_the_consent_screen_says_who_asks_what_and_what_stays_hidden(porta
     assert "Enviar e remover fichas" not in page  # not asked
     assert "nome da sua loja, mas não o seu e-mail" in page
     assert ">Autorizar</button>" in page and ">Cancelar</button>" in page
+    # the decision's own form carries the token, not only the sign-out form above it
+    decision_form = page[page.index('<form method="post" action="/oauth/autorizar">') :]
+    assert re.search(r'^\s*<input type="hidden" name="csrf" value="[0-9a-f]{64}">', decision_form.split("\n", 1)[1])
     csp = response.headers["Content-Security-Policy"]
     assert "frame-ancestors 'none'" in csp and response.headers["X-Frame-Options"] == "DENY"
     assert "form-action 'self' https://app.integradora.test" in csp

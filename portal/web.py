@@ -134,7 +134,12 @@ def _markdown(text: str) -> Markup:
 
 
 templates.filters.update(
-    momento=_format_moment, numero=_format_number, reais=_format_reais, status_class=_status_class, json=_pretty_json, markdown=_markdown
+    momento=_format_moment,
+    numero=_format_number,
+    reais=_format_reais,
+    status_class=_status_class,
+    json=_pretty_json,
+    markdown=_markdown,
 )
 templates.globals.update(
     PAPEIS={"dono": "Dono", "desenvolvedor": "Desenvolvimento", "financeiro": "Financeiro"},

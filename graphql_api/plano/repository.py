@@ -21,7 +21,7 @@ async def ultima_versao(codigo: str) -> Plano | None:
 
 
 async def codigos() -> set[str]:
-    return set(await Plano.all().distinct().values_list("codigo", flat=True))
+    return {row["codigo"] for row in await Plano.all().distinct().values("codigo")}
 
 
 async def retirar_versoes(codigo: str, exceto: str) -> None:

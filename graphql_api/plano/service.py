@@ -54,8 +54,9 @@ class Cota:
 
 
 async def _mudanca(assinatura: Assinatura) -> MudancaAgendada | None:
-    if assinatura.plano_agendado_id is not None:  # loaded with it (repository.assinatura_de) or just set
-        return MudancaAgendada(assinatura.plano_agendado, assinatura.ciclo_fim_em, "reducao")
+    agendado = assinatura.plano_agendado if assinatura.plano_agendado_id is not None else None
+    if agendado is not None:  # loaded with it (repository.assinatura_de) or just set
+        return MudancaAgendada(agendado, assinatura.ciclo_fim_em, "reducao")
     novo = await repository.vigente(assinatura.plano.codigo)
     if novo is not None and novo.id != assinatura.plano_id:
         return MudancaAgendada(novo, assinatura.ciclo_fim_em, "nova_versao")

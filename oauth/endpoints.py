@@ -6,17 +6,20 @@ Cache-Control: no-store and Pragma: no-cache; errors are RFC 6749 `{error, error
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import parse_qsl, unquote
 
 from aiohttp import web
 from authlib.oauth2.rfc6749.errors import InvalidRequestError, OAuth2Error
-from authlib.oauth2.rfc6749.util import extract_basic_authorization
 
 from graphql_api.core.principal import OAUTH_SCOPES
 from graphql_api.oauth import escopos, tokens
+from graphql_api.oauth.autorizacoes import citar
 from graphql_api.oauth.models import AppOAuth
 from vitrine.keys import RUNTIME
 
@@ -38,23 +41,86 @@ def _erro(erro: OAuth2Error) -> web.Response:
     return _json(erro.status_code or 400, dict(erro.get_body()), headers)
 
 
+async def _corpo(request: web.Request) -> bytes:
+    try:
+        return await request.read()
+    except web.HTTPRequestEntityTooLarge:
+        raise InvalidRequestError(description="O corpo passa de 1 MB.", status_code=413) from None
+    except web.RequestPayloadError:  # e.g. a Content-Encoding the bytes do not follow
+        raise InvalidRequestError(description="Corpo ilegivel: confira o Content-Encoding.") from None
+
+
+def _sem_repetidos(nomes: list[str]) -> None:
+    """RFC 6749 §3.2: a parameter sent more than once is invalid_request (JSON keys too: a parser
+    keeping the last one would see another request than one keeping the first)."""
+    contagem = Counter(nomes)
+    repetido = next((nome for nome in nomes if contagem[nome] > 1), None)
+    if repetido is not None:
+        raise InvalidRequestError(description=f"Parametro repetido: {citar(repetido)}.")
+
+
+def _objeto_json(pares: list[tuple[str, Any]]) -> dict[str, Any]:
+    _sem_repetidos([nome for nome, _ in pares])
+    return dict(pares)
+
+
+def _de_json(corpo: bytes) -> dict[str, str]:
+    try:
+        campos = json.loads(corpo or b"{}", object_pairs_hook=_objeto_json)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past the parser's stack
+        raise InvalidRequestError(description="Corpo JSON invalido.") from None
+    if not isinstance(campos, dict) or not all(isinstance(v, str) and _texto(v) for v in campos.values()):
+        raise InvalidRequestError(description="O corpo JSON deve ser um objeto de textos.")
+    return campos
+
+
+def _texto(valor: str) -> bool:
+    """False for a JSON string that is no text (a lone surrogate, \\ud800): it has no UTF-8 form."""
+    try:
+        valor.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _de_formulario(corpo: bytes, charset: str | None) -> dict[str, str]:
+    try:
+        texto = corpo.decode(charset or "utf-8")
+        pares = parse_qsl(texto, keep_blank_values=True, encoding=charset or "utf-8", errors="replace")
+    except LookupError:
+        raise InvalidRequestError(description="charset desconhecido no Content-Type; use UTF-8.") from None
+    except UnicodeDecodeError:
+        raise InvalidRequestError(description="O corpo nao e texto UTF-8.") from None
+    _sem_repetidos([nome for nome, _ in pares])
+    return dict(pares)
+
+
 async def _parametros(request: web.Request) -> dict[str, str]:
-    """The request's fields, form-encoded or JSON. A repeated field is invalid_request (RFC 6749 §3.2)."""
-    if request.content_type == "application/json":
-        try:
-            corpo = json.loads(await request.read() or b"{}")
-        except ValueError:
-            raise InvalidRequestError(description="Corpo JSON invalido.") from None
-        if not isinstance(corpo, dict) or not all(isinstance(v, str) for v in corpo.values()):
-            raise InvalidRequestError(description="O corpo JSON deve ser um objeto de textos.")
-        return {k: v for k, v in corpo.items() if v != ""}
-    if request.content_type != FORM:
+    """The request's fields, form-encoded or JSON; anything a client could send that is neither
+    is invalid_request (413 past 1 MB), never an error of ours."""
+    if request.content_type not in (FORM, "application/json"):
         raise InvalidRequestError(description=f"Envie o corpo como {FORM} (ou application/json).")
-    campos = await request.post()
-    repetidos = sorted({k for k in campos if len(campos.getall(k)) > 1})
-    if repetidos:
-        raise InvalidRequestError(description=f"Parametro repetido: {repetidos[0][:40]}.")
-    return {k: v for k, v in campos.items() if isinstance(v, str) and v != ""}
+    corpo = await _corpo(request)
+    if request.content_type == FORM:
+        campos = _de_formulario(corpo, request.charset)
+    else:
+        campos = _de_json(corpo)
+    return {k: v for k, v in campos.items() if v != ""}
+
+
+def _basic(header: str) -> tuple[str, str | None]:
+    """client_id and client_secret of an HTTP Basic header, each form-urlencoded (RFC 6749 §2.3.1)."""
+    esquema, _, valor = header.strip().partition(" ")
+    try:
+        if esquema.lower() != "basic":
+            raise ValueError(esquema)
+        texto = base64.b64decode(valor.strip(), validate=True).decode()
+    except (ValueError, UnicodeError):  # not Basic, not base64 (binascii.Error), not UTF-8
+        raise InvalidRequestError(
+            description="Authorization deve ser HTTP Basic com client_id:client_secret."
+        ) from None
+    client_id, dois_pontos, segredo = texto.partition(":")
+    return unquote(client_id), unquote(segredo) if dois_pontos else None
 
 
 def _credenciais(request: web.Request, parametros: dict[str, str]) -> tokens.Credenciais:
@@ -62,16 +128,14 @@ def _credenciais(request: web.Request, parametros: dict[str, str]) -> tokens.Cre
     client_id alone), never both at once."""
     if "Authorization" not in request.headers:
         return tokens.Credenciais(parametros.get("client_id"), parametros.get("client_secret"))
-    client_id, secret = extract_basic_authorization(request.headers)
-    if client_id is None:
-        raise InvalidRequestError(description="Authorization deve ser HTTP Basic com client_id:client_secret.")
+    client_id, secret = _basic(request.headers["Authorization"])
     if "client_secret" in parametros:
         raise InvalidRequestError(
             description="Envie as credenciais do cliente em HTTP Basic ou no corpo, nunca nos dois."
         )
     if parametros.get("client_id", client_id) != client_id:
         raise InvalidRequestError(description="client_id do corpo difere do enviado em HTTP Basic.")
-    return tokens.Credenciais(client_id, secret or None)
+    return tokens.Credenciais(client_id or None, secret or None)
 
 
 Grant = Callable[[web.Request, dict[str, str], AppOAuth], Awaitable[dict[str, Any] | None]]
@@ -139,7 +203,15 @@ async def metadata(request: web.Request) -> web.Response:
     )
 
 
+async def so_post(request: web.Request) -> web.Response:
+    """Any other method: still an OAuth error body, not aiohttp's plain-text 405."""
+    erro = InvalidRequestError(description="Este endpoint aceita apenas POST.", status_code=405)
+    return _json(405, dict(erro.get_body()), {"Allow": "POST"})
+
+
 def add_routes(app: web.Application) -> None:
-    app.router.add_post("/oauth/token", token)
-    app.router.add_post("/oauth/revogar", revogar)
+    for path, handler in (("/oauth/token", token), ("/oauth/revogar", revogar)):
+        resource = app.router.add_resource(path)
+        resource.add_route("POST", handler)
+        resource.add_route("*", so_post)
     app.router.add_get("/.well-known/oauth-authorization-server", metadata)

@@ -11,14 +11,14 @@ from graphql_api.core.errors import CATALOG, ApiError
 from graphql_api.core.inputs import entrada
 
 # The same operations as GET /v1/integracao/chamadas and its detail: one document each.
-from graphql_api.operations.integracao import ENDPOINTS_CHAMADAS, LISTAR_CHAMADAS, OBTER_CHAMADA
+from graphql_api.operations.integracao import APPS_CHAMADAS, ENDPOINTS_CHAMADAS, LISTAR_CHAMADAS, OBTER_CHAMADA
 from portal.web import Page, PortalRoutes, form_errors
 
 routes = PortalRoutes()
 
 PAGE_SIZE = 50
 
-FILTROS = ("de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "ambiente")
+FILTROS = ("de", "ate", "status", "metodo", "endpoint", "codigoErro", "contaId", "chave", "clientId", "ambiente")
 METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 CODIGOS_ERRO = sorted(CATALOG)
 POLL_SECONDS = 3
@@ -28,8 +28,15 @@ def _filters(page: Page) -> dict[str, str]:
     return {name: page.query(name).strip() for name in FILTROS if page.query(name).strip()}
 
 
+async def _apps(page: Page) -> dict[str, str]:
+    """client_id -> how the page names the app: the integrator's OAuth apps of this environment."""
+    apps = (await page.run(APPS_CHAMADAS))["appsChamadas"]
+    return {a["clientId"]: a["nome"] if a["ativo"] else f"{a['nome']} (desativado)" for a in apps}
+
+
 async def _listing(page: Page, template: str, *, endpoints: tuple[str, ...] | list[str] = ()) -> web.StreamResponse:
     filtros = _filters(page)
+    apps = await _apps(page)
     cursor = page.query("cursor") or None
     erros: dict[str, str] = {}
     erro: str | None = None
@@ -57,6 +64,7 @@ async def _listing(page: Page, template: str, *, endpoints: tuple[str, ...] | li
         metodos=METODOS,
         endpoints=endpoints,
         codigos_erro=CODIGOS_ERRO,
+        apps=apps,
     )
 
 
@@ -77,4 +85,5 @@ async def lista(page: Page) -> web.StreamResponse:
 @routes.get("/chamadas/{requestId}")
 async def detalhe(page: Page) -> web.StreamResponse:
     chamada = (await page.run(OBTER_CHAMADA, requestId=page.request.match_info["requestId"]))["chamada"]
-    return page.render("portal/chamada.html", chamada=chamada)
+    apps = await _apps(page) if chamada["clientId"] else {}
+    return page.render("portal/chamada.html", chamada=chamada, apps=apps)

@@ -19,8 +19,9 @@ VISAO_GERAL = Operation(
       }
       errosRecentes { tipo status total ultimaOcorrencia ultimoRequestId mensagem comoCorrigir documentacao }
       chamadas(limite: 5) @include(if: $tecnico) {
-        itens { requestId criadoEm metodo caminho status codigoErro duracaoMs }
+        itens { requestId criadoEm metodo caminho status codigoErro duracaoMs chave credencial clientId }
       }
+      appsChamadas @include(if: $tecnico) { clientId nome ativo }
       chaves @include(if: $tecnico) { identificador ativa }
     }"""
 )
@@ -37,6 +38,7 @@ async def visao_geral(page: Page) -> web.StreamResponse:
         integracao=data["integracaoStatus"],
         erros=data["errosRecentes"],
         chamadas=(data.get("chamadas") or {}).get("itens", []),
+        apps={a["clientId"]: a["nome"] for a in data.get("appsChamadas") or []},
         chaves_ativas=sum(1 for c in chaves if c["ativa"]),
         tecnico=tecnico,
     )

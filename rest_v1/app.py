@@ -5,6 +5,7 @@ from aiohttp import web
 from rest_v1 import openapi
 from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, saldo
 from rest_v1.keys import METHODS
+from rest_v1.middlewares.access import access_middleware
 from rest_v1.middlewares.auth import auth_middleware
 from rest_v1.middlewares.body import body_middleware
 from rest_v1.middlewares.call_log import call_log_middleware
@@ -18,7 +19,8 @@ from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 
 # Outermost first. The call log sees the final response, errors included; authentication runs
-# before anything reads the body; idempotency sees the parsed body.
+# before anything reads the body, and so does the route's access rule (integrator-only routes,
+# scopes), counted and answered with X-RateLimit-* like any call; idempotency sees the parsed body.
 MIDDLEWARES = (
     request_id_middleware,
     call_log_middleware,
@@ -26,6 +28,7 @@ MIDDLEWARES = (
     auth_middleware,
     method_middleware,
     rate_limit_middleware,
+    access_middleware,
     body_middleware,
     idempotency_middleware,
 )

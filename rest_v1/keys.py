@@ -1,6 +1,8 @@
 """Typed keys of what the facade keeps on the aiohttp application and on each request (the runtime
 is the composition root's: vitrine/keys.py)."""
 
+from typing import NamedTuple
+
 from aiohttp import web
 
 from graphql_api.chave.service import Authenticated
@@ -9,6 +11,18 @@ from graphql_api.core.errors import ApiError
 from rest_v1.routing import MethodTable
 from vitrine.infra.ratelimit import Decision
 
+
+class CallTenant(NamedTuple):
+    """Whose call log a call goes to, and with which credential it was made."""
+
+    integrador_id: str
+    ambiente: str
+    credencial: str  # api_key | oauth
+    chave_id: str | None = None  # an API key's identifier
+    client_id: str | None = None  # an OAuth token's app
+    conta_id: str | None = None  # an OAuth token's linked account
+
+
 METHODS = web.AppKey("methods", MethodTable)  # the methods each path allows (the Allow of a 405)
 
 # What each request carries, set by the middleware named beside each.
@@ -16,8 +30,8 @@ REQUEST_ID = web.RequestKey("request_id", str)  # request_id
 STARTED = web.RequestKey("started", float)  # request_id: perf_counter at arrival
 AUTH = web.RequestKey("auth", Authenticated)  # auth
 CONTEXT = web.RequestKey("context", Context)  # auth: the GraphQL Context of this request
-# auth: (integrador_id, ambiente, chave_id, credencial), set even when authentication failed
-CALL_TENANT = web.RequestKey("call_tenant", tuple)
+# auth: set even when authentication failed, if the credential names its integrator
+CALL_TENANT = web.RequestKey("call_tenant", CallTenant)
 RATE_DECISION = web.RequestKey("rate_decision", Decision)  # rate_limit
 RAW_BODY = web.RequestKey("raw_body", bytes)  # body
 JSON_BODY = web.RequestKey("json", dict)  # body

@@ -24,6 +24,7 @@ from graphql import (
 from pydantic import BaseModel
 
 from graphql_api.core.errors import CATALOG
+from graphql_api.oauth.escopos import DESCRICOES
 from graphql_api.operations import fragments
 from rest_v1.middlewares import idempotency
 from rest_v1.routing import DECLARED_ERRORS, PATH_PARAMETERS, Routes, RouteSpec, path_parameters
@@ -199,8 +200,53 @@ def _error_responses(types: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
+# The two ways in (contract, Authentication), both sent as Authorization: Bearer.
+API_KEY_SCHEME = "chaveDeApi"
+OAUTH_SCHEME = "oauth"
+INTEGRATOR_ONLY_NOTE = "Exclusiva do integrador (chave de API): um token OAuth recebe 403 FORBIDDEN."
+
+
+def _security_schemes(base_url: str) -> dict[str, Any]:
+    return {
+        API_KEY_SCHEME: {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "Chave de API do integrador (sk_test_…/sk_live_…), com todos os escopos: "
+            "todas as operações, nas subcontas e contas vinculadas do integrador.",
+        },
+        OAUTH_SCHEME: {
+            "type": "oauth2",
+            "description": "Token OAuth (oat_test_…/oat_live_…) de um vendedor que autorizou o aplicativo "
+            "(authorization code com PKCE S256), enviado como Bearer: vê só a conta vinculada, nas "
+            "operações que listam este esquema e com o escopo que cada uma pede; fora do escopo, 403 "
+            "FORBIDDEN com o escopo em error.fields.",
+            "flows": {
+                "authorizationCode": {
+                    "authorizationUrl": f"{base_url}/oauth/autorizar",
+                    "tokenUrl": f"{base_url}/oauth/token",
+                    "refreshUrl": f"{base_url}/oauth/token",
+                    "scopes": dict(DESCRICOES),  # the OAuth scopes, as the consent screen says them
+                }
+            },
+        },
+    }
+
+
+def _security(spec: RouteSpec) -> list[dict[str, list[str]]]:
+    """The API key opens every operation; an OAuth token those outside OAuth rule 5, with the
+    route's scope (none listed: any token of the linked account)."""
+    api_key: dict[str, list[str]] = {API_KEY_SCHEME: []}
+    if spec.integrator_only:
+        return [api_key]
+    return [api_key, {OAUTH_SCHEME: [spec.scope] if spec.scope else []}]
+
+
+def _description(spec: RouteSpec) -> str:
+    return " ".join(part for part in (spec.description, INTEGRATOR_ONLY_NOTE if spec.integrator_only else "") if part)
+
+
 @lru_cache(maxsize=4)
-def build(api_url: str, docs_url: str) -> dict[str, Any]:
+def build(base_url: str, api_url: str, docs_url: str) -> dict[str, Any]:
     from graphql_api.schema import schema
     from rest_v1.app import ROUTE_MODULES
 
@@ -214,8 +260,8 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
                 "summary": spec.summary,
                 "operationId": spec.handler.__name__,
             }
-            if spec.description:
-                operation["description"] = spec.description
+            if description := _description(spec):
+                operation["description"] = description
             parameters = [
                 {"name": name, "in": "path", "required": True, "schema": PATH_PARAMETERS[name]}
                 for name in path_parameters(spec.path)
@@ -270,26 +316,21 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
                 **_error_responses(errors),
             }
             if not spec.public:
-                operation["security"] = [{"chaveOuToken": []}]
+                operation["security"] = _security(spec)
             paths.setdefault(spec.path, {})[spec.method.lower()] = operation
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "Vitrine — API de mídia para anúncios",
             "version": "1",
-            "description": f"Contrato de integração. Erros: {docs_url}/erros. Guia: {docs_url}.",
+            "description": f"Contrato de integração. Erros: {docs_url}/erros. Guia: {docs_url}. "
+            f"Chaves de API, tokens OAuth e escopos: {docs_url}/autenticacao.",
         },
         "servers": [{"url": api_url}],
         "paths": paths,
         "components": {
             "schemas": components,
-            "securitySchemes": {
-                "chaveOuToken": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "Chave de API (sk_test_…/sk_live_…) ou token OAuth (oat_test_…/oat_live_…).",
-                }
-            },
+            "securitySchemes": _security_schemes(base_url),
         },
     }
 
@@ -297,4 +338,4 @@ def build(api_url: str, docs_url: str) -> dict[str, Any]:
 @routes.get("/openapi.json", summary="Este documento OpenAPI 3.1", public=True)
 async def openapi_document(request: web.Request) -> web.Response:
     settings = request.app[RUNTIME].settings
-    return web.json_response(build(settings.api_url, settings.docs_url))
+    return web.json_response(build(settings.base_url, settings.api_url, settings.docs_url))

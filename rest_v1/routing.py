@@ -94,6 +94,11 @@ class RouteSpec:
     spends_credits: bool = False
     # What else a call of this route is, for those who judge the call log (integration steps).
     kind: TipoChamada | None = None
+    # The contract's scope the route needs (Scopes table). API keys hold every scope; an OAuth
+    # token without it gets 403 FORBIDDEN naming it, before the body is read.
+    scope: str | None = None
+    # OAuth rule 5: the integrator's own routes. An OAuth token gets 403 FORBIDDEN, before the body.
+    integrator_only: bool = False
 
     @property
     def call_kind(self) -> TipoChamada | None:
@@ -102,13 +107,16 @@ class RouteSpec:
 
 
 class Routes:
-    def __init__(self, tag: str) -> None:
+    def __init__(self, tag: str, **defaults: Any) -> None:
+        """`defaults`: RouteSpec fields every route of the module shares (e.g. its scope)."""
         self.tag = tag
+        self.defaults = defaults
         self.specs: list[RouteSpec] = []
 
     def _add(self, method: str, path: str, **spec: Any) -> Callable:
         def register(handler: Callable) -> Callable:
-            self.specs.append(RouteSpec(method=method, path=path, handler=handler, tag=self.tag, **spec))
+            fields = self.defaults | spec
+            self.specs.append(RouteSpec(method=method, path=path, handler=handler, tag=self.tag, **fields))
             return handler
 
         return register

@@ -50,7 +50,8 @@ class Runtime:
         keys = KeyCache()
         bus.subscribe(lambda topic: keys.clear() if topic == CACHE_TOPIC else None)
         oauth_tokens = TokenCache()
-        bus.subscribe(lambda topic: oauth_tokens.clear() if topic == oauth_cache.CACHE_TOPIC else None)
+        # A token's entry also carries its integrator's state, which the keys' topic announces.
+        bus.subscribe(lambda topic: oauth_tokens.clear() if topic in (oauth_cache.CACHE_TOPIC, CACHE_TOPIC) else None)
         call_log = CallLogWriter(
             flush_seconds=settings.call_log_flush_seconds,
             body_limit=settings.call_log_body_limit,

@@ -220,6 +220,10 @@ def _mask_secret_field(value: Any) -> Any:
     return MASK
 
 
+def _alnum_ascii(text: str) -> bool:
+    return text.isascii() and text.isalnum()
+
+
 def mask_authorization(value: str) -> str:
     scheme, _, credential = value.partition(" ")
     # The common case, an API key, without the regexes: what _TOKEN_PATTERNS would make of it.
@@ -232,6 +236,9 @@ def mask_authorization(value: str) -> str:
         and credential.isascii()
     ):
         return f"{scheme} {credential[:20]}_{MASK}"
+    # The other common case, an OAuth access token: its prefix stays, as _TOKEN_PATTERNS would.
+    if len(credential) == 49 and credential.startswith(("oat_test_", "oat_live_")) and _alnum_ascii(credential[9:]):
+        return f"{scheme} {credential[:9]}{MASK}"
     masked = mask_text(credential)
     return f"{scheme} {masked if masked != credential else MASK}"
 

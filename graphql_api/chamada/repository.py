@@ -4,6 +4,7 @@ from tortoise.expressions import Q
 from tortoise.functions import Count, Max
 
 from graphql_api.chamada.models import Chamada
+from graphql_api.oauth.models import AppOAuth
 
 
 def of_tenant(integrador_id: str | None, ambiente: str):
@@ -13,6 +14,15 @@ def of_tenant(integrador_id: str | None, ambiente: str):
 
 async def endpoints(query) -> list[str]:
     return list(await query.distinct().order_by("endpoint").values_list("endpoint", flat=True))
+
+
+async def apps(integrador_id: str, ambiente: str) -> list[dict]:
+    """The integrator's OAuth apps of one environment, by name (the call log's filter by app)."""
+    return (
+        await AppOAuth.filter(integrador_id=integrador_id, ambiente=ambiente)
+        .order_by("nome", "id")
+        .values("id", "nome", "situacao")
+    )
 
 
 async def errors_grouped(query) -> list[dict]:

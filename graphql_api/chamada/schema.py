@@ -5,7 +5,7 @@ from strawberry.types import Info
 
 from graphql_api.chamada import service
 from graphql_api.chamada.schemas import FiltroChamadas
-from graphql_api.chamada.types import ChamadaDetalheType, ChamadaType, ErroRecenteType
+from graphql_api.chamada.types import AppDoRegistroType, ChamadaDetalheType, ChamadaType, ErroRecenteType
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.pagination import PageRequest, Pagina, pagina
 from graphql_api.core.permissions import requires
@@ -35,6 +35,13 @@ class Query:
     )
     async def endpoints_chamadas(self, info: Info) -> list[str]:
         return await service.endpoints_chamadas(info.context.principal)
+
+    @strawberry.field(
+        extensions=requires(integrator_only=True, portal_scope="chamadas:ler"),
+        description="The integrator's OAuth apps of the environment: the call log's filter by app.",
+    )
+    async def apps_chamadas(self, info: Info) -> list[AppDoRegistroType]:
+        return [AppDoRegistroType.from_value(a) for a in await service.apps_chamadas(info.context.principal)]
 
     @strawberry.field(extensions=requires(integrator_only=True, portal_scope="chamadas:ler"))
     async def chamada(self, info: Info, request_id: str) -> ChamadaDetalheType:

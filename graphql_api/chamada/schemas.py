@@ -34,6 +34,7 @@ class FiltroChamadas(BaseModel):
     contaId: StrictStr | None = None
     chave: StrictStr | None = None
     ambiente: StrictStr | None = None
+    clientId: StrictStr | None = None
 
     @field_validator("de", "ate")
     @classmethod
@@ -82,6 +83,13 @@ class FiltroChamadas(BaseModel):
     def _conta_id(cls, value: str | None) -> str | None:
         if value is not None and not pode_existir(value, "cta_"):
             raise PydanticCustomError("formato_invalido", "Use o id de uma conta (cta_…).")
+        return value
+
+    @field_validator("clientId")
+    @classmethod
+    def _client_id(cls, value: str | None) -> str | None:
+        if value is not None and not pode_existir(value, "app_"):
+            raise PydanticCustomError("formato_invalido", "Use o client_id de um aplicativo OAuth (app_…).")
         return value
 
     @field_validator("ambiente")

@@ -56,6 +56,8 @@ async def listar_chamadas(
         chave = CHAVE_PATTERN.match(filtros.chave)
         assert chave is not None  # FiltroChamadas accepted only what the pattern matches
         query = query.filter(chave_id=chave.group(1))
+    if filtros.clientId:
+        query = query.filter(client_id=filtros.clientId)
     return await paginate(query, page)
 
 
@@ -63,6 +65,13 @@ async def endpoints_chamadas(principal: Principal) -> list[str]:
     """The endpoint templates the tenant's call log holds: what its endpoint filter can match,
     whichever door took the calls."""
     return await repository.endpoints(repository.of_tenant(principal.integrador_id, principal.ambiente.value))
+
+
+async def apps_chamadas(principal: Principal) -> list[AppDoRegistro]:
+    """The integrator's OAuth apps of the environment, disabled ones too (their calls stay in
+    the log): what the call log's filter by app offers."""
+    rows = await repository.apps(principal.integrador_exigido, principal.ambiente.value)
+    return [AppDoRegistro(client_id=r["id"], nome=r["nome"], ativo=r["situacao"] == "ativo") for r in rows]
 
 
 async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
@@ -75,6 +84,13 @@ async def obter_chamada(principal: Principal, request_id: str) -> Chamada:
 
 
 @dataclass(frozen=True, slots=True)
+class AppDoRegistro:
+    client_id: str
+    nome: str
+    ativo: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ErroRecente:
     tipo: str
     total: int
@@ -84,11 +100,13 @@ class ErroRecente:
 
 async def erros_recentes(principal: Principal, *, now: datetime | None = None) -> list[ErroRecente]:
     """The caller's own errors of the last 7 days grouped by type. An OAuth token sees only the
-    calls made with its grant on its linked account."""
+    calls its app made on its linked account."""
     since = (now or agora()) - RECENT_ERRORS_WINDOW
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(criado_em__gte=since)
     if principal.kind is CredentialKind.OAUTH:
-        query = query.filter(credencial=CredentialKind.OAUTH.value, conta_id=principal.conta_id)
+        query = query.filter(
+            credencial=CredentialKind.OAUTH.value, client_id=principal.client_id, conta_id=principal.conta_id
+        )
     rows = await repository.errors_grouped(query)
     return [
         ErroRecente(r["codigo_erro"], r["total"], r["ultima_em"], r["ultimo_id"])

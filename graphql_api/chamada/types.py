@@ -4,7 +4,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from graphql_api.chamada.models import Chamada
-from graphql_api.chamada.service import ErroRecente, body_as_json
+from graphql_api.chamada.service import AppDoRegistro, ErroRecente, body_as_json
 from graphql_api.core.errors import CATALOG
 from graphql_api.core.scalars import Timestamp
 
@@ -30,6 +30,8 @@ class ChamadaType:
     duracao_ms: float
     codigo_erro: str | None
     chave: str | None
+    credencial: str = strawberry.field(description="How the call authenticated: api_key or oauth.")
+    client_id: str | None = strawberry.field(description="The OAuth app (app_…) of a call made with an oat_ token.")
     conta_id: str | None
     ambiente: str
     idempotente_repetida: bool
@@ -46,6 +48,8 @@ class ChamadaType:
             duracao_ms=c.duracao_ms,
             codigo_erro=c.codigo_erro,
             chave=c.chave_id,
+            credencial=c.credencial,
+            client_id=c.client_id,
             conta_id=c.conta_id,
             ambiente=c.ambiente,
             idempotente_repetida=c.replay,
@@ -82,6 +86,17 @@ class ChamadaDetalheType(ChamadaType):
             corpo_recebido_cortado=c.corpo_recebido_cortado,
             corpos_expurgados=c.corpo_enviado is None and c.corpo_recebido is None and c.metodo != "GET",
         )
+
+
+@strawberry.type(name="AppDoRegistro", description="An OAuth app, as the call log's filter by app offers it.")
+class AppDoRegistroType:
+    client_id: str
+    nome: str
+    ativo: bool
+
+    @classmethod
+    def from_value(cls, app: AppDoRegistro) -> AppDoRegistroType:
+        return cls(client_id=app.client_id, nome=app.nome, ativo=app.ativo)
 
 
 @strawberry.type(name="ErroRecente")

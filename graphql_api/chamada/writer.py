@@ -88,6 +88,7 @@ class CallRecord:
     response_body: bytes | None
     criado_em: datetime  # when the request arrived
     retry_after: int | None = None  # seconds, when the answer carried Retry-After
+    client_id: str | None = None  # the OAuth app of an oat_ token
     tipo: TipoChamada | None = None  # what the call was (not stored: only the batch's listeners read it)
 
 
@@ -141,16 +142,22 @@ class CallLogWriter:
                 await asyncio.wait_for(self._wake.wait(), self.flush_seconds)
             self._wake.clear()
             try:
-                await self.flush()
+                await self.flush(drain=False)
             except Exception:  # keep the writer alive; the batch stays buffered for the next try
                 log.exception("call log flush failed")
                 if not self._stopping:
                     await asyncio.sleep(1)
 
-    async def flush(self) -> None:
+    async def flush(self, *, drain: bool = True) -> None:
+        """Write the buffer. The writer's own round (`drain=False`) writes what was buffered when
+        it began and leaves calls that arrive meanwhile to its next round: draining them at once
+        wrote a trickle of tiny batches back to back under load (a commit and the listeners per
+        few rows), most of all when the listeners had little to do."""
         async with self._flush_lock:
-            while self._buffer:
-                batch = self._buffer[: self.batch_size]
+            due = len(self._buffer)
+            while self._buffer and (drain or due > 0):
+                batch = self._buffer[: self.batch_size if drain else min(self.batch_size, due)]
+                due -= len(batch)
                 rows = []
                 for n, record in enumerate(batch, 1):
                     rows.append(self._row_or_note(record))
@@ -241,6 +248,7 @@ class CallLogWriter:
             ambiente=r.ambiente,
             chave_id=r.chave_id,
             credencial=r.credencial,
+            client_id=r.client_id,
             conta_id=r.conta_id,
             metodo=r.metodo,
             endpoint=r.endpoint[:200],

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import time
 from dataclasses import dataclass
 
 from graphql_api.chave import repository
@@ -21,6 +20,7 @@ from graphql_api.core.ids import random_token
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
 from graphql_api.plano import limites
+from vitrine.infra.cache import CredentialCache
 
 KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")
 PREFIX_BY_AMBIENTE = {Ambiente.TESTE: "sk_test_", Ambiente.PRODUCAO: "sk_live_"}
@@ -68,29 +68,10 @@ class _CachedKey:
     limite_chave: int | None
     limite_integrador: int | None
     limites_plano: tuple[int, int] | None
-    lido_em: float
 
 
-class KeyCache:
-    """identifier -> what authentication needs. Cleared on revocation or pause (bus topic)."""
-
-    def __init__(self, ttl_seconds: float = 60.0) -> None:
-        self.ttl = ttl_seconds
-        self._entries: dict[str, _CachedKey] = {}
-
-    def get(self, identificador: str) -> _CachedKey | None:
-        entry = self._entries.get(identificador)
-        if entry is not None and time.monotonic() - entry.lido_em > self.ttl:
-            return None
-        return entry
-
-    def put(self, identificador: str, entry: _CachedKey) -> None:
-        if len(self._entries) > 100_000:
-            self._entries.clear()
-        self._entries[identificador] = entry
-
-    def clear(self, _topic: str = "") -> None:
-        self._entries.clear()
+# identifier -> what authentication needs. Cleared on revocation or pause (bus topic).
+KeyCache = CredentialCache[_CachedKey]
 
 
 def split_key(token: str) -> tuple[Ambiente, str, str] | None:
@@ -105,6 +86,7 @@ async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
     entry = cache.get(identificador)
     if entry is not None:
         return entry
+    epoch = cache.epoch
     row = await repository.credential_row(identificador)
     if row is None:
         return None
@@ -118,9 +100,8 @@ async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
         limite_chave=row["integrador__limite_por_minuto_chave"],
         limite_integrador=row["integrador__limite_por_minuto_integrador"],
         limites_plano=await limites.do_plano(row["integrador_id"], row["ambiente"]),
-        lido_em=time.monotonic(),
     )
-    cache.put(identificador, entry)
+    cache.put(identificador, entry, epoch)
     return entry
 
 

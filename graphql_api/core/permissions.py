@@ -12,7 +12,7 @@ from strawberry.extensions.field_extension import FieldExtension
 from strawberry.permission import BasePermission, PermissionExtension
 from strawberry.types import Info
 
-from graphql_api.core.errors import ApiError
+from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import CredentialKind, Principal
 
 
@@ -28,6 +28,32 @@ class IsAuthenticated(_Permission):
         return True
 
 
+def falta_escopo(principal: Principal, scope: str) -> ApiError:
+    """403 FORBIDDEN for a credential without `scope`. For an OAuth token `fields` names the
+    missing scope (campo escopos, codigo the scope), as INTEGRATION_STEPS_PENDING names each
+    step: the app knows what to ask the seller for."""
+    if principal.kind is not CredentialKind.OAUTH:
+        return ApiError("FORBIDDEN", description=f"A credencial não tem o escopo {scope}.")
+    return ApiError(
+        "FORBIDDEN",
+        description=f"O token OAuth não tem o escopo {scope}, que esta operação exige.",
+        fields=[
+            FieldError(
+                "escopos",
+                scope,
+                f"Peça ao vendedor o escopo {scope}: inclua-o no parâmetro scope da autorização "
+                "(/oauth/autorizar) e use o token da nova autorização.",
+            )
+        ],
+    )
+
+
+def exigir_escopo(principal: Principal, scope: str) -> None:
+    """The same rule as `requires(scope)`, for a scope that depends on the arguments."""
+    if not principal.has_scope(scope):
+        raise falta_escopo(principal, scope)
+
+
 class HasScope(_Permission):
     """The caller's credential carries `scope` (API keys carry all; OAuth tokens what was granted)."""
 
@@ -36,7 +62,8 @@ class HasScope(_Permission):
         self.message = f"A credencial não tem o escopo {scope}."
 
     def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
-        return info.context.require_principal().has_scope(self.scope)
+        exigir_escopo(info.context.require_principal(), self.scope)
+        return True
 
 
 class HasPortalScope(_Permission):
@@ -80,10 +107,20 @@ class VendedorOnly(_Permission):
 class IntegratorOnly(_Permission):
     """Routes the contract reserves to the integrator: an OAuth token gets 403 FORBIDDEN."""
 
-    message = "Esta rota é exclusiva do integrador; tokens OAuth não têm acesso a ela."
+    message = (
+        "Esta rota é exclusiva do integrador: use a chave de API (sk_test_…/sk_live_…). "
+        "Tokens OAuth agem só na conta vinculada, nas rotas dos escopos concedidos."
+    )
 
     def has_permission(self, source: Any, info: Info, **kwargs: Any) -> bool:
-        return info.context.require_principal().is_integrator
+        exigir_integrador(info.context.require_principal())
+        return True
+
+
+def exigir_integrador(principal: Principal) -> None:
+    """The same rule as `requires(integrator_only=True)`, for a door that decides before the body."""
+    if not principal.is_integrator:
+        raise ApiError("FORBIDDEN", description=IntegratorOnly.message)
 
 
 class IntegratorOrStaff(_Permission):

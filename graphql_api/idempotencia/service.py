@@ -1,21 +1,35 @@
 """Idempotency records (kept by the internal API, whichever door takes the Idempotency-Key): claim a key for a request, finish it with the response, or release it.
 
-Keys live 7 days per integrator and environment. A claim left in progress by a process that died
-is taken over after CLAIM_TTL, so a key is never stuck."""
+Keys live 7 days per integrator and environment (an OAuth token's, per app and linked account
+within them: `chave_do_chamador`). A claim left in progress by a process that died is taken over
+after CLAIM_TTL, so a key is never stuck."""
 
 from __future__ import annotations
 
 import enum
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from tortoise.exceptions import IntegrityError
 
+from graphql_api.core.principal import CredentialKind, Principal
 from graphql_api.core.relogio import agora
 from graphql_api.idempotencia.models import RegistroIdempotencia
 
 KEY_LIFETIME = timedelta(days=7)
 CLAIM_TTL = timedelta(seconds=60)
+
+
+def chave_do_chamador(principal: Principal, chave: str) -> str:
+    """The Idempotency-Key as kept (records, and the generations it created). The integrator's own
+    keys share one namespace per integrator and environment, as the contract says; an OAuth
+    token's live in one of its app and linked account, so two apps, or two sellers of one app,
+    never collide on a key (409) nor replay each other's answers (another account's data)."""
+    if principal.kind is not CredentialKind.OAUTH:
+        return chave
+    digest = hashlib.sha256(f"{principal.client_id}\n{principal.conta_id}\n{chave}".encode()).hexdigest()
+    return f"oauth:{digest}"  # 70 characters: fits where a key of up to 120 does
 
 
 class Outcome(enum.Enum):

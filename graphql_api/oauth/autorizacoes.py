@@ -164,20 +164,21 @@ def _escopos_pedidos(app: AppOAuth, scope: str | None) -> list[str]:
     if fora:
         desconhecidos = [e for e in fora if e not in catalogo_escopos.DESCRICOES]
         if desconhecidos:
-            raise InvalidScopeError(description=f"Escopo desconhecido: {_ascii(desconhecidos[0])}.")
+            raise InvalidScopeError(description=f"Escopo desconhecido: {citar(desconhecidos[0])}.")
         raise InvalidScopeError(description=f"O aplicativo nao pode pedir o escopo {fora[0]}.")
     return catalogo_escopos.ordenados(pedidos)
 
 
-def _ascii(valor: str) -> str:
-    """A client's value quoted in an error_description: printable ASCII only, at most 40."""
+def citar(valor: str) -> str:
+    """A client's value quoted in an error_description: printable ASCII only (RFC 6749 §5.2 allows
+    no quote nor backslash either, and authlib refuses to build such an error), at most 40."""
     return "".join(c for c in valor[:40] if 0x20 <= ord(c) <= 0x7E and c not in '"\\') or "?"
 
 
 def _verificar_parametros(pedido: Pedido, app: AppOAuth) -> PedidoValido:
     """The rest of the request, once the redirect URI can be trusted; errors are redirected."""
     if pedido.repetidos:
-        raise InvalidRequestError(description=f"Parametro repetido: {_ascii(pedido.repetidos[0])}.")
+        raise InvalidRequestError(description=f"Parametro repetido: {citar(pedido.repetidos[0])}.")
     state = pedido.get("state")
     if state is not None and (len(state) > MAX_STATE or tem_controle(state)):
         raise InvalidRequestError(description=f"O parametro state deve ter ate {MAX_STATE} caracteres, sem controle.")
@@ -185,7 +186,7 @@ def _verificar_parametros(pedido: Pedido, app: AppOAuth) -> PedidoValido:
     if not response_type:
         raise InvalidRequestError(description="Falta o parametro response_type (use code).")
     if response_type != "code":
-        raise UnsupportedResponseTypeError(_ascii(response_type), description="Apenas response_type=code e aceito.")
+        raise UnsupportedResponseTypeError(citar(response_type), description="Apenas response_type=code e aceito.")
     metodo = pedido.get("code_challenge_method")
     challenge = pedido.get("code_challenge")
     if not challenge:
@@ -284,15 +285,16 @@ async def autorizar(principal: Principal, pedido: Pedido, *, issuer: str) -> str
 
 async def _dar_codigo(vendedor_id: str, valido: PedidoValido, issuer: str) -> str:
     now = agora()
-    recentes = await repository.autorizacoes_desde(vendedor_id, valido.app.id, now - JANELA_AUTORIZACOES)
-    if recentes >= AUTORIZACOES_POR_JANELA:
-        erro = TemporariamenteIndisponivel(
-            "Muitas autorizacoes deste vendedor para este aplicativo em 10 minutos; tente mais tarde."
-        )
-        return redirecionar_erro(valido, erro, issuer)
-    vendedor = await Vendedor.get(id=vendedor_id)
     codigo, resumo = segredos.novo(segredos.CODIGO)
     async with transaction():
+        # The seller's row locked until the commit: consents sent at once are counted one by one.
+        vendedor = await repository.travar_vendedor(vendedor_id)
+        recentes = await repository.autorizacoes_desde(vendedor_id, valido.app.id, now - JANELA_AUTORIZACOES)
+        if recentes >= AUTORIZACOES_POR_JANELA:
+            erro = TemporariamenteIndisponivel(
+                "Muitas autorizacoes deste vendedor para este aplicativo em 10 minutos; tente mais tarde."
+            )
+            return redirecionar_erro(valido, erro, issuer)
         conta = await _conta_vinculada(vendedor, valido.app)
         autorizacao = await Autorizacao.create(
             id=new_id("aut_"),

@@ -13,6 +13,7 @@ from graphql_api.core.tenancy import tenant_filter
 from graphql_api.integrador.models import Integrador
 from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao, FalhaClienteOAuth, TokenOAuth
 from graphql_api.oauth.schemas import SituacaoApp
+from graphql_api.vendedor.models import Vendedor
 
 ATIVO = SituacaoApp.ativo.value
 
@@ -59,6 +60,11 @@ async def conta_do_vendedor(vendedor_id: str, integrador_id: str, ambiente: str)
     return await Conta.get_or_none(
         integrador_id=integrador_id, ambiente=ambiente, codigo_externo=vendedor_id, origem="vinculada"
     )
+
+
+async def travar_vendedor(vendedor_id: str) -> Vendedor:
+    """The seller, locked until the transaction ends (serialises the seller's consents)."""
+    return await Vendedor.select_for_update().get(id=vendedor_id)
 
 
 async def autorizacoes_desde(vendedor_id: str, app_id: str, desde: datetime) -> int:

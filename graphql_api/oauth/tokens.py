@@ -34,10 +34,11 @@ from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth import repository, segredos
-from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel
+from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel, citar
 from graphql_api.oauth.models import AppOAuth, Autorizacao, TokenOAuth
 from graphql_api.oauth.revogacao import revogar_autorizacoes
 from graphql_api.plano import limites
+from vitrine.infra.cache import CredentialCache
 from vitrine.infra.ratelimit import RateLimiter
 
 ACCESS_TTL = timedelta(hours=1)
@@ -255,8 +256,9 @@ def _escopos_da_renovacao(scope: str | None, autorizacao: Autorizacao, app: AppO
     pedidos = scope.split()
     fora = [e for e in pedidos if e not in concedidos]
     if fora:
-        nome = "".join(c for c in fora[0][:40] if 0x20 <= ord(c) <= 0x7E and c not in '"\\')
-        raise InvalidScopeError(description=f"O escopo {nome} nao foi autorizado pelo vendedor a este aplicativo.")
+        raise InvalidScopeError(
+            description=f"O escopo {citar(fora[0])} nao foi autorizado pelo vendedor a este aplicativo."
+        )
     return catalogo_escopos.ordenados(pedidos)
 
 
@@ -287,36 +289,19 @@ class _TokenEmCache:
     limite_token: int | None
     limite_integrador: int | None
     limites_plano: tuple[int, int] | None
-    lido_em: float
 
 
-class TokenCache:
-    """SHA-256 of an access token -> what authentication needs. Cleared in every process on
-    CACHE_TOPIC (revocations, disabled apps), and after `ttl` seconds in any case."""
-
-    def __init__(self, ttl_seconds: float = 60.0) -> None:
-        self.ttl = ttl_seconds
-        self._entries: dict[str, _TokenEmCache] = {}
-
-    def get(self, resumo: str) -> _TokenEmCache | None:
-        entry = self._entries.get(resumo)
-        if entry is not None and time.monotonic() - entry.lido_em > self.ttl:
-            return None
-        return entry
-
-    def put(self, resumo: str, entry: _TokenEmCache) -> None:
-        if len(self._entries) > 100_000:
-            self._entries.clear()
-        self._entries[resumo] = entry
-
-    def clear(self, _topic: str = "") -> None:
-        self._entries.clear()
+# SHA-256 of an access token -> what authentication needs. Cleared in every process on
+# CACHE_TOPIC (revocations, disabled apps) and on the keys' topic (the integrator paused, its
+# production suspended, its limits changed: the entries carry those too).
+TokenCache = CredentialCache[_TokenEmCache]
 
 
 async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
     entry = cache.get(resumo)
     if entry is not None:
         return entry
+    epoch = cache.epoch
     row = await repository.token_de_acesso(resumo)
     if row is None:
         return None
@@ -336,10 +321,31 @@ async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
         limite_token=row[prefixo + "limite_por_minuto_chave"],
         limite_integrador=row[prefixo + "limite_por_minuto_integrador"],
         limites_plano=await limites.do_plano(row["autorizacao__integrador_id"], row["autorizacao__ambiente"]),
-        lido_em=time.monotonic(),
     )
-    cache.put(resumo, entry)
+    cache.put(resumo, entry, epoch)
     return entry
+
+
+@dataclass(frozen=True, slots=True)
+class TokenConhecido:
+    """Whom an existing access token belongs to, even when it is refused (for the call log)."""
+
+    integrador_id: str
+    ambiente: Ambiente
+    client_id: str
+    conta_id: str
+
+
+async def identificar(token: str, cache: TokenCache) -> TokenConhecido | None:
+    """The integrator, app and linked account of a token this service issued, revoked or expired
+    alike (as chave.service.identify does for keys): a refused call still reaches the call log of
+    the integrator who can fix it. None for a token that does not exist."""
+    if ACCESS_TOKEN.fullmatch(token) is None:
+        return None
+    entry = await _carregar(segredos.resumo(token), cache)
+    if entry is None:
+        return None
+    return TokenConhecido(entry.integrador_id, entry.ambiente, entry.app_id, entry.conta_id)
 
 
 async def autenticar_token(token: str, cache: TokenCache, *, default_limits: RateLimits) -> Authenticated:

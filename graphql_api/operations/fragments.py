@@ -58,8 +58,8 @@ fragment SaldoFields on Saldo {
 PAGINACAO = "paginacao { limite proximoCursor }"
 
 _CHAMADA_CAMPOS = """
-  requestId criadoEm metodo endpoint caminho status duracaoMs codigoErro chave contaId ambiente
-  idempotenteRepetida
+  requestId criadoEm metodo endpoint caminho status duracaoMs codigoErro chave credencial clientId
+  contaId ambiente idempotenteRepetida
 """
 
 CHAMADA = "fragment ChamadaFields on Chamada {" + _CHAMADA_CAMPOS + "}"

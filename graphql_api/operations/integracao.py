@@ -14,6 +14,7 @@ LISTAR_CHAMADAS = Operation(
     + fragments.CHAMADA
 )
 ENDPOINTS_CHAMADAS = Operation("query EndpointsChamadas { endpointsChamadas }")
+APPS_CHAMADAS = Operation("query AppsChamadas { appsChamadas { clientId nome ativo } }")
 OBTER_CHAMADA = Operation(
     "query Chamada($requestId: String!) { chamada(requestId: $requestId) { ...ChamadaDetalheFields } }"
     + fragments.CHAMADA_DETALHE

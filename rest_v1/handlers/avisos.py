@@ -13,7 +13,8 @@ from rest_v1.keys import JSON_BODY
 from rest_v1.responses import ok, page
 from rest_v1.routing import Routes, enum_schema, page_parameters
 
-routes = Routes("Avisos")
+# OAuth rule 5: /avisos and its sub-paths (test runs included) are the integrator's own.
+routes = Routes("Avisos", scope="avisos:gerenciar", integrator_only=True)
 
 _ERRORS = ("FORBIDDEN",)
 LISTAR_QUERY = page_parameters("avs_")

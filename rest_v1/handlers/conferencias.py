@@ -23,6 +23,7 @@ CONFERIR_QUERY = {"refazer": enum_schema("true", "false")}
     response=fragments.CONFERENCIA,
     errors=("NOT_FOUND", "CHECK_LIMIT_EXCEEDED", "VALIDATION_FAILED", "FORBIDDEN"),
     query=CONFERIR_QUERY,
+    scope="produtos:ler",
     also=(
         (
             202,
@@ -32,7 +33,9 @@ CONFERIR_QUERY = {"refazer": enum_schema("true", "false")}
     ),
     description="200 com o resultado quando concluída. Uma conferência nova começa quando não há "
     "nenhuma para a versão atual, quando a última falhou, ou com ?refazer=true (por exemplo depois de "
-    "corrigir o servidor das fotos); até 10 por produto em 24 horas, contando as automáticas.",
+    "corrigir o servidor das fotos); até 10 por produto em 24 horas, contando as automáticas. "
+    "Com um token OAuth, ler a conferência pede produtos:ler e ?refazer=true pede também "
+    "produtos:escrever (gasta uma das 10 conferências do dia, de que as versões novas da ficha precisam).",
 )
 async def conferir(request: web.Request) -> web.Response:
     refazer = query_params(request, CONFERIR_QUERY).get("refazer", "false")

@@ -28,13 +28,17 @@ LISTAR_QUERY = page_parameters("cta_") | {
     body=NovaConta,
     response=fragments.CONTA,
     errors=("ACCOUNT_ALREADY_EXISTS", "VALIDATION_FAILED", "FORBIDDEN"),
+    scope="contas:escrever",
+    integrator_only=True,
 )
 async def criar_conta(request: web.Request) -> web.Response:
     conta = (await execute(request, ops.CRIAR_CONTA, dados=entrada(NovaConta, body(request))))["criarConta"]
     return ok(conta, status=201)
 
 
-@routes.get("/contas/{contaId}", summary="Uma conta", response=fragments.CONTA, errors=("NOT_FOUND",))
+@routes.get(
+    "/contas/{contaId}", summary="Uma conta", response=fragments.CONTA, errors=("NOT_FOUND",), scope="contas:ler"
+)
 async def obter_conta(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.OBTER_CONTA, id=request.match_info["contaId"]))["conta"])
 
@@ -46,6 +50,7 @@ async def obter_conta(request: web.Request) -> web.Response:
     list_response=True,
     query=LISTAR_QUERY,
     errors=("VALIDATION_FAILED",),
+    scope="contas:ler",
 )
 async def listar_contas(request: web.Request) -> web.Response:
     params = query_params(request, LISTAR_QUERY)

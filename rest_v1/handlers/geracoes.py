@@ -29,6 +29,7 @@ def _created(request: web.Request, geracao: dict) -> web.Response:
     summary="Uma geração, com links assinados novos a cada leitura",
     response=fragments.GERACAO,
     errors=("NOT_FOUND",),
+    scope="geracoes:ler",
     description="Consulte a cada 5 a 10 segundos, ou receba o aviso geracao.concluida.",
 )
 async def obter_geracao(request: web.Request) -> web.Response:
@@ -40,6 +41,7 @@ async def obter_geracao(request: web.Request) -> web.Response:
     summary="Pede uma galeria de imagens (gasta créditos; Idempotency-Key obrigatória)",
     status=201,
     spends_credits=True,
+    scope="geracoes:criar",
     body=NovaGaleria,
     response=fragments.GERACAO,
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
@@ -55,6 +57,7 @@ async def criar_galeria(request: web.Request) -> web.Response:
     summary="Pede um vídeo com fala (gasta créditos; Idempotency-Key obrigatória)",
     status=201,
     spends_credits=True,
+    scope="geracoes:criar",
     body=NovoVideo,
     response=fragments.GERACAO,
     errors=CREATE_ERRORS + ("CHECK_NOT_READY", "MEDIA_TYPE_NOT_APPROVED"),
@@ -70,6 +73,7 @@ async def criar_video(request: web.Request) -> web.Response:
     summary="Edita uma imagem gerada ou uma foto aprovada (gasta créditos; Idempotency-Key obrigatória)",
     status=201,
     spends_credits=True,
+    scope="geracoes:criar",
     body=EdicaoRequest,
     response=fragments.GERACAO,
     errors=CREATE_ERRORS,

@@ -23,6 +23,7 @@ CHAMADAS_QUERY = page_parameters("req_") | {
     "contaId": id_schema("cta_"),
     "chave": {"type": "string", "pattern": CHAVE_PATTERN.pattern},
     "ambiente": enum_schema("teste", "producao"),
+    "clientId": id_schema("app_"),
 }
 
 
@@ -33,6 +34,7 @@ CHAMADAS_QUERY = page_parameters("req_") | {
     list_response=True,
     query=CHAMADAS_QUERY,
     errors=("VALIDATION_FAILED", "FORBIDDEN"),
+    integrator_only=True,
 )
 async def listar_chamadas(request: web.Request) -> web.Response:
     params = query_params(request, CHAMADAS_QUERY)
@@ -46,6 +48,7 @@ async def listar_chamadas(request: web.Request) -> web.Response:
     summary="Detalhe de uma chamada: corpos mascarados, causa e correção",
     response=fragments.CHAMADA_DETALHE,
     errors=("NOT_FOUND", "FORBIDDEN"),
+    integrator_only=True,
 )
 async def obter_chamada(request: web.Request) -> web.Response:
     result = await execute(request, ops.OBTER_CHAMADA, requestId=request.match_info["requestId"])
@@ -69,6 +72,7 @@ async def erros_recentes(request: web.Request) -> web.Response:
     summary="As 8 etapas de integração, o acesso de produção e os alertas abertos",
     response=fragments.INTEGRACAO_STATUS,
     errors=("FORBIDDEN",),
+    integrator_only=True,
 )
 async def obter_status(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.INTEGRACAO_STATUS))["integracaoStatus"])
@@ -79,6 +83,7 @@ async def obter_status(request: web.Request) -> web.Response:
     summary="Pede a liberação de produção (automática com as 8 etapas ok)",
     response=fragments.INTEGRACAO_STATUS,
     errors=("INTEGRATION_STEPS_PENDING", "FORBIDDEN"),
+    integrator_only=True,
 )
 async def pedir_producao(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.PEDIR_PRODUCAO))["pedirProducao"])

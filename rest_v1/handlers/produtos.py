@@ -24,6 +24,7 @@ def _path(request: web.Request) -> dict[str, str]:
     body=Ficha,
     response=fragments.PRODUTO,
     errors=("NOT_FOUND", "VALIDATION_FAILED"),
+    scope="produtos:escrever",
     description="Cada versão nova começa uma conferência sozinha (situacao conferindo).",
 )
 async def salvar_ficha(request: web.Request) -> web.Response:
@@ -36,6 +37,7 @@ async def salvar_ficha(request: web.Request) -> web.Response:
     summary="Um produto, com a triagem das fotos da versão atual",
     response=fragments.PRODUTO,
     errors=("NOT_FOUND",),
+    scope="produtos:ler",
 )
 async def obter_produto(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.OBTER_PRODUTO, **_path(request)))["produto"])
@@ -48,6 +50,7 @@ async def obter_produto(request: web.Request) -> web.Response:
     list_response=True,
     query=LISTAR_QUERY,
     errors=("NOT_FOUND", "VALIDATION_FAILED"),
+    scope="produtos:ler",
 )
 async def listar_produtos(request: web.Request) -> web.Response:
     params = query_params(request, LISTAR_QUERY)
@@ -62,6 +65,7 @@ async def listar_produtos(request: web.Request) -> web.Response:
     summary="Exclui a ficha do produto",
     status=204,
     errors=("NOT_FOUND", "FORBIDDEN"),
+    scope="produtos:escrever",
     description="Gerações já pedidas terminam e continuam em GET /geracoes/{geracaoId}; o produto some "
     "da API e conferências pendentes são canceladas. O mesmo código pode ser enviado de novo: vira um "
     "produto novo.",

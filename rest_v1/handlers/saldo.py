@@ -12,7 +12,14 @@ from rest_v1.routing import MOMENT_SCHEMA, Routes, enum_schema, id_schema, page_
 routes = Routes("Créditos")
 
 
-@routes.get("/saldo", summary="Saldo da carteira do ambiente da chave", response=fragments.SALDO, errors=("FORBIDDEN",))
+@routes.get(
+    "/saldo",
+    summary="Saldo da carteira do ambiente da chave",
+    response=fragments.SALDO,
+    errors=("FORBIDDEN",),
+    scope="creditos:ler",
+    integrator_only=True,
+)
 async def obter_saldo(request: web.Request) -> web.Response:
     return ok((await execute(request, ops.SALDO))["saldo"])
 
@@ -33,6 +40,8 @@ EXTRATO_QUERY = page_parameters("lan_") | {
     list_response=True,
     query=EXTRATO_QUERY,
     errors=("FORBIDDEN", "VALIDATION_FAILED"),
+    scope="creditos:ler",
+    integrator_only=True,
 )
 async def obter_extrato(request: web.Request) -> web.Response:
     params = query_params(request, EXTRATO_QUERY)
@@ -59,6 +68,8 @@ async def obter_precos(request: web.Request) -> web.Response:
     list_response=True,
     paginated=False,
     errors=("FORBIDDEN",),
+    scope="creditos:ler",
+    integrator_only=True,
 )
 async def listar_planos(request: web.Request) -> web.Response:
     return ok((await execute(request, planos.PLANOS))["planos"])
@@ -69,6 +80,8 @@ async def listar_planos(request: web.Request) -> web.Response:
     summary="O plano do ambiente, o ciclo atual e a mudança agendada",
     response=fragments.PLANO_ATUAL,
     errors=("FORBIDDEN",),
+    scope="creditos:ler",
+    integrator_only=True,
 )
 async def obter_plano(request: web.Request) -> web.Response:
     return ok((await execute(request, planos.PLANO))["plano"])
@@ -79,6 +92,8 @@ async def obter_plano(request: web.Request) -> web.Response:
     summary="A cota mensal do plano: usados, restantes, percentual e alertas do ciclo",
     response=fragments.COTA_DO_MES,
     errors=("FORBIDDEN",),
+    scope="creditos:ler",
+    integrator_only=True,
 )
 async def obter_cota(request: web.Request) -> web.Response:
     return ok((await execute(request, planos.COTA_DO_MES))["cotaDoMes"])

@@ -10,8 +10,9 @@ from aiohttp import web
 from graphql_api.chave import service as chaves
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
+from graphql_api.core.principal import CredentialKind
 from graphql_api.oauth import tokens as oauth_tokens
-from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID
+from rest_v1.keys import AUTH, CALL_TENANT, CONTEXT, RATE_DECISION, REQUEST_ID, CallTenant
 from rest_v1.routing import RouteSpec, declares, endpoint_template
 from vitrine.keys import RUNTIME
 
@@ -48,28 +49,58 @@ async def auth_middleware(request: web.Request, handler):
         raise
     principal = auth.principal
     request[AUTH] = auth
-    request[CALL_TENANT] = (principal.integrador_id, principal.ambiente.value, principal.chave_id, principal.kind.value)
+    request[CALL_TENANT] = CallTenant(
+        principal.integrador_exigido,
+        principal.ambiente.value,
+        principal.kind.value,
+        chave_id=principal.chave_id,
+        client_id=principal.client_id,
+        conta_id=principal.conta_id,
+    )
     request[CONTEXT] = Context(runtime=runtime, principal=principal, request_id=request[REQUEST_ID])
     return await handler(request)
 
 
 async def _authenticate(request: web.Request, runtime):
     token = bearer_token(request)
-    if token.startswith("oat_"):
-        return await oauth_tokens.autenticar_token(token, runtime.oauth_tokens, default_limits=runtime.default_limits)
-    if not token.startswith("sk_"):
-        raise ApiError(
-            "UNAUTHORIZED", description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth."
-        )
     try:
+        if token.startswith("oat_"):
+            return await oauth_tokens.autenticar_token(
+                token, runtime.oauth_tokens, default_limits=runtime.default_limits
+            )
+        if not token.startswith("sk_"):
+            raise ApiError(
+                "UNAUTHORIZED",
+                description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth.",
+            )
         return await chaves.authenticate(token, runtime.keys, default_limits=runtime.default_limits)
     except ApiError:
-        # Still log the refused call for the integrator the key names, to help it debug.
-        parts = chaves.split_key(token)
-        integrador_id = await chaves.identify(token, runtime.keys)
-        if integrador_id is not None and parts is not None:
-            request[CALL_TENANT] = (integrador_id, parts[0].value, parts[1], "api_key")
+        # Still log the refused call for the integrator the credential names, to help it debug.
+        tenant = await _refused_tenant(token, runtime)
+        if tenant is not None:
+            request[CALL_TENANT] = tenant
         raise
+
+
+async def _refused_tenant(token: str, runtime) -> CallTenant | None:
+    """Whose call log a refused call goes to: the integrator of an existing key (wrong secret,
+    revoked) or of an existing OAuth token (revoked, expired) with its app and linked account."""
+    if token.startswith("oat_"):
+        known = await oauth_tokens.identificar(token, runtime.oauth_tokens)
+        if known is None:
+            return None
+        return CallTenant(
+            known.integrador_id,
+            known.ambiente.value,
+            CredentialKind.OAUTH.value,
+            client_id=known.client_id,
+            conta_id=known.conta_id,
+        )
+    parts = chaves.split_key(token)
+    integrador_id = await chaves.identify(token, runtime.keys)
+    if integrador_id is None or parts is None:
+        return None
+    return CallTenant(integrador_id, parts[0].value, CredentialKind.API_KEY.value, chave_id=parts[1])
 
 
 async def _count_refusal(request: web.Request, runtime) -> None:

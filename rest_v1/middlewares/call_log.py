@@ -7,13 +7,24 @@ from datetime import UTC, datetime, timedelta
 from aiohttp import web
 
 from graphql_api.chamada.writer import CallRecord
-from rest_v1.keys import API_ERROR, AUTH, CALL_TENANT, CONTA_ID, METHODS, RAW_BODY, REPLAYED, REQUEST_ID, STARTED
+from rest_v1.keys import (
+    API_ERROR,
+    CALL_TENANT,
+    CONTA_ID,
+    METHODS,
+    RAW_BODY,
+    REPLAYED,
+    REQUEST_ID,
+    STARTED,
+    CallTenant,
+)
 from rest_v1.routing import endpoint_template
 from vitrine.keys import RUNTIME
 
 
-def _conta_id(request: web.Request, auth_conta: str | None) -> str | None:
-    return request.get(CONTA_ID) or request.match_info.get("contaId") or auth_conta
+def _conta_id(request: web.Request, tenant: CallTenant) -> str | None:
+    # An OAuth token acts on its linked account only: that is the account of every call it makes.
+    return tenant.conta_id or request.get(CONTA_ID) or request.match_info.get("contaId")
 
 
 @web.middleware
@@ -22,19 +33,18 @@ async def call_log_middleware(request: web.Request, handler):
     tenant = request.get(CALL_TENANT)
     if tenant is None:  # no integrator to show it to
         return response
-    integrador_id, ambiente, chave_id, credencial = tenant
     error = request.get(API_ERROR)
-    auth = request.get(AUTH)
     elapsed = time.perf_counter() - request[STARTED]
     retry_after = response.headers.get("Retry-After")
     request.app[RUNTIME].call_log.add(
         CallRecord(
             id=request[REQUEST_ID],
-            integrador_id=integrador_id,
-            ambiente=ambiente,
-            credencial=credencial,
-            chave_id=chave_id,
-            conta_id=_conta_id(request, auth.principal.conta_id if auth else None),
+            integrador_id=tenant.integrador_id,
+            ambiente=tenant.ambiente,
+            credencial=tenant.credencial,
+            chave_id=tenant.chave_id,
+            client_id=tenant.client_id,
+            conta_id=_conta_id(request, tenant),
             metodo=request.method,
             endpoint=endpoint_template(request),
             caminho=request.path_qs,

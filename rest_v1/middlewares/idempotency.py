@@ -79,6 +79,7 @@ async def idempotency_middleware(request: web.Request, handler):
         )
     principal = request[AUTH].principal
     assert principal.integrador_id is not None  # every REST credential belongs to an integrator
+    key = store.chave_do_chamador(principal, key)
     claim = await store.claim(principal.integrador_id, principal.ambiente.value, key, _fingerprint(request))
     if claim.outcome is Outcome.REPLAY:
         request[REPLAYED] = True

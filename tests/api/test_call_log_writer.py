@@ -58,6 +58,27 @@ async def test_a_record_that_cannot_be_written_does_not_hold_back_the_batch(clie
     assert not writer._buffer
 
 
+async def test_a_round_of_the_writer_leaves_calls_arriving_meanwhile_to_the_next(client, integrator):
+    """Under load the writer writes in rounds of what had arrived, not in a trickle of tiny batches
+    back to back (a commit and the listeners for every few calls); a stop still drains it all."""
+    writer = CallLogWriter(flush_seconds=3600, body_limit=64 * 1024)
+    first, meanwhile = record(integrator.id), record(integrator.id)
+    seen: list[list[str]] = []
+
+    async def listener(batch):
+        seen.append([r.id for r in batch])
+        if len(seen) == 1:
+            writer.add(meanwhile)  # a call logged while the first one was being written
+
+    writer.listeners.append(listener)
+    writer.add(first)
+    await writer.flush(drain=False)
+    assert seen == [[first.id]] and writer._buffer == [meanwhile]
+    assert await Chamada.filter(id=first.id).exists() and not await Chamada.filter(id=meanwhile.id).exists()
+    await writer.flush()  # draining, as at a stop
+    assert seen == [[first.id], [meanwhile.id]] and not writer._buffer
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

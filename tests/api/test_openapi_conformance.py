@@ -17,7 +17,7 @@ SEED = 20261115
 # host (an IP literal like https://0 is refused); a ficha's images have distinct `ordem` and at
 # most one `principal` (uniqueness of a field across list items).
 CONFIG = """
-[auth.openapi.chaveOuToken]
+[auth.openapi.chaveDeApi]
 bearer = "${VITRINE_CONFORMANCE_KEY}"
 
 [[operations]]

@@ -88,3 +88,22 @@ def test_a_ficha_keeps_its_codes_and_loses_its_phones():
              "contatos": ["+44 20 7946 0958", "SKU-1"]}
     assert mask_value(ficha) == {"gtin": "7891234567895", "pedido": "2024000123",
                                  "descricao": f"Fale no {MASK}", "contatos": [MASK, "SKU-1"]}
+
+
+@pytest.mark.parametrize(
+    "credential",
+    [
+        "sk_test_abcdefghijkl_" + "x" * 40,
+        "oat_test_" + "A1b2" * 10,
+        "oat_live_" + "Zz9" * 13 + "q",
+        "oat_test_" + "x" * 39 + "é",  # not a token this service makes: the general rule
+        "oat_test_curto",
+        "ort_" + "y" * 40,
+    ],
+)
+def test_the_authorization_fast_paths_mask_as_the_general_rule(credential):
+    from graphql_api.chamada.masking import mask_authorization
+
+    masked = mask_text(credential)
+    assert mask_authorization(f"Bearer {credential}") == f"Bearer {masked if masked != credential else MASK}"
+    assert credential not in mask_authorization(f"Bearer {credential}")

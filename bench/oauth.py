@@ -1,0 +1,321 @@
+"""OAuth on a real `vitrine serve`: (a) throughput of POST /oauth/token with the refresh_token
+grant, each call rotating the pair (the next call of a chain presents the refresh token the
+previous one returned), many independent authorisations at once; (b) GET /v1/geracoes/{id} with an
+oat_ token against the same read with the integrator's sk_ key, side by side.
+
+    .venv/bin/python bench/oauth.py                     # SQLite, then PostgreSQL + Redis
+    .venv/bin/python bench/oauth.py --backends sqlite
+
+Target: oat_/sk_ >= 90% of the key's throughput on each back end. Load comes from wrk (Debian
+package `wrk`); the refresh chains are a Lua script that queues each answer's new refresh token.
+
+The token endpoint allows 60 calls a minute per app (contract, Limits), so every chain is an
+authorisation of an app of its own, and each round uses chains no earlier round touched: no call
+meets that limit, and any non-2xx answer stops the bench."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.api_overhead import PG_ADMIN, REDIS_URL, free_port, reference_loop_ns, wait_for_port  # noqa: E402
+
+DURATION = int(os.environ.get("BENCH_SECONDS", "6"))  # per measure and round (reads: two slices of half)
+# The figures are the medians of the rounds, and every round is printed.
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+READ_CONNECTIONS = 20
+REFRESH_CONNECTIONS = 16
+WARMUP_SECONDS = 2
+# Refresh chains (one app each) per run of wrk: enough that none passes 55 calls in a run below
+# this many refreshes per second.
+MAX_REFRESH_RATE = 1000
+CHAINS = math.ceil(MAX_REFRESH_RATE * DURATION / 55)
+APPS_PER_INTEGRATOR = 10  # the contract's ceiling of active apps
+TARGET = 0.90
+
+REFRESH_LUA = """
+-- One queue of chains "conta_id basic refresh_token"; a chain is in the queue or in flight, once.
+local queue, head, tail, basic_of = {}, 1, 0, {}
+function init(args)
+  for _, entry in ipairs(args) do
+    local conta, basic = entry:match("^(%S+) (%S+) ")
+    basic_of[conta] = basic
+    tail = tail + 1
+    queue[tail] = entry
+  end
+end
+function request()
+  local entry = queue[head]
+  queue[head] = nil
+  head = head + 1
+  local conta, basic, token = entry:match("^(%S+) (%S+) (%S+)$")
+  return wrk.format("POST", "/oauth/token", {
+    ["Authorization"] = "Basic " .. basic,
+    ["Content-Type"] = "application/x-www-form-urlencoded",
+  }, "grant_type=refresh_token&refresh_token=" .. token)
+end
+function response(status, headers, body)
+  local token = body:match('"refresh_token"%s*:%s*"(ort_%w+)"')
+  local conta = body:match('"conta_id"%s*:%s*"(cta_%w+)"')
+  if token and conta then
+    tail = tail + 1
+    queue[tail] = conta .. " " .. basic_of[conta] .. " " .. token
+  end
+end
+"""
+
+
+async def seed(env: dict[str, str]) -> dict:
+    """An integrator without practical limits (its key, and an app's token reading a finished
+    gallery of the linked account) and, per run of the refresh load, CHAINS fresh authorisations
+    of as many apps, each exchanged once for its first pair of tokens."""
+    from graphql_api.core.ids import new_id
+    from graphql_api.core.principal import OAUTH_SCOPES, Ambiente, CredentialKind, Principal
+    from graphql_api.geracao.models import Geracao
+    from graphql_api.integrador import service as integradores
+    from graphql_api.integrador.models import Integrador
+    from graphql_api.oauth import autorizacoes, escopos, segredos, tokens
+    from graphql_api.oauth.models import AppOAuth
+    from graphql_api.vendedor.models import Vendedor
+    from tests.factories import pkce_pair
+    from vitrine import db
+    from vitrine.settings import Settings
+
+    settings = Settings(**{k.removeprefix("VITRINE_").lower(): v for k, v in env.items() if k.startswith("VITRINE_")})
+    await db.migrate(settings)
+    ctx = await db.connect(settings)
+    redirect_uri = "https://app.bench.test/callback"
+    scope = escopos.como_texto(OAUTH_SCOPES)
+
+    async def integrador() -> tuple[str, str]:
+        created = await integradores.criar_integrador(nome="Bench OAuth", email="bench@example.com")
+        await Integrador.filter(id=created.integrador.id).update(
+            limite_por_minuto_chave=10_000_000, limite_por_minuto_integrador=10_000_000
+        )
+        return created.integrador.id, created.chave_teste
+
+    async def autorizado(integrador_id: str) -> tuple[str, str, dict]:
+        """A confidential app, a seller's consent and the code exchanged: (client_id, secret, tokens)."""
+        segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[Ambiente.TESTE])
+        app = await AppOAuth.create(
+            id=new_id("app_"), integrador_id=integrador_id, ambiente="teste", nome="App de bench", tipo="confidencial",
+            hash_segredo=resumo, final_segredo=segredo[-4:], redirect_uris=[redirect_uri], escopos=sorted(OAUTH_SCOPES),
+        )
+        vendedor = await Vendedor.create(id=new_id("vnd_"), nome="Loja de bench", email=f"{new_id('b')}@bench.test", hash_senha="-")
+        verifier, challenge = pkce_pair()
+        pedido = autorizacoes.Pedido({
+            "response_type": "code", "client_id": app.id, "redirect_uri": redirect_uri, "scope": scope,
+            "state": "bench", "code_challenge": challenge, "code_challenge_method": "S256",
+        })
+        seller = Principal(kind=CredentialKind.VENDEDOR, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=vendedor.id)
+        destino = await autorizacoes.autorizar(seller, pedido, issuer=settings.base_url)
+        code = re.search(r"[?&]code=([^&]+)", destino).group(1)
+        troca = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}
+        return app.id, segredo, await tokens.emitir(troca, app, bus=None)
+
+    try:
+        reader_id, key = await integrador()
+        _, _, reader = await autorizado(reader_id)
+        geracao = await Geracao.create(
+            id=new_id("ger_"), integrador_id=reader_id, ambiente="teste", conta_id=reader["conta_id"], tipo="galeria",
+            situacao="concluida", creditos_reservados=0, etapa="entregue", percentual=100,
+            resultados={"imagens": [
+                {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
+                for i in (1, 2, 3)
+            ]},
+        )
+        runs = []
+        integrador_id = None
+        for run in range(ROUNDS + 1):  # the warm-up, then each round
+            chains = []
+            for n in range(CHAINS):
+                if (run * CHAINS + n) % APPS_PER_INTEGRATOR == 0:
+                    integrador_id, _ = await integrador()
+                client_id, segredo, pair = await autorizado(integrador_id)
+                basic = base64.b64encode(f"{client_id}:{segredo}".encode()).decode()
+                chains.append(f"{pair['conta_id']} {basic} {pair['refresh_token']}")
+            runs.append(chains)
+        return {"key": key, "token": reader["access_token"], "geracao": geracao.id, "runs": runs}
+    finally:
+        await ctx.close_connections()
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU the process has used so far (all its threads: SQLite's too)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, *, connections: int, seconds: int, headers: dict[str, str] | None = None,
+        script: Path | None = None, args: list[str] | None = None, server: int | None = None) -> tuple[float, float, float]:
+    """(requests per second, p99 latency in ms, the server's CPU µs per request); any non-2xx
+    answer stops the bench. CPU per request holds still when other work shares the machine."""
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    for name, value in (headers or {}).items():
+        cmd += ["-H", f"{name}: {value}"]
+    if script is not None:
+        cmd += ["-s", str(script)]
+    cmd.append(url)
+    if args:
+        cmd += ["--", *args]
+    cpu_before = cpu_seconds(server) if server else 0.0
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(server) - cpu_before if server else 0.0
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if non2xx:
+        raise SystemExit(f"{non2xx.group(1)} non-2xx responses from {url}:\n{out}")
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    return rps, float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)], cpu / requests * 1e6
+
+
+def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> list[dict]:
+    """The warm-up, then each round: both reads side by side, then the refresh chains."""
+    rounds = []
+    wait_for_port(port)
+    base = f"http://127.0.0.1:{port}"
+    read_url = f"{base}/v1/geracoes/{data['geracao']}"
+    key = {"Authorization": f"Bearer {data['key']}"}
+    token = {"Authorization": f"Bearer {data['token']}"}
+    # warm both reads and the token endpoint (connections, caches, prepared statements)
+    for headers in (key, token):
+        wrk(read_url, connections=4, seconds=WARMUP_SECONDS, headers=headers)
+    wrk(f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=WARMUP_SECONDS, script=script, args=data["runs"][0])
+    for chains in data["runs"][1:]:
+        one = {}
+        # Key and token in slices of half a measure, A B B A: a busy spell of the shared machine
+        # (seconds long) and the database growing (call log) weigh on both alike.
+        slices: dict[str, list[tuple[float, float, float]]] = {"sk": [], "oat": []}
+        for name in ("sk", "oat", "oat", "sk"):
+            slices[name].append(
+                wrk(
+                    read_url, connections=READ_CONNECTIONS, seconds=DURATION // 2,
+                    headers=key if name == "sk" else token, server=server.pid,
+                )
+            )
+        for name, measured in slices.items():
+            one[f"{name}_rps"] = statistics.fmean(m[0] for m in measured)
+            one[f"{name}_p99_ms"] = max(m[1] for m in measured)
+            one[f"{name}_cpu_us"] = statistics.fmean(m[2] for m in measured)
+        one["ratio"] = one["oat_rps"] / one["sk_rps"]
+        one["refresh_rps"], one["refresh_p99_ms"], one["refresh_cpu_us"] = wrk(
+            f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=DURATION, script=script, args=chains,
+            server=server.pid,
+        )
+        rounds.append(one)
+    return rounds
+
+
+def run_backend(env: dict[str, str], workdir: Path) -> dict:
+    from tests.processes import start_vitrine
+
+    seeded = subprocess.run(
+        [sys.executable, __file__, "--seed"], env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True,
+    )
+    if seeded.returncode != 0:
+        raise SystemExit(seeded.stderr)
+    data = json.loads(seeded.stdout.strip().splitlines()[-1])
+    port = free_port()
+    script = workdir / "refresh.lua"
+    script.write_text(REFRESH_LUA)
+    with open(workdir / "serve.log", "w") as log:
+        server = start_vitrine("serve", env={**os.environ, **env, "VITRINE_PORT": str(port)}, log=log)
+        try:
+            rounds = _measure(server, port, data, script)
+        finally:
+            os.killpg(server.pid, signal.SIGINT)  # a clean stop: the call log is flushed
+            server.wait(timeout=30)
+    summary = {k: statistics.median(r[k] for r in rounds) for k in rounds[0]}
+    summary["rounds"] = rounds
+    return summary
+
+
+def backends(selected: list[str]) -> list[tuple[str, dict[str, str], Path]]:
+    result = []
+    if "sqlite" in selected:
+        tmp = Path(tempfile.mkdtemp(prefix="vitrine-bench-oauth-"))
+        result.append(("SQLite (embedded default)", {"VITRINE_DATA_DIR": str(tmp)}, tmp))
+    if "postgres" in selected:
+        import asyncpg
+
+        dbname = f"vitrine_bench_oauth_{os.getpid()}"
+
+        async def create() -> None:
+            conn = await asyncpg.connect(PG_ADMIN)
+            await conn.execute(f'DROP DATABASE IF EXISTS "{dbname}"')
+            await conn.execute(f'CREATE DATABASE "{dbname}"')
+            await conn.close()
+
+        asyncio.run(create())
+        tmp = Path(tempfile.mkdtemp(prefix="vitrine-bench-oauth-"))
+        result.append(("PostgreSQL + Redis", {
+            "VITRINE_DATA_DIR": str(tmp),
+            "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{dbname}",
+            "VITRINE_REDIS_URL": REDIS_URL,
+            "VITRINE_REDIS_NAMESPACE": f"bench-oauth-{os.getpid()}",
+        }, tmp))
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", action="store_true")
+    parser.add_argument("--backends", default="sqlite,postgres")
+    args = parser.parse_args()
+    if args.seed:
+        print(json.dumps(asyncio.run(seed(dict(os.environ)))))
+        return
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is needed: apt-get install -y wrk")
+    print(
+        f"one `vitrine serve`; {ROUNDS} rounds of {DURATION} s per measure, medians. GET /v1/geracoes/{{id}} with "
+        f"{READ_CONNECTIONS} clients (key and token in slices of {DURATION // 2} s, sk oat oat sk); "
+        f"POST /oauth/token (refresh_token) with {REFRESH_CONNECTIONS} clients over {CHAINS} authorisations per round"
+    )
+    print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)\n")
+    failed = False
+    for name, env, workdir in backends(args.backends.split(",")):
+        started = time.monotonic()
+        r = run_backend(env, workdir)
+        ok = r["ratio"] >= TARGET
+        failed |= not ok
+        print(name)
+        for n, one in enumerate(r["rounds"], 1):
+            print(
+                f"    round {n}: sk {one['sk_rps']:6.0f} req/s ({one['sk_cpu_us']:.0f} µs CPU), "
+                f"oat {one['oat_rps']:6.0f} req/s ({one['oat_cpu_us']:.0f} µs CPU), ratio {one['ratio']:.0%}; "
+                f"refresh {one['refresh_rps']:5.0f} req/s (p99 {one['refresh_p99_ms']:.1f} ms)"
+            )
+        for label, name in (("sk_ key   ", "sk"), ("oat_ token", "oat")):
+            print(
+                f"  GET /geracoes, {label}: {r[f'{name}_rps']:7.0f} req/s  (p99 {r[f'{name}_p99_ms']:.1f} ms, "
+                f"{r[f'{name}_cpu_us']:.0f} µs of server CPU per request)"
+            )
+        print(f"  ratio oat/sk              : {r['ratio']:.0%}  (target >= {TARGET:.0%}: {'ok' if ok else 'MISSED'})")
+        print(
+            f"  token endpoint, refresh   : {r['refresh_rps']:7.0f} req/s  (p99 {r['refresh_p99_ms']:.1f} ms, "
+            f"{r['refresh_cpu_us']:.0f} µs of server CPU per request)"
+        )
+        print(f"  ({time.monotonic() - started:.0f} s with seeding)\n")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""What authenticating a credential needs, kept in each process (API keys, OAuth access tokens):
+an entry lives `ttl` seconds at most, and a revocation clears every process at once through the
+invalidation bus.
+
+A clear must also win over a lookup that was reading the database while it happened: that
+lookup read the row before the revocation and would put it back after the clear, undoing the
+revocation for up to `ttl` seconds. So each clear starts a new epoch, and an entry read in an
+earlier epoch is returned to its caller but never stored."""
+
+from __future__ import annotations
+
+import time
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class CredentialCache(Generic[T]):
+    def __init__(self, ttl_seconds: float = 60.0, max_entries: int = 100_000) -> None:
+        self.ttl = ttl_seconds
+        self.max_entries = max_entries
+        self._entries: dict[str, tuple[float, T]] = {}
+        self._epoch = 0
+
+    @property
+    def epoch(self) -> int:
+        """Read it before loading an entry from the database; give it back to `put`."""
+        return self._epoch
+
+    def get(self, key: str) -> T | None:
+        found = self._entries.get(key)
+        if found is None or time.monotonic() - found[0] > self.ttl:
+            return None
+        return found[1]
+
+    def put(self, key: str, entry: T, epoch: int) -> None:
+        if epoch != self._epoch:  # cleared while it was being read: it may be what was revoked
+            return
+        if len(self._entries) >= self.max_entries:
+            self._entries.clear()
+        self._entries[key] = (time.monotonic(), entry)
+
+    def clear(self, _topic: str = "") -> None:
+        self._entries.clear()
+        self._epoch += 1

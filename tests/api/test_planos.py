@@ -333,3 +333,23 @@ async def test_staff_change_plans_and_adjust_wallets_through_graphql_recorded(cl
     status, body = await graphql(client, integrator.key, STAFF_MUDAR, id=integrator.id, amb="teste", plano="escala")
     assert status == 403
     await assert_ledger_is_the_balance(integrator.id)
+
+
+async def test_concurrent_reads_and_the_job_turn_a_cycle_once(client, factory, integrator, relogio):
+    import asyncio
+
+    await factory.plano(integrator, "essencial")
+    await reservar(integrator, "ger_conc1", 100)
+    fim = parse_timestamp((await get(client, "/plano", integrator.key))["cicloFimEm"])
+    relogio.ate(fim + timedelta(seconds=5))
+    paths = ["/saldo", "/plano", "/cota-do-mes", "/extrato"] * 3
+    respostas = await asyncio.gather(
+        *(client.get(f"/v1{p}", headers=integrator.headers) for p in paths),
+        planos.virar_ciclos(bus=factory.runtime.bus, lote=10_000),
+    )
+    assert all(r.status == 200 for r in respostas[:-1])
+    tipos = [e["tipo"] for e in await get(client, "/extrato?limite=3", integrator.key)]
+    assert tipos == ["concessao_plano", "expiracao_plano", "reserva"]  # one turn, whoever came first
+    saldo = await get(client, "/saldo", integrator.key)
+    assert (saldo["creditosPlano"], saldo["creditosReservados"]) == (500, 100)
+    await assert_ledger_is_the_balance(integrator.id)

@@ -1,15 +1,17 @@
-"""Credits: the wallet's statement (the ledger, newest first, paginated), the free refill of test
-play credits, and buying a single package (roles with creditos:comprar: owners and finance),
-which leads to the purchase's payment link (the checkout page, portal/checkout.py)."""
+"""Credits: the wallet's statement (the ledger, newest first, paginated), in teste the free
+refill of play credits, buying a single package (roles with creditos:comprar: owners and finance),
+which leads to the purchase's payment link (the checkout page, portal/checkout.py), and the
+environment's plan with its quota and the plan change (in production the password is asked again)."""
 
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from graphql_api.executor import Operation
 from graphql_api.operations import fragments
+from graphql_api.operations import plano as ops_plano
 from graphql_api.operations import recarga as ops_recarga
 from portal.checkout import SITUACOES, reais
-from portal.web import Page, PortalRoutes
+from portal.web import Page, PortalRoutes, form_errors
 
 routes = PortalRoutes()
 
@@ -37,8 +39,22 @@ TIPOS = {
     "captura": "Cobrança",
     "liberacao": "Devolução",
     "recarga": "Recarga",
+    "concessao_plano": "Créditos do plano",
+    "expiracao_plano": "Expiração do plano",
     "compra_pacote": "Compra de pacote",
+    "ajuste": "Ajuste da equipe",
 }
+PLANO = Operation(
+    """query {
+      plano { ...PlanoAtualFields }
+      planos { ...PlanoFields }
+      cotaDoMes { ...CotaDoMesFields }
+      saldo { ...SaldoFields }
+    }"""
+    + fragments.PLANO_ATUAL
+    + fragments.COTA_DO_MES
+    + fragments.SALDO
+)
 
 
 async def _render(page: Page, *, erro: str | None = None, status: int = 200) -> web.Response:
@@ -78,3 +94,43 @@ async def comprar(page: Page) -> web.StreamResponse:
             raise
         return await _render(page, erro=" ".join(f.mensagem for f in error.fields), status=error.status)
     return page.redirect(recarga["criarRecarga"]["linkPagamento"])
+
+
+async def _plano(page: Page, *, status: int = 200, erro: str | None = None) -> web.StreamResponse:
+    data = await page.run(PLANO)
+    return page.render(
+        "portal/plano.html",
+        status=status,
+        atual=data["plano"],
+        planos=data["planos"],
+        cota=data["cotaDoMes"],
+        saldo=data["saldo"],
+        erro=erro,
+    )
+
+
+@routes.get("/plano")
+async def plano(page: Page) -> web.StreamResponse:
+    return await _plano(page)
+
+
+@routes.post("/plano")
+async def mudar_plano(page: Page) -> web.StreamResponse:
+    codigo = await page.field("plano")
+    try:
+        atual = (await page.run(ops_plano.MUDAR_PLANO, entrada={"plano": codigo}))["mudarPlano"]
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        _, erro = form_errors(error, set())
+        return await _plano(page, status=error.status, erro=erro)
+    agendada = atual["mudancaAgendada"]
+    if agendada and agendada["motivo"] == "reducao" and agendada["plano"]["codigo"] == codigo:
+        return page.redirect("/plano", aviso="plano_agendado")
+    return page.redirect("/plano", aviso="plano_alterado")
+
+
+@routes.post("/plano/cancelar")
+async def cancelar_mudanca(page: Page) -> web.StreamResponse:
+    await page.run(ops_plano.CANCELAR_MUDANCA_PLANO)
+    return page.redirect("/plano", aviso="mudanca_cancelada")

@@ -85,6 +85,9 @@ NOTICES = {
     "app_desativado": "App desativado: ele não autoriza nem troca tokens, e não conta mais no limite de 10 apps ativos.",
     "vendedor_bem_vindo": "Cadastro feito. Quando você autorizar um app, ele aparece aqui.",
     "app_revogado": "Acesso revogado: o app não age mais na sua loja. Para voltar a usá-lo, autorize de novo.",
+    "plano_alterado": "Plano alterado. Num plano maior, a diferença de créditos deste ciclo já está no saldo.",
+    "plano_agendado": "Mudança agendada: o plano menor começa no próximo ciclo; até lá nada muda.",
+    "mudanca_cancelada": "Mudança de plano cancelada: o plano atual continua no próximo ciclo.",
 }
 
 _SAO_PAULO = ZoneInfo("America/Sao_Paulo")
@@ -106,6 +109,13 @@ def _format_number(value: int | float | None) -> str:
     return f"{int(value):,}".replace(",", ".")
 
 
+def _format_reais(centavos: int | None) -> str:
+    """BRL cents as people read them: R$ 1.299,00."""
+    if centavos is None:
+        return "—"
+    return f"R$ {_format_number(centavos // 100)},{centavos % 100:02d}"
+
+
 def _status_class(status: int) -> str:
     return "ok" if status < 300 else "warn" if status < 500 else "bad"
 
@@ -124,7 +134,12 @@ def _markdown(text: str) -> Markup:
 
 
 templates.filters.update(
-    momento=_format_moment, numero=_format_number, status_class=_status_class, json=_pretty_json, markdown=_markdown
+    momento=_format_moment,
+    numero=_format_number,
+    reais=_format_reais,
+    status_class=_status_class,
+    json=_pretty_json,
+    markdown=_markdown,
 )
 templates.globals.update(
     PAPEIS={"dono": "Dono", "desenvolvedor": "Desenvolvimento", "financeiro": "Financeiro"},

@@ -32,6 +32,10 @@ def enum_schema(*values: str) -> dict[str, Any]:
     return {"type": "string", "enum": list(values)}
 
 
+# A moment filter (de, ate): a date (the whole day) or a timestamp (graphql_api/core/momentos.py).
+MOMENT_SCHEMA: dict[str, Any] = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}
+
+
 # Every path parameter of the facade, by name: the OpenAPI document declares these, and a 405
 # lists the methods of the path templates a URL really matches under them.
 PATH_PARAMETERS: dict[str, dict[str, Any]] = {

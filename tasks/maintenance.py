@@ -1,18 +1,19 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
 after 7, expired portal and seller sessions, sign-in failures and password links, expired OAuth
-codes and tokens), the expiry of unpaid purchases and the recovery sweeps of quality checks,
-generations, e-mail and notices."""
+codes and tokens), the turn of the plans' monthly cycles, the expiry of unpaid purchases and
+the recovery sweeps of quality checks, generations, e-mail and notices."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.idempotencia import service as idempotency_store
 from graphql_api.oauth import tokens as oauth_tokens
+from graphql_api.plano import service as planos
 from graphql_api.recarga import service as recargas
 from graphql_api.usuario import sessoes
 from graphql_api.vendedor import sessoes as sessoes_vendedor
 from tasks import avisos, conferencia, email, geracao
-from tasks.broker import broker
+from tasks.broker import broker, runtime
 from vitrine.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,16 @@ async def expurgar_oauth() -> dict:
     return {"codigosRemovidos": codes, "tokensRemovidos": tokens, "falhasRemovidas": failures}
 
 
+@broker.task(task_name="planos.virar_ciclos")
+async def virar_ciclos() -> dict:
+    """Turn the subscriptions whose monthly cycle ended (reads and spends also do it lazily)."""
+    return await planos.virar_ciclos(bus=runtime().bus)
+
+
+# Cycles turn at any minute of the day: checked every 5 minutes (a read or spend turns it at once anyway).
+CICLOS_SECONDS = 300
+
+
 # Purchases past their deadline become expirada (reads expire them too; this keeps the table true).
 RECARGAS_SWEEP_SECONDS = 60
 
@@ -67,6 +78,7 @@ def periodic(settings: Settings) -> list:
         expurgar_idempotencia,
         expurgar_sessoes,
         expurgar_oauth,
+        (virar_ciclos, CICLOS_SECONDS),
         (conferencia.varrer, conferencia.SWEEP_SECONDS),
         (geracao.varrer, geracao.SWEEP_SECONDS),
         (email.varrer, settings.email_varredura_segundos),

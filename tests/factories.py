@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
 
 from graphql_api.chave import service as chaves
+from graphql_api.core import relogio as relogio_do_dominio
 from graphql_api.conta.models import Conta
 from graphql_api.evento import service as eventos
 from graphql_api.evento.models import Evento
@@ -21,7 +22,9 @@ from graphql_api.creditos import service as creditos_service
 from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
 from graphql_api.integrador.models import Integrador
+from graphql_api.plano import service as planos
 from vitrine.keys import RUNTIME
+from tests.fichas import RICA, fotos
 from tests.photos import PhotoHost
 
 
@@ -122,6 +125,16 @@ class Factory:
         async with transaction():
             await creditos_service.creditar(integrator.id, ambiente, creditos, "Créditos da suíte de testes.")
 
+    async def plano(self, integrator: Integrator, codigo: str, *, ambiente: str = "teste"):
+        """Change the environment's plan, as staff or the portal would (an upgrade at once, a
+        downgrade scheduled); the process's caches of limits are cleared."""
+        return await planos.mudar_plano(integrator.id, ambiente, codigo, bus=self.runtime.bus)
+
+    async def ajustar(self, integrator: Integrator, creditos: int, *, ambiente: str = "teste", bolso: str = "pacote") -> None:
+        """A staff adjustment of the wallet (e.g. leave the play wallet with just a few credits)."""
+        async with transaction():
+            await creditos_service.ajustar(integrator.id, ambiente, creditos, "Ajuste da suíte de testes.", bolso=bolso)
+
     async def geracao(self, integrator: Integrator, *, ambiente: str = "teste", conta_id: str | None = None, **fields: Any) -> Geracao:
         values = {
             "tipo": "galeria",
@@ -176,6 +189,38 @@ async def factory(client) -> Factory:
 @pytest.fixture
 async def integrator(factory) -> Integrator:
     return await factory.integrator()
+
+
+@pytest.fixture
+async def aprovado(factory, integrator, photo_site):
+    """A rich product of the integrator, approved by a real check of photos served over HTTPS."""
+    conta = await factory.conta(integrator)
+    produto = await factory.produto(integrator, conta, **RICA, imagens=fotos(photo_site, 1, 2, 3, 4, 5, 6))
+    return await factory.conferido(integrator, produto)
+
+
+class Relogio:
+    """The domain's clock as a test moves it (graphql_api/core/relogio.py)."""
+
+    def avancar(self, **quanto: float) -> None:
+        relogio_do_dominio.avancar(timedelta(**quanto))
+
+    def ate(self, momento: datetime) -> None:
+        """Forward to `momento` (a cycle's end, say); never backward."""
+        falta = momento - relogio_do_dominio.agora()
+        if falta > timedelta(0):
+            relogio_do_dominio.avancar(falta)
+
+    def agora(self) -> datetime:
+        return relogio_do_dominio.agora()
+
+
+@pytest.fixture
+def relogio():
+    """Move the service's clock forward in a test (a month passes at once); undone afterwards. The
+    clock of this process only: work done by a separate worker process keeps the real time."""
+    with relogio_do_dominio.deslocado(timedelta(0)):
+        yield Relogio()
 
 
 @dataclass

@@ -183,3 +183,29 @@ def test_staff_confirm_a_purchase_from_the_command_line(tmp_path):
     missing = run("recarga", "confirmar", "rec_nao_existe", env=env)
     assert missing.returncode != 0 and cli_error(missing.stderr)["type"] == "NOT_FOUND"
     database.close()
+
+
+def test_plans_listed_changed_and_published(tmp_path):
+    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
+    env.pop("VITRINE_DATABASE_URL", None)
+    listed = run("plano", "listar", env=env)
+    assert listed.returncode == 0, listed.stderr
+    planos = json.loads(listed.stdout)["planos"]
+    assert [p["codigo"] for p in planos] == ["gratuito", "essencial", "profissional", "escala"]
+    assert planos[1]["precoCentavos"] == 9900 and planos[1]["limites"]["porMinutoChave"] == 600
+    integrator = json.loads(run("integrator", "create", "--nome", "X", "--email", "x@x.test", env=env).stdout)
+    changed = run("plano", "mudar", "--integrador", integrator["integradorId"], "--ambiente", "teste", "--plano", "profissional", env=env)
+    assert changed.returncode == 0, changed.stderr
+    body = json.loads(changed.stdout)
+    assert body["plano"]["codigo"] == "profissional" and body["mudancaAgendada"] is None and body["cicloFimEm"].endswith("Z")
+    down = json.loads(run("plano", "mudar", "--integrador", integrator["integradorId"], "--ambiente", "teste", "--plano", "essencial", env=env).stdout)
+    assert down["plano"]["codigo"] == "profissional" and down["mudancaAgendada"]["plano"]["codigo"] == "essencial"
+    unknown = run("plano", "mudar", "--integrador", integrator["integradorId"], "--ambiente", "teste", "--plano", "platina", env=env)
+    assert unknown.returncode != 0 and cli_error(unknown.stderr)["type"] == "VALIDATION_FAILED"
+    published = run("plano", "publicar", "--codigo", "essencial", "--creditos-mensais", "600", env=env)
+    assert published.returncode == 0, published.stderr
+    assert (json.loads(published.stdout)["versao"], json.loads(published.stdout)["creditosMensais"]) == (2, 600)
+    everything = json.loads(run("plano", "listar", "--todas-versoes", env=env).stdout)["planos"]
+    assert [(p["versao"], p["vigente"]) for p in everything if p["codigo"] == "essencial"] == [(1, False), (2, True)]
+    new_plan = run("plano", "publicar", "--codigo", "startup", "--nome", "Startup", env=env)
+    assert new_plan.returncode != 0 and cli_error(new_plan.stderr)["type"] == "VALIDATION_FAILED"

@@ -350,3 +350,138 @@ def recarga_confirmar(recarga_id: str, recusar: bool, referencia: str | None) ->
             "encerradaEm": format_timestamp(row.encerrada_em) if row.encerrada_em else None,
         }
     )
+
+
+@main.group()
+def plano() -> None:
+    """Plans: the catalogue and integrators' subscriptions (docs/creditos.md)."""
+
+
+def _plano_json(row) -> dict:
+    return {
+        "codigo": row.codigo,
+        "versao": row.versao,
+        "nome": row.nome,
+        "precoCentavos": row.preco_centavos,
+        "creditosMensais": row.creditos_mensais,
+        "limites": {
+            "porMinutoChave": row.limite_por_minuto_chave,
+            "porMinutoIntegrador": row.limite_por_minuto_integrador,
+        },
+        "vigente": row.vigente,
+    }
+
+
+async def _publish_cache_clears(settings: Settings) -> None:
+    """A plan change from this command reaches the servers' caches through Redis; on the embedded
+    default they read the new limits within a minute (their cache's lifetime)."""
+    from redis.asyncio import Redis
+
+    from graphql_api.chave.service import CACHE_TOPIC
+    from graphql_api.oauth.cache import CACHE_TOPIC as OAUTH_TOPIC
+    from vitrine.infra.bus import InvalidationBus
+
+    if not settings.redis_url:
+        return
+    redis = Redis.from_url(settings.redis_url)
+    try:
+        bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
+        await bus.publish(CACHE_TOPIC)
+        await bus.publish(OAUTH_TOPIC)
+    finally:
+        await redis.aclose()
+
+
+@plano.command("listar")
+@click.option("--todas-versoes", is_flag=True, help="Also the versions no longer offered.")
+def plano_listar(todas_versoes: bool) -> None:
+    """Print the catalogue (the plans offered now, cheapest first)."""
+    from graphql_api.plano import repository
+    from graphql_api.plano.models import Plano
+
+    async def work(settings: Settings):
+        if todas_versoes:
+            return await Plano.all().order_by("ordem", "codigo", "versao")
+        return await repository.vigentes()
+
+    _print_json({"planos": [_plano_json(row) for row in _run_with_db(work)]})
+
+
+@plano.command("mudar")
+@click.option("--integrador", "integrador_id", required=True, help="Integrator id (itg_…).")
+@click.option("--ambiente", type=click.Choice(["teste", "producao"]), required=True)
+@click.option("--plano", "codigo", required=True, help="Code of the plan, e.g. essencial.")
+def plano_mudar(integrador_id: str, ambiente: str, codigo: str) -> None:
+    """Change an integrator's plan: a bigger plan at once (the difference of credits granted now),
+    a smaller one at the next cycle start; the current plan's code cancels a scheduled change."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.core.scalars import format_timestamp
+    from graphql_api.integrador import service as integradores
+    from graphql_api.plano import service as planos
+
+    async def work(settings: Settings):
+        integrador = await integradores.obter(integrador_id)
+        atual = await planos.mudar_plano(integrador.id, ambiente, codigo, bus=None)
+        await _publish_cache_clears(settings)
+        return atual
+
+    try:
+        atual = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    mudanca = atual.mudanca
+    _print_json(
+        {
+            "integradorId": integrador_id,
+            "ambiente": atual.ambiente,
+            "plano": _plano_json(atual.assinatura.plano),
+            "cicloInicioEm": format_timestamp(atual.assinatura.ciclo_inicio_em),
+            "cicloFimEm": format_timestamp(atual.assinatura.ciclo_fim_em),
+            "mudancaAgendada": {
+                "plano": _plano_json(mudanca.plano),
+                "aplicaEm": format_timestamp(mudanca.aplica_em),
+                "motivo": mudanca.motivo,
+            }
+            if mudanca
+            else None,
+        }
+    )
+
+
+@plano.command("publicar")
+@click.option("--codigo", required=True, help="Code of the plan (a new code creates a new plan).")
+@click.option("--nome", default=None)
+@click.option("--preco-centavos", type=int, default=None, help="Monthly price in BRL cents.")
+@click.option("--creditos-mensais", type=int, default=None, help="The monthly quota.")
+@click.option("--limite-chave", type=int, default=None, help="Requests per minute per key.")
+@click.option("--limite-integrador", type=int, default=None, help="Requests per minute per integrator.")
+def plano_publicar(
+    codigo: str,
+    nome: str | None,
+    preco_centavos: int | None,
+    creditos_mensais: int | None,
+    limite_chave: int | None,
+    limite_integrador: int | None,
+) -> None:
+    """Publish a new version of a plan (options left out keep the current version's); subscribers
+    move to it at their next cycle start."""
+    from graphql_api.core.errors import ApiError
+    from graphql_api.plano import catalogo
+
+    dados = {
+        "codigo": codigo,
+        "nome": nome,
+        "precoCentavos": preco_centavos,
+        "creditosMensais": creditos_mensais,
+        "limitePorMinutoChave": limite_chave,
+        "limitePorMinutoIntegrador": limite_integrador,
+    }
+
+    async def work(settings: Settings):
+        return await catalogo.publicar_versao({k: v for k, v in dados.items() if v is not None})
+
+    try:
+        row = _run_with_db(work)
+    except ApiError as error:
+        _fail_on_api_error(error)
+    _print_json(_plano_json(row))

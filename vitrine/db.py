@@ -80,11 +80,20 @@ def tortoise_config(settings: Settings) -> dict:
 
 
 async def migrate(settings: Settings) -> None:
-    """Apply every pending versioned migration (vitrine/migrations)."""
+    """Apply every pending versioned migration (vitrine/migrations), then load the plans of the
+    catalogue's data file that the database lacks (graphql_api/plano/catalogo.py): a data file,
+    not a migration, so plans added to it later arrive with the next `vitrine migrate`."""
     try:
         await run_migrations(config=tortoise_config(settings))
     finally:
         await Tortoise.close_connections()
+    from graphql_api.plano import catalogo
+
+    context = await connect(settings)
+    try:
+        await catalogo.sincronizar()
+    finally:
+        await context.close_connections()
 
 
 async def connect(settings: Settings) -> TortoiseContext:

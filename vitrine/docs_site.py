@@ -27,7 +27,7 @@ GUIDES = [
     ("conferencia", "Fotos e conferência"),
     ("limites", "Limites e idempotência"),
     ("chamadas", "Registro de chamadas"),
-    ("creditos", "Créditos e preços"),
+    ("creditos", "Créditos, planos e preços"),
     ("avisos", "Avisos (webhooks)"),
     ("geracoes", "Gerações"),
     ("midia", "Mídia gerada"),

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time
 
 from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import CATALOG
 from graphql_api.core.ids import pode_existir
+from graphql_api.core.momentos import momento_valido, parse_moment
 from graphql_api.core.validation import tem_controle
 
 STATUS_PATTERN = re.compile(r"^([1-5][0-9][0-9]|[1-5]xx)$")
@@ -17,12 +17,7 @@ CHAVE_PATTERN = re.compile(r"^(?:sk_(?:test|live)_)?([A-Za-z0-9]{12})$")
 METODOS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
 
-def parse_moment(value: str, *, end_of_day: bool) -> datetime:
-    if len(value) == 10:
-        day = date.fromisoformat(value)
-        return datetime.combine(day, time.max if end_of_day else time.min, tzinfo=UTC)
-    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+__all__ = ["CHAVE_PATTERN", "METODOS", "STATUS_PATTERN", "FiltroChamadas", "parse_moment"]
 
 
 class FiltroChamadas(BaseModel):
@@ -44,12 +39,7 @@ class FiltroChamadas(BaseModel):
     @field_validator("de", "ate")
     @classmethod
     def _moment(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                parse_moment(value, end_of_day=False)
-            except ValueError:
-                raise ValueError("use AAAA-MM-DD ou um timestamp ISO 8601") from None
-        return value
+        return momento_valido(value)
 
     @field_validator("status")
     @classmethod

@@ -19,6 +19,7 @@ from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
+from graphql_api.plano import limites
 from vitrine.infra.cache import CredentialCache
 
 KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")
@@ -37,6 +38,18 @@ class RateLimits:
     per_credential: int
     per_integrator: int
 
+    @classmethod
+    def of(
+        cls, chave: int | None, integrador: int | None, plano: tuple[int, int] | None, padrao: RateLimits
+    ) -> RateLimits:
+        """The limits that apply: a staff override of the integrator first, else its plan's; the
+        installation's settings are a floor under every plan (docs/limites.md)."""
+        plano_chave, plano_integrador = plano or (0, 0)
+        return cls(
+            per_credential=chave or max(plano_chave, padrao.per_credential),
+            per_integrator=integrador or max(plano_integrador, padrao.per_integrator),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Authenticated:
@@ -54,6 +67,7 @@ class _CachedKey:
     producao_suspensa: bool
     limite_chave: int | None
     limite_integrador: int | None
+    limites_plano: tuple[int, int] | None
 
 
 # identifier -> what authentication needs. Cleared on revocation or pause (bus topic).
@@ -85,6 +99,7 @@ async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
         producao_suspensa=row["integrador__producao_situacao"] == "suspensa",
         limite_chave=row["integrador__limite_por_minuto_chave"],
         limite_integrador=row["integrador__limite_por_minuto_integrador"],
+        limites_plano=await limites.do_plano(row["integrador_id"], row["ambiente"]),
     )
     cache.put(identificador, entry, epoch)
     return entry
@@ -122,10 +137,7 @@ async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimit
         integrador_id=entry.integrador_id,
         chave_id=identificador,
     )
-    limits = RateLimits(
-        per_credential=entry.limite_chave or default_limits.per_credential,
-        per_integrator=entry.limite_integrador or default_limits.per_integrator,
-    )
+    limits = RateLimits.of(entry.limite_chave, entry.limite_integrador, entry.limites_plano, default_limits)
     return Authenticated(principal, limits)
 
 

@@ -16,3 +16,8 @@ async def locked_carteira(integrador_id: str, ambiente: str) -> Carteira | None:
 
 def lancamentos_of(carteira_id: int):
     return Lancamento.filter(carteira_id=carteira_id)
+
+
+async def reservas_da_geracao(carteira_id: int, geracao_id: str) -> list[Lancamento]:
+    """The reservation entries of one generation: which pools its credits came from, and when."""
+    return await Lancamento.filter(carteira_id=carteira_id, geracao_id=geracao_id, tipo="reserva")

@@ -1,13 +1,27 @@
-"""Credits: one wallet per integrator and environment. The test wallet holds free play credits."""
+"""Credits: one wallet per integrator and environment. The test wallet holds free play credits.
+
+Available credits live in two pools: plan credits (granted at each cycle start, expire at its
+end: graphql_api/plano/ciclo.py) and package credits (bought, play credits of teste, staff
+adjustments; never expire). Spending takes plan credits first. Every movement is a ledger entry,
+and each balance always equals the sum of its column in the ledger."""
 
 from __future__ import annotations
 
-from graphql_api.core.errors import ApiError
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
+from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Ambiente, Principal
+from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.creditos import repository
 from graphql_api.creditos.models import Carteira, Lancamento
+from graphql_api.creditos.schemas import FiltroExtrato
+
+if TYPE_CHECKING:
+    from graphql_api.plano.models import Assinatura
 
 # Play credits a new test wallet starts with (refilled for free in the portal).
 CREDITOS_INICIAIS_TESTE = 1000
@@ -20,26 +34,45 @@ async def abrir_carteiras(integrador_id: str) -> None:
         await _lancar(
             teste, "recarga", disponiveis=CREDITOS_INICIAIS_TESTE, reservados=0, descricao="Créditos de teste iniciais."
         )
-    await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.PRODUCAO.value)
+    producao, _ = await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.PRODUCAO.value)
+    from graphql_api.plano import ciclo  # plans build on this ledger: imported where used
+
+    for carteira in (teste, producao):  # each environment's subscription starts with its wallet
+        await ciclo.em_dia(carteira)
 
 
 async def obter_saldo(principal: Principal) -> Carteira:
-    assert principal.integrador_id is not None  # a wallet belongs to an integrator
-    carteira = await repository.carteira_of(principal.integrador_id, principal.ambiente.value)
+    return (await carteira_em_dia(principal.integrador_exigido, principal.ambiente.value))[0]
+
+
+async def carteira_em_dia(integrador_id: str, ambiente: str) -> tuple[Carteira, Assinatura]:
+    """The wallet and its subscription for a read, its cycle current: a cycle that ended is turned
+    first (under the wallet's lock), whether or not the periodic job has run."""
+    from graphql_api.plano import ciclo
+    from graphql_api.plano import repository as planos
+
+    carteira = await repository.carteira_of(integrador_id, ambiente)
+    assinatura = await planos.assinatura_de(integrador_id, ambiente) if carteira is not None else None
+    if carteira is None or assinatura is None or ciclo.vencida(assinatura):
+        async with transaction():
+            return await carteira_travada(integrador_id, ambiente)
+    return carteira, assinatura
+
+
+async def carteira_travada(integrador_id: str, ambiente: str) -> tuple[Carteira, Assinatura]:
+    """The wallet locked until the transaction ends (reservations, settlements and cycle turns
+    never interleave), and its subscription with the cycle brought up to date."""
+    from graphql_api.plano import ciclo
+
+    carteira = await repository.locked_carteira(integrador_id, ambiente)
     if carteira is None:  # integrators created before wallets existed
-        await abrir_carteiras(principal.integrador_id)
-        carteira = await Carteira.get(
-            integrador_id=principal.integrador_id, ambiente=principal.ambiente.value
-        )  # just opened
-    return carteira
+        await abrir_carteiras(integrador_id)
+        carteira = await Carteira.select_for_update().get(integrador_id=integrador_id, ambiente=ambiente)  # just opened
+    return carteira, await ciclo.em_dia(carteira)
 
 
 async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
-    carteira = await repository.locked_carteira(integrador_id, ambiente)
-    if carteira is None:
-        await abrir_carteiras(integrador_id)
-        carteira = await Carteira.select_for_update().get(integrador_id=integrador_id, ambiente=ambiente)  # just opened
-    return carteira
+    return (await carteira_travada(integrador_id, ambiente))[0]
 
 
 async def _lancar(
@@ -52,6 +85,7 @@ async def _lancar(
     geracao_id: str | None = None,
     plano: int | None = None,
     recarga_id: str | None = None,
+    em: datetime | None = None,
 ) -> Lancamento:
     """Move credits between the wallet's available and reserved sides, with its ledger entry.
     Available credits live in two pools: `plano` (expire at the cycle's end) and the package pool
@@ -84,13 +118,14 @@ async def _lancar(
         geracao_id=geracao_id,
         recarga_id=recarga_id,
         descricao=descricao[:300],
+        criado_em=em or agora(),  # the domain's clock (a cycle's entries are dated at its turn)
     )
 
 
 async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos: int, descricao: str) -> None:
-    """Reserve credits for a generation. Call inside the transaction that creates it; 402
-    INSUFFICIENT_CREDITS (and nothing created) when the wallet cannot cover it."""
-    carteira = await _locked_wallet(integrador_id, ambiente)
+    """Reserve credits for a generation (plan credits first). Call inside the transaction that
+    creates it; 402 INSUFFICIENT_CREDITS (and nothing created) when the wallet cannot cover it."""
+    carteira, assinatura = await carteira_travada(integrador_id, ambiente)
     if carteira.creditos_disponiveis < creditos:
         raise ApiError(
             "INSUFFICIENT_CREDITS",
@@ -99,11 +134,17 @@ async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos:
     await _lancar(
         carteira, "reserva", disponiveis=-creditos, reservados=creditos, geracao_id=geracao_id, descricao=descricao
     )
+    from graphql_api.plano import ciclo
+
+    await ciclo.marcar_limiares(assinatura, carteira)
 
 
 async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reservados: int, cobrados: int) -> None:
-    """Settle a generation: capture what was delivered, release the rest of its reservation."""
-    carteira = await _locked_wallet(integrador_id, ambiente)
+    """Settle a generation: capture what was delivered, release the rest of its reservation.
+    The capture takes the reservation's plan credits first, so what comes back is package credits
+    before plan credits (which expire); returned plan credits go back to the plan pool when they
+    were reserved in the current cycle, and expire when that cycle has ended meanwhile."""
+    carteira, assinatura = await carteira_travada(integrador_id, ambiente)
     if cobrados:
         await _lancar(
             carteira,
@@ -113,15 +154,34 @@ async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reserv
             geracao_id=geracao_id,
             descricao=f"Cobrança de {cobrados} créditos pela geração entregue.",
         )
-    if reservados - cobrados:
-        devolvidos = reservados - cobrados
+    devolvidos = reservados - cobrados
+    if not devolvidos:
+        return
+    reservas = await repository.reservas_da_geracao(carteira.id, geracao_id)
+    do_plano = -sum(r.plano for r in reservas)  # plan credits the reservation took
+    plano_devolvido = min(devolvidos, max(0, do_plano - cobrados))
+    ciclo_passado = any(r.criado_em < assinatura.ciclo_inicio_em for r in reservas)
+    expiram = plano_devolvido if ciclo_passado else 0
+    if devolvidos - expiram:
         await _lancar(
             carteira,
             "liberacao",
-            disponiveis=devolvidos,
-            reservados=-devolvidos,
+            disponiveis=devolvidos - expiram,
+            reservados=-(devolvidos - expiram),
+            plano=plano_devolvido - expiram,
             geracao_id=geracao_id,
-            descricao=f"Devolução de {devolvidos} créditos não usados.",
+            descricao=f"Devolução de {devolvidos - expiram} créditos não usados.",
+        )
+    if expiram:
+        await _lancar(
+            carteira,
+            "expiracao_plano",
+            disponiveis=0,
+            reservados=-expiram,
+            plano=0,
+            geracao_id=geracao_id,
+            descricao=f"{expiram} créditos do plano não usados pela geração expiraram: "
+            "o ciclo em que foram reservados já terminou.",
         )
 
 
@@ -161,8 +221,62 @@ async def recarregar_teste(principal: Principal, creditos: int = CREDITOS_INICIA
         )
 
 
-async def extrato(principal: Principal, page):
-    from graphql_api.core.pagination import paginate
-
+async def extrato(
+    principal: Principal, filtros: FiltroExtrato, page: PageRequest
+) -> tuple[list[Lancamento], str | None]:
     carteira = await obter_saldo(principal)
-    return await paginate(repository.lancamentos_of(carteira.id), page)
+    query = repository.lancamentos_of(carteira.id)
+    if filtros.de:
+        query = query.filter(criado_em__gte=filtros.inicio)
+    if filtros.ate:
+        query = query.filter(criado_em__lte=filtros.fim)
+    if filtros.tipo:
+        query = query.filter(tipo=filtros.tipo)
+    if filtros.geracaoId:
+        query = query.filter(geracao_id=filtros.geracaoId)
+    return await paginate(query, page)
+
+
+# -- movements of the plans' cycle (graphql_api/plano/ciclo.py) and of staff ----------------------
+
+
+async def conceder_plano(carteira: Carteira, creditos: int, descricao: str, *, em: datetime | None = None) -> None:
+    """Plan credits into the plan pool: a cycle's quota, or an upgrade's difference."""
+    await _lancar(
+        carteira, "concessao_plano", disponiveis=creditos, reservados=0, plano=creditos, descricao=descricao, em=em
+    )
+
+
+async def expirar_plano(carteira: Carteira, descricao: str, *, em: datetime | None = None) -> None:
+    """The plan pool's remaining credits leave the wallet at the cycle's end."""
+    restantes = carteira.creditos_plano
+    await _lancar(
+        carteira, "expiracao_plano", disponiveis=-restantes, reservados=0, plano=-restantes, descricao=descricao, em=em
+    )
+
+
+async def ajustar(integrador_id: str, ambiente: str, creditos: int, motivo: str, *, bolso: str = "pacote") -> Carteira:
+    """A staff adjustment: credits into or out of one pool, with its reason in the statement. A pool
+    never goes below zero. Call inside a transaction."""
+    carteira, _ = await carteira_travada(integrador_id, ambiente)
+    saldo_bolso = carteira.creditos_plano if bolso == "plano" else carteira.creditos_pacote
+    if saldo_bolso + creditos < 0:
+        raise ApiError(
+            "VALIDATION_FAILED",
+            fields=[
+                FieldError(
+                    "creditos",
+                    "fora_do_intervalo",
+                    f"O ajuste tiraria {-creditos} créditos do bolso {bolso}, que tem {saldo_bolso} disponíveis.",
+                )
+            ],
+        )
+    await _lancar(
+        carteira,
+        "ajuste",
+        disponiveis=creditos,
+        reservados=0,
+        plano=creditos if bolso == "plano" else 0,
+        descricao=f"Ajuste da equipe: {motivo}",
+    )
+    return carteira

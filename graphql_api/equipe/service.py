@@ -100,3 +100,63 @@ async def publicar_contrato(principal: Principal, titulo: str, texto: str):
 
 async def acoes(limite: int = 50) -> list[AcaoEquipe]:
     return await repository.latest_acoes(limite)
+
+
+# -- plans and credits ----------------------------------------------------------------------------
+
+
+async def mudar_plano_integrador(
+    principal: Principal, integrador_id: str, ambiente: str, codigo: str, motivo: str | None, *, bus
+):
+    """Staff move an integrator's subscription (an upgrade at once, a downgrade next cycle)."""
+    from graphql_api.core.validation import exigir_aceito
+    from graphql_api.plano import service as planos
+
+    exigir_aceito("ambiente", ambiente, ("teste", "producao"))
+    integrador = await integradores.obter(integrador_id)
+    atual = await planos.mudar_plano(integrador.id, ambiente, codigo, bus=bus)
+    await _registrar(
+        principal, "mudar_plano", integrador.id, f"{ambiente}: {codigo}" + (f" ({motivo})" if motivo else "")
+    )
+    return atual
+
+
+async def cancelar_mudanca_plano(principal: Principal, integrador_id: str, ambiente: str):
+    from graphql_api.core.validation import exigir_aceito
+    from graphql_api.plano import service as planos
+
+    exigir_aceito("ambiente", ambiente, ("teste", "producao"))
+    integrador = await integradores.obter(integrador_id)
+    atual = await planos.cancelar_mudanca(integrador.id, ambiente)
+    await _registrar(principal, "cancelar_mudanca_plano", integrador.id, ambiente)
+    return atual
+
+
+async def publicar_versao_plano(principal: Principal, dados: dict):
+    from graphql_api.plano import catalogo
+
+    plano = await catalogo.publicar_versao(dados)
+    await _registrar(principal, "publicar_plano", plano.id, f"{plano.codigo} versão {plano.versao}")
+    return plano
+
+
+async def ajustar_creditos(principal: Principal, dados: dict):
+    """A credit adjustment with its reason (shown in the integrator's statement and recorded)."""
+    from graphql_api.core.transactions import transaction
+    from graphql_api.core.validation import validate
+    from graphql_api.creditos import service as creditos
+    from graphql_api.plano.schemas import AjusteCreditos
+
+    ajuste = validate(AjusteCreditos, dados)
+    integrador = await integradores.obter(ajuste.integradorId)
+    async with transaction():
+        carteira = await creditos.ajustar(
+            integrador.id, ajuste.ambiente, ajuste.creditos, ajuste.motivo, bolso=ajuste.bolso
+        )
+        await _registrar(
+            principal,
+            "ajustar_creditos",
+            integrador.id,
+            f"{ajuste.ambiente} {ajuste.bolso} {ajuste.creditos:+d}: {ajuste.motivo}",
+        )
+    return carteira

@@ -37,6 +37,7 @@ from graphql_api.oauth import repository, segredos
 from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel, citar
 from graphql_api.oauth.models import AppOAuth, Autorizacao, TokenOAuth
 from graphql_api.oauth.revogacao import revogar_autorizacoes
+from graphql_api.plano import limites
 from vitrine.infra.cache import CredentialCache
 from vitrine.infra.ratelimit import RateLimiter
 
@@ -287,6 +288,7 @@ class _TokenEmCache:
     producao_suspensa: bool
     limite_token: int | None
     limite_integrador: int | None
+    limites_plano: tuple[int, int] | None
 
 
 # SHA-256 of an access token -> what authentication needs. Cleared in every process on
@@ -318,6 +320,7 @@ async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
         producao_suspensa=row[prefixo + "producao_situacao"] == "suspensa",
         limite_token=row[prefixo + "limite_por_minuto_chave"],
         limite_integrador=row[prefixo + "limite_por_minuto_integrador"],
+        limites_plano=await limites.do_plano(row["autorizacao__integrador_id"], row["autorizacao__ambiente"]),
     )
     cache.put(resumo, entry, epoch)
     return entry
@@ -376,10 +379,7 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
         conta_id=entry.conta_id,
         client_id=entry.app_id,
     )
-    limits = RateLimits(
-        per_credential=entry.limite_token or default_limits.per_credential,
-        per_integrator=entry.limite_integrador or default_limits.per_integrator,
-    )
+    limits = RateLimits.of(entry.limite_token, entry.limite_integrador, entry.limites_plano, default_limits)
     return Authenticated(principal, limits)
 
 

@@ -6,9 +6,9 @@ factory calls it at start-up, so a broken document stops the process instead of 
 from __future__ import annotations
 
 from graphql_api.executor import Operation
-from graphql_api.operations import apps, aviso, conta, creditos, geracao, integracao, oauth, produto, recarga, vendedor
+from graphql_api.operations import apps, aviso, conta, creditos, geracao, integracao, oauth, plano, produto, recarga, vendedor
 
-MODULES = (aviso, conta, creditos, geracao, integracao, oauth, produto, vendedor, apps, recarga)
+MODULES = (aviso, conta, creditos, geracao, integracao, oauth, produto, vendedor, apps, recarga, plano)
 
 
 def all_operations() -> dict[str, Operation]:

@@ -5,7 +5,8 @@ from graphql_api.operations import fragments
 
 SALDO = Operation("query Saldo { saldo { ...SaldoFields } }" + fragments.SALDO)
 EXTRATO = Operation(
-    "query Extrato($limite: Int, $cursor: String) { extrato(limite: $limite, cursor: $cursor) "
+    "query Extrato($filtros: FiltroExtratoInput, $limite: Int, $cursor: String) "
+    "{ extrato(filtros: $filtros, limite: $limite, cursor: $cursor) "
     "{ itens { ...LancamentoFields } " + fragments.PAGINACAO + " } }" + fragments.LANCAMENTO
 )
 PRECOS = Operation("query Precos { precos { ...PrecoFields } }" + fragments.PRECO)

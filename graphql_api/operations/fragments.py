@@ -51,7 +51,7 @@ fragment GeracaoFields on Geracao {
 
 SALDO = """
 fragment SaldoFields on Saldo {
-  modeloCobranca ambiente creditosDisponiveis creditosReservados atualizadoEm
+  modeloCobranca ambiente creditosDisponiveis creditosReservados creditosPlano creditosPacote atualizadoEm
 }
 """
 
@@ -106,7 +106,8 @@ fragment TesteAvisoFields on TesteAviso {
 
 LANCAMENTO = """
 fragment LancamentoFields on Lancamento {
-  id tipo creditosDisponiveis creditosReservados geracaoId descricao criadoEm
+  id tipo creditosDisponiveis creditosReservados creditosPlano creditosPacote disponiveisApos
+  geracaoId recargaId descricao criadoEm
 }
 """
 
@@ -131,5 +132,27 @@ RECARGA = """
 fragment RecargaFields on Recarga {
   id pacote situacao creditos precoCentavos ambiente linkPagamento expiraEm pagaEm encerradaEm
   criadoEm atualizadoEm
+}
+"""
+
+PLANO = """
+fragment PlanoFields on Plano {
+  codigo nome versao precoCentavos creditosMensais limites { porMinutoChave porMinutoIntegrador }
+}
+"""
+
+PLANO_ATUAL = (
+    """
+fragment PlanoAtualFields on PlanoAtual {
+  ambiente plano { ...PlanoFields } cicloInicioEm cicloFimEm
+  mudancaAgendada { plano { ...PlanoFields } aplicaEm motivo }
+}
+"""
+    + PLANO
+)
+
+COTA_DO_MES = """
+fragment CotaDoMesFields on CotaDoMes {
+  ambiente cotaMensal creditosUsados creditosRestantes percentualUsado cicloInicioEm cicloFimEm alertasAtingidos
 }
 """

@@ -8,15 +8,14 @@ from graphql_api.operations import fragments
 from graphql_api.operations import integracao as ops
 from rest_v1.gql import execute, page_variables, query_params
 from rest_v1.responses import ok, page
-from rest_v1.routing import Routes, enum_schema, id_schema, page_parameters, text_schema
+from rest_v1.routing import MOMENT_SCHEMA, Routes, enum_schema, id_schema, page_parameters, text_schema
 
 routes = Routes("Integração")
 
-_MOMENT = {"type": "string", "anyOf": [{"format": "date"}, {"format": "date-time"}]}
 # The filters' own rules are FiltroChamadas' (graphql_api/chamada/schemas.py); these are their shapes.
 CHAMADAS_QUERY = page_parameters("req_") | {
-    "de": _MOMENT,
-    "ate": _MOMENT,
+    "de": MOMENT_SCHEMA,
+    "ate": MOMENT_SCHEMA,
     "status": {"type": "string", "pattern": STATUS_PATTERN.pattern},
     "metodo": enum_schema(*METODOS, *(m.lower() for m in METODOS)),  # either case
     "endpoint": text_schema(200) | {"pattern": "^/" + SEM_CONTROLE_PATTERN.removeprefix("^")},

@@ -76,8 +76,10 @@ async def test_list_filters_and_rejects_unknown_parameters(client, factory, inte
 
 async def test_saldo_has_the_contract_shape_per_environment(client, factory, integrator):
     saldo = (await (await client.get("/v1/saldo", headers=integrator.headers)).json())["data"]
-    assert set(saldo) == {"modeloCobranca", "ambiente", "creditosDisponiveis", "creditosReservados", "atualizadoEm"}
+    # the contract's fields, and the split of the available credits by pool (docs/creditos.md)
+    assert set(saldo) == {"modeloCobranca", "ambiente", "creditosDisponiveis", "creditosReservados", "atualizadoEm", "creditosPlano", "creditosPacote"}
     assert saldo["ambiente"] == "teste" and saldo["creditosDisponiveis"] > 0 and saldo["creditosReservados"] == 0
+    assert saldo["creditosPlano"] + saldo["creditosPacote"] == saldo["creditosDisponiveis"]
     live = await factory.key(integrator, ambiente=Ambiente.PRODUCAO)
     saldo = (await (await client.get("/v1/saldo", headers=auth(live))).json())["data"]
     assert saldo["ambiente"] == "producao" and saldo["creditosDisponiveis"] == 0

@@ -19,14 +19,6 @@ from tests.fichas import RICA, fotos
 from tests.render.helpers import watermark_contrast
 
 
-@pytest.fixture
-async def aprovado(factory, integrator, photo_site):
-    """A rich product of the integrator, approved by a real check of photos served over HTTPS."""
-    conta = await factory.conta(integrator)
-    produto = await factory.produto(integrator, conta, **RICA, imagens=fotos(photo_site, 1, 2, 3, 4, 5, 6))
-    return await factory.conferido(integrator, produto)
-
-
 async def saldo(client, key) -> dict:
     return (await (await client.get("/v1/saldo", headers=auth(key))).json())["data"]
 

@@ -210,6 +210,7 @@ async def test_api_keys_keep_every_route(client, factory, integrator):
 
 RULE_5 = {
     ("GET", "/saldo"), ("GET", "/extrato"), ("POST", "/contas"),
+    ("GET", "/planos"), ("GET", "/plano"), ("GET", "/cota-do-mes"),
     ("PUT", "/avisos"), ("POST", "/avisos"), ("GET", "/avisos"), ("GET", "/avisos/{avisoId}"),
     ("DELETE", "/avisos/{avisoId}"), ("POST", "/avisos/{avisoId}/segredo/rotacao"),
     ("GET", "/avisos/{avisoId}/entregas"), ("POST", "/avisos/{avisoId}/entregas/{entregaId}/reenvio"),

@@ -6,7 +6,19 @@ factory calls it at start-up, so a broken document stops the process instead of 
 from __future__ import annotations
 
 from graphql_api.executor import Operation
-from graphql_api.operations import apps, aviso, conta, creditos, geracao, integracao, oauth, plano, produto, recarga, vendedor
+from graphql_api.operations import (
+    apps,
+    aviso,
+    conta,
+    creditos,
+    geracao,
+    integracao,
+    oauth,
+    plano,
+    produto,
+    recarga,
+    vendedor,
+)
 
 MODULES = (aviso, conta, creditos, geracao, integracao, oauth, produto, vendedor, apps, recarga, plano)
 

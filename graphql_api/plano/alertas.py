@@ -129,7 +129,7 @@ async def _usados(carteira_id: int, inicio: datetime, fim: datetime) -> int:
     capturas = await Lancamento.filter(
         carteira_id=carteira_id, tipo="captura", criado_em__gte=inicio, criado_em__lt=fim
     ).values_list("reservados", flat=True)
-    return -sum(capturas)
+    return -sum(int(c) for c in capturas)  # type: ignore[call-overload]  # flat: the column's values
 
 
 async def comparar(carteira: Carteira, assinatura: Assinatura) -> Comparacao | None:
@@ -147,7 +147,8 @@ async def comparar(carteira: Carteira, assinatura: Assinatura) -> Comparacao | N
         paga_em__gte=anterior[0],
         paga_em__lt=fim,
     ).order_by("paga_em")
-    if not any(r.paga_em < inicio for r in pagas) or not any(r.paga_em >= inicio for r in pagas):
+    quando = [r.paga_em for r in pagas if r.paga_em is not None]  # paid ones always have it
+    if not any(q < inicio for q in quando) or not any(q >= inicio for q in quando):
         return None
     plano: Plano = assinatura.plano
     pago = 2 * plano.preco_centavos + sum(r.preco_centavos for r in pagas)
@@ -181,10 +182,11 @@ def _periodo(intervalo: tuple[datetime, datetime]) -> str:
 
 async def avaliar(integrador_id: str, ambiente: str, *, smtp_url: str | None, docs_url: str = "") -> None:
     """Open the alerts the wallet's state calls for (e-mailed at most once per kind every 6 h),
-    close the ones it no longer does. Idempotent; the task `creditos.alertar` runs it."""
+    close the ones it no longer does. Idempotent; the task `creditos.alertar` runs it, inside a transaction."""
     from graphql_api.creditos import service as creditos  # creditos builds on this module
 
-    carteira, assinatura = await creditos.carteira_em_dia(integrador_id, ambiente)
+    # locked: serialised with the movements and plan changes that open and close these alerts
+    carteira, assinatura = await creditos.carteira_travada(integrador_id, ambiente)
     chave = format_timestamp(assinatura.ciclo_inicio_em)  # one alert of a kind per cycle
     passados = [limiar for limiar in ciclo.LIMIARES if limiar in assinatura.alertas_cota]
     manter: list[tuple[str, str]] = []

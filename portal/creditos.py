@@ -1,15 +1,21 @@
 """Credits: the wallet's statement (the ledger, newest first, paginated), in teste the free
-refill of play credits, buying a single package (which leads to the purchase's payment link, the
-checkout page, portal/checkout.py), and the environment's plan with its quota and the plan change
-(roles with creditos:comprar: owners and finance; in production the password is asked again)."""
+refill of play credits, buying a single package (roles with creditos:comprar: owners and finance),
+which leads to the purchase's payment link (the checkout page, portal/checkout.py), and the
+environment's plan with its quota and the plan change (in production the password is asked again)."""
+
+from datetime import datetime
+from urllib.parse import urlencode
 
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
+from graphql_api.core.relogio import agora
+from graphql_api.core.scalars import parse_timestamp
 from graphql_api.executor import Operation
 from graphql_api.operations import fragments
 from graphql_api.operations import plano as ops_plano
 from graphql_api.operations import recarga as ops_recarga
+from portal import grafico
 from portal.checkout import SITUACOES, reais
 from portal.web import Page, PortalRoutes, form_errors
 
@@ -134,3 +140,84 @@ async def mudar_plano(page: Page) -> web.StreamResponse:
 async def cancelar_mudanca(page: Page) -> web.StreamResponse:
     await page.run(ops_plano.CANCELAR_MUDANCA_PLANO)
     return page.redirect("/plano", aviso="mudanca_cancelada")
+
+
+# -- the Créditos page: balance by pool, the cycle's usage chart, the ledger with filters, plan and
+# package purchase, purchases and their state ----------------------------------------------------
+
+CREDITOS = Operation(
+    """query($filtros: FiltroExtratoInput, $cursor: String) {
+      saldo { ...SaldoFields }
+      cotaDoMes { ...CotaDoMesFields }
+      plano { ...PlanoAtualFields }
+      extrato(filtros: $filtros, limite: """
+    + str(PAGE_SIZE)
+    + """, cursor: $cursor) { itens { ...LancamentoFields } """
+    + fragments.PAGINACAO
+    + """ }
+      pacotes { ...PacoteFields }
+      recargas(limite: 10) { itens { ...RecargaFields } }
+    }"""
+    + fragments.SALDO
+    + fragments.COTA_DO_MES
+    + fragments.PLANO_ATUAL
+    + fragments.LANCAMENTO
+    + fragments.PACOTE
+    + fragments.RECARGA
+)
+CAPTURAS = Operation(
+    """query($filtros: FiltroExtratoInput, $cursor: String) {
+      extrato(filtros: $filtros, limite: 100, cursor: $cursor) { itens { creditosReservados criadoEm } """
+    + fragments.PAGINACAO
+    + """ }
+    }"""
+)
+CAPTURAS_MAX_PAGINAS = 20  # 2,000 charges a cycle drawn; the table and the ledger hold the rest
+FILTROS = ("tipo", "de", "ate")
+
+
+async def _capturas(page: Page, desde: str) -> list[tuple[datetime, int]]:
+    capturas: list[tuple[datetime, int]] = []
+    cursor = None
+    for _ in range(CAPTURAS_MAX_PAGINAS):
+        data = (await page.run(CAPTURAS, filtros={"tipo": "captura", "de": desde}, cursor=cursor))["extrato"]
+        capturas += [(parse_timestamp(i["criadoEm"]), -i["creditosReservados"]) for i in data["itens"]]
+        cursor = data["paginacao"]["proximoCursor"]
+        if not cursor:
+            break
+    return capturas
+
+
+@routes.get("/creditos")
+async def creditos(page: Page) -> web.StreamResponse:
+    filtros = {nome: page.query(nome) for nome in FILTROS if page.query(nome)}
+    erro: str | None = None
+    try:
+        data = await page.run(CREDITOS, filtros=filtros or None, cursor=page.query("cursor") or None)
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        erro = " ".join(f.mensagem for f in error.fields) or error.description
+        data = await page.run(CREDITOS, filtros=None, cursor=None)
+    cota = data["cotaDoMes"]
+    inicio, fim = parse_timestamp(cota["cicloInicioEm"]), parse_timestamp(cota["cicloFimEm"])
+    dias = grafico.por_dia(inicio, fim, agora(), await _capturas(page, cota["cicloInicioEm"]))
+    total_dias = max(1, (fim.date() - inicio.date()).days)
+    return page.render(
+        "portal/creditos.html",
+        status=422 if erro else 200,
+        saldo=data["saldo"],
+        cota=cota,
+        atual=data["plano"],
+        grafico=grafico.desenhar(dias, cota["cotaMensal"], total_dias),
+        lancamentos=data["extrato"]["itens"],
+        proximo=data["extrato"]["paginacao"]["proximoCursor"],
+        filtros=filtros,
+        erro_filtros=erro,
+        pager_extra=urlencode(filtros),
+        tipos_filtro=TIPOS,
+        tipos=TIPOS,
+        pacotes=[p | {"preco": reais(p["precoCentavos"])} for p in data["pacotes"]],
+        recargas=[r | {"preco": reais(r["precoCentavos"])} for r in data["recargas"]["itens"]],
+        situacoes=SITUACOES,
+    )

@@ -1,7 +1,7 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
 after 7, expired portal and seller sessions, sign-in failures and password links, expired OAuth
-codes and tokens), the expiry of unpaid purchases, the turn of the plans' monthly cycles and the
-recovery sweeps of quality checks, generations, e-mail and notices."""
+codes and tokens), the turn of the plans' monthly cycles, the expiry of unpaid purchases and
+the recovery sweeps of quality checks, generations, e-mail and notices."""
 
 import logging
 
@@ -50,15 +50,6 @@ async def expurgar_oauth() -> dict:
     return {"codigosRemovidos": codes, "tokensRemovidos": tokens, "falhasRemovidas": failures}
 
 
-# Purchases past their deadline become expirada (reads expire them too; this keeps the table true).
-RECARGAS_SWEEP_SECONDS = 60
-
-
-@broker.task(task_name="recarga.expirar")
-async def expirar_recargas() -> dict:
-    return {"recargasExpiradas": await recargas.expirar_vencidas()}
-
-
 @broker.task(task_name="planos.virar_ciclos")
 async def virar_ciclos() -> dict:
     """Turn the subscriptions whose monthly cycle ended (reads and spends also do it lazily)."""
@@ -67,6 +58,15 @@ async def virar_ciclos() -> dict:
 
 # Cycles turn at any minute of the day: checked every 5 minutes (a read or spend turns it at once anyway).
 CICLOS_SECONDS = 300
+
+
+# Purchases past their deadline become expirada (reads expire them too; this keeps the table true).
+RECARGAS_SWEEP_SECONDS = 60
+
+
+@broker.task(task_name="recarga.expirar")
+async def expirar_recargas() -> dict:
+    return {"recargasExpiradas": await recargas.expirar_vencidas()}
 
 
 def periodic(settings: Settings) -> list:

@@ -9,6 +9,7 @@ TASK_MODULES = [
     "tasks.conferencia",
     "tasks.geracao",
     "tasks.worker_jobs",
+    "tasks.creditos",
 ]
 
 

@@ -106,7 +106,7 @@ async def _lancar(
             "atualizado_em",
         ]
     )
-    return await Lancamento.create(
+    lancamento = await Lancamento.create(
         id=new_id("lan_"),
         carteira=carteira,
         tipo=tipo,
@@ -120,6 +120,11 @@ async def _lancar(
         descricao=descricao[:300],
         criado_em=em or agora(),  # the domain's clock (a cycle's entries are dated at its turn)
     )
+    if tipo != "expiracao_plano":  # a turn's expiry is judged after its grant (plano/ciclo.py)
+        from graphql_api.plano import alertas
+
+        await alertas.vigiar_saldo(carteira)
+    return lancamento
 
 
 async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos: int, descricao: str) -> None:
@@ -134,9 +139,9 @@ async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos:
     await _lancar(
         carteira, "reserva", disponiveis=-creditos, reservados=creditos, geracao_id=geracao_id, descricao=descricao
     )
-    from graphql_api.plano import ciclo
+    from graphql_api.plano import alertas, ciclo
 
-    await ciclo.marcar_limiares(assinatura, carteira)
+    await alertas.limiares_passados(assinatura, carteira, await ciclo.marcar_limiares(assinatura, carteira))
 
 
 async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reservados: int, cobrados: int) -> None:
@@ -205,6 +210,9 @@ async def creditar_pacote(integrador_id: str, ambiente: str, creditos: int, reca
         recarga_id=recarga_id,
         descricao=descricao,
     )
+    from graphql_api.plano import alertas
+
+    await alertas.pacote_pago(integrador_id, ambiente)
 
 
 async def recarregar_teste(principal: Principal, creditos: int = CREDITOS_INICIAIS_TESTE) -> Carteira:

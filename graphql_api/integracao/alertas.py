@@ -19,6 +19,10 @@ TIPOS = {
     "taxa_de_erros": "Mais de 20% das chamadas dos últimos 15 minutos responderam 4xx ou 5xx (com ao menos 50 chamadas).",
     "aviso_falhando": "Um endereço de avisos falha há mais de 1 hora.",
     "aviso_desativado": "Um endereço de avisos foi desativado (respondeu 410 ou falhou sem parar).",
+    "cota_70": "70% da cota do mês usados.",
+    "cota_90": "90% da cota do mês usados.",
+    "cota_100": "A cota do mês acabou (100% usados).",
+    "pacote_recorrente": "Pacotes avulsos comprados em dois ciclos seguidos; um plano pode custar menos.",
 }
 
 
@@ -72,6 +76,17 @@ async def abrir(
 async def fechar(integrador_id: str, ambiente: str, tipo: str | tuple[str, ...], chave: str) -> int:
     tipos = (tipo,) if isinstance(tipo, str) else tipo
     return await repository.close_alertas(integrador_id, ambiente, tipos, chave, agora())
+
+
+async def fechar_exceto(
+    integrador_id: str, ambiente: str, tipos: tuple[str, ...], manter: list[tuple[str, str]]
+) -> int:
+    """Close the open alerts of these kinds but the (tipo, chave) pairs in `manter`."""
+    fechados = 0
+    for alerta in await repository.open_alertas(integrador_id, ambiente):
+        if alerta.tipo in tipos and (alerta.tipo, alerta.chave) not in manter:
+            fechados += await fechar(integrador_id, ambiente, alerta.tipo, alerta.chave)
+    return fechados
 
 
 async def abertos(integrador_id: str, ambiente: str) -> list[Alerta]:

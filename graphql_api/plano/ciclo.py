@@ -118,6 +118,10 @@ async def _virar(carteira: Carteira, assinatura: Assinatura, momento: datetime) 
     assinatura.alertas_cota = []
     await assinatura.save()
     await _conceder_ciclo(carteira, proximo, inicio, fim)
+    from graphql_api.plano import alertas  # alerts build on the cycle
+
+    await alertas.vigiar_saldo(carteira, assinatura)
+    await alertas.fechar_superados(carteira.integrador_id, carteira.ambiente, assinatura)
 
 
 def uso(assinatura: Assinatura, carteira: Carteira) -> tuple[int, int]:
@@ -142,7 +146,7 @@ def limiares_atingidos(assinatura: Assinatura, carteira: Carteira) -> list[int]:
 
 async def marcar_limiares(assinatura: Assinatura, carteira: Carteira) -> list[int]:
     """Record the quota thresholds this cycle has now passed (once each per cycle); returns the new
-    ones. The hook of the `cota.alerta` event and the quota e-mails (issue 18, built apart)."""
+    ones: the `cota.alerta` events and the quota e-mails (graphql_api/plano/alertas.py)."""
     novos = [limiar for limiar in limiares_atingidos(assinatura, carteira) if limiar not in assinatura.alertas_cota]
     if novos:
         assinatura.alertas_cota = sorted([*assinatura.alertas_cota, *novos])

@@ -18,7 +18,7 @@ from graphql_api.core.validation import validate
 from graphql_api.creditos import service as creditos
 from graphql_api.creditos.models import Carteira
 from graphql_api.oauth.cache import CACHE_TOPIC as OAUTH_TOPIC
-from graphql_api.plano import ciclo, repository
+from graphql_api.plano import alertas, ciclo, repository
 from graphql_api.plano.models import Assinatura, Plano
 from graphql_api.plano.schemas import MudancaPlano
 
@@ -134,6 +134,8 @@ async def _subir(carteira: Carteira, assinatura: Assinatura, novo: Plano) -> Non
         )
     # thresholds of the grown quota: only the ones still passed count for this cycle
     assinatura.alertas_cota = ciclo.limiares_atingidos(assinatura, carteira)
+    await alertas.vigiar_saldo(carteira, assinatura)
+    await alertas.fechar_superados(carteira.integrador_id, carteira.ambiente, assinatura)
 
 
 async def cancelar_mudanca(integrador_id: str, ambiente: str) -> PlanoAtual:

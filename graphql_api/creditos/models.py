@@ -20,11 +20,11 @@ class Carteira(Model):
     ambiente = fields.CharField(max_length=10)
     modelo_cobranca = fields.CharField(max_length=20, default="pre_pago")
     creditos_disponiveis = fields.IntField(default=0)  # always creditos_plano + creditos_pacote
-    creditos_plano = fields.IntField(default=0)  # granted by the plan; expire at the cycle end
-    creditos_pacote = fields.IntField(default=0)  # bought; never expire
+    creditos_plano = fields.IntField(default=0, db_default=0)  # granted by the plan; expire at the cycle end
+    creditos_pacote = fields.IntField(default=0, db_default=0)  # bought; never expire
     creditos_reservados = fields.IntField(default=0)
     # Below the low-credit threshold (creditos.baixos fires again only after going above it).
-    creditos_baixos = fields.BooleanField(default=False)
+    creditos_baixos = fields.BooleanField(default=False, db_default=False)
     atualizado_em = fields.DatetimeField(auto_now=True)
 
     class Meta:
@@ -48,8 +48,8 @@ class Lancamento(Model):
     disponiveis = fields.IntField()
     reservados = fields.IntField()
     # The same effect on available credits, by pool (disponiveis = plano + pacote).
-    plano = fields.IntField(default=0)
-    pacote = fields.IntField(default=0)
+    plano = fields.IntField(default=0, db_default=0)
+    pacote = fields.IntField(default=0, db_default=0)
     disponiveis_apos = fields.IntField(null=True)  # the available balance after this entry
     geracao_id = fields.CharField(max_length=40, null=True, index=True)
     recarga_id = fields.CharField(max_length=40, null=True, index=True)

@@ -66,7 +66,7 @@ class TentativaEntrada(Model):
     email = fields.CharField(max_length=254, index=True)
     # Whose sign-in: usuario (portal staff) or vendedor. The e-mail is counted per kind (a seller
     # account with a staff e-mail must not clear that person's failures); the address across both.
-    tipo = fields.CharField(max_length=10, default="usuario")
+    tipo = fields.CharField(max_length=10, default="usuario", db_default="usuario")
     ip = fields.CharField(max_length=64, index=True)
     criado_em = fields.DatetimeField(index=True)
 

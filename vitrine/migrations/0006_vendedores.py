@@ -11,6 +11,6 @@ class Migration(migrations.Migration):
         ops.AddField(
             model_name='TentativaEntrada',
             name='tipo',
-            field=fields.CharField(default='usuario', max_length=10),
+            field=fields.CharField(default='usuario', db_default='usuario', max_length=10),
         ),
     ]

@@ -97,17 +97,17 @@ class Migration(migrations.Migration):
         ops.AddField(
             model_name='Carteira',
             name='creditos_baixos',
-            field=fields.BooleanField(default=False),
+            field=fields.BooleanField(default=False, db_default=False),
         ),
         ops.AddField(
             model_name='Carteira',
             name='creditos_pacote',
-            field=fields.IntField(default=0),
+            field=fields.IntField(default=0, db_default=0),
         ),
         ops.AddField(
             model_name='Carteira',
             name='creditos_plano',
-            field=fields.IntField(default=0),
+            field=fields.IntField(default=0, db_default=0),
         ),
         ops.AlterField(
             model_name='Lancamento',
@@ -122,12 +122,12 @@ class Migration(migrations.Migration):
         ops.AddField(
             model_name='Lancamento',
             name='pacote',
-            field=fields.IntField(default=0),
+            field=fields.IntField(default=0, db_default=0),
         ),
         ops.AddField(
             model_name='Lancamento',
             name='plano',
-            field=fields.IntField(default=0),
+            field=fields.IntField(default=0, db_default=0),
         ),
         ops.AddField(
             model_name='Lancamento',

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 
 from graphql_api.chamada.writer import CallLogWriter
-from graphql_api.chave.service import CACHE_TOPIC, KeyCache, RateLimits
+from graphql_api.chave.service import CACHE_TOPIC, KeyCache
+from graphql_api.integrador.situacao import RateLimits
 from graphql_api.oauth import cache as oauth_cache
 from graphql_api.oauth.tokens import TokenCache
 from vitrine.infra.bus import InvalidationBus

@@ -1,5 +1,6 @@
 from graphql_api.chave.models import ChaveApi
 from graphql_api.core.relogio import agora
+from graphql_api.integrador import situacao
 
 
 async def credential_row(identificador: str) -> dict | None:
@@ -9,10 +10,7 @@ async def credential_row(identificador: str) -> dict | None:
         "ambiente",
         "revogada_em",
         "integrador_id",
-        "integrador__situacao",
-        "integrador__producao_situacao",
-        "integrador__limite_por_minuto_chave",
-        "integrador__limite_por_minuto_integrador",
+        *(f"integrador__{coluna}" for coluna in situacao.COLUNAS),
     )
     return rows[0] if rows else None
 

@@ -19,7 +19,7 @@ from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
-from graphql_api.plano import limites
+from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
 from vitrine.infra.cache import CredentialCache
 
 KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")
@@ -34,24 +34,6 @@ def _hash(secret: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class RateLimits:
-    per_credential: int
-    per_integrator: int
-
-    @classmethod
-    def of(
-        cls, chave: int | None, integrador: int | None, plano: tuple[int, int] | None, padrao: RateLimits
-    ) -> RateLimits:
-        """The limits that apply: a staff override of the integrator first, else its plan's; the
-        installation's settings are a floor under every plan (docs/limites.md)."""
-        plano_chave, plano_integrador = plano or (0, 0)
-        return cls(
-            per_credential=chave or max(plano_chave, padrao.per_credential),
-            per_integrator=integrador or max(plano_integrador, padrao.per_integrator),
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class Authenticated:
     principal: Principal
     limits: RateLimits
@@ -63,11 +45,7 @@ class _CachedKey:
     ambiente: Ambiente
     revogada: bool
     integrador_id: str
-    pausado: bool
-    producao_suspensa: bool
-    limite_chave: int | None
-    limite_integrador: int | None
-    limites_plano: tuple[int, int] | None
+    integrador: SituacaoIntegrador
 
 
 # identifier -> what authentication needs. Cleared on revocation or pause (bus topic).
@@ -95,11 +73,7 @@ async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
         ambiente=Ambiente(row["ambiente"]),
         revogada=row["revogada_em"] is not None,
         integrador_id=row["integrador_id"],
-        pausado=row["integrador__situacao"] == "pausado",
-        producao_suspensa=row["integrador__producao_situacao"] == "suspensa",
-        limite_chave=row["integrador__limite_por_minuto_chave"],
-        limite_integrador=row["integrador__limite_por_minuto_integrador"],
-        limites_plano=await limites.do_plano(row["integrador_id"], row["ambiente"]),
+        integrador=await SituacaoIntegrador.ler(row, "integrador__", row["integrador_id"], row["ambiente"]),
     )
     cache.put(identificador, entry, epoch)
     return entry
@@ -126,10 +100,7 @@ async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimit
         raise ApiError("UNAUTHORIZED", description="O prefixo da chave não corresponde ao ambiente dela.")
     if entry.revogada:
         raise ApiError("UNAUTHORIZED", description="Esta chave de API foi revogada.")
-    if entry.pausado:
-        raise ApiError("INTEGRATOR_PAUSED")
-    if ambiente is Ambiente.PRODUCAO and entry.producao_suspensa:
-        raise ApiError("FORBIDDEN", description="O acesso de produção deste integrador foi suspenso pelo serviço.")
+    limits = entry.integrador.admitir(ambiente, default_limits)
     principal = Principal(
         kind=CredentialKind.API_KEY,
         ambiente=ambiente,
@@ -137,7 +108,6 @@ async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimit
         integrador_id=entry.integrador_id,
         chave_id=identificador,
     )
-    limits = RateLimits.of(entry.limite_chave, entry.limite_integrador, entry.limites_plano, default_limits)
     return Authenticated(principal, limits)
 
 

@@ -10,6 +10,7 @@ from tortoise.queryset import QuerySet
 from graphql_api.conta.models import Conta
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import tenant_filter
+from graphql_api.integrador import situacao
 from graphql_api.integrador.models import Integrador
 from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao, FalhaClienteOAuth, TokenOAuth
 from graphql_api.oauth.schemas import SituacaoApp
@@ -136,10 +137,7 @@ async def token_de_acesso(resumo: str) -> dict[str, Any] | None:
         "autorizacao__integrador_id",
         "autorizacao__app__situacao",
         "autorizacao__conta__situacao",
-        "autorizacao__conta__integrador__situacao",
-        "autorizacao__conta__integrador__producao_situacao",
-        "autorizacao__conta__integrador__limite_por_minuto_chave",
-        "autorizacao__conta__integrador__limite_por_minuto_integrador",
+        *(f"autorizacao__conta__integrador__{coluna}" for coluna in situacao.COLUNAS),
     )
     return rows[0] if rows else None
 

@@ -26,18 +26,18 @@ from authlib.oauth2.rfc6749.errors import (
 )
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from graphql_api.chave.service import Authenticated, RateLimits
+from graphql_api.chave.service import Authenticated
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import pode_existir
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
+from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
 from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth import repository, segredos
 from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel, citar
 from graphql_api.oauth.models import AppOAuth, Autorizacao, TokenOAuth
 from graphql_api.oauth.revogacao import revogar_autorizacoes
-from graphql_api.plano import limites
 from vitrine.infra.cache import CredentialCache
 from vitrine.infra.ratelimit import RateLimiter
 
@@ -284,11 +284,7 @@ class _TokenEmCache:
     conta_ativa: bool
     integrador_id: str
     ambiente: Ambiente
-    pausado: bool
-    producao_suspensa: bool
-    limite_token: int | None
-    limite_integrador: int | None
-    limites_plano: tuple[int, int] | None
+    integrador: SituacaoIntegrador
 
 
 # SHA-256 of an access token -> what authentication needs. Cleared in every process on
@@ -305,7 +301,6 @@ async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
     row = await repository.token_de_acesso(resumo)
     if row is None:
         return None
-    prefixo = "autorizacao__conta__integrador__"
     entry = _TokenEmCache(
         escopos=frozenset(row["escopos"]),
         expira_em=row["expira_em"].timestamp(),
@@ -316,11 +311,9 @@ async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
         conta_ativa=row["autorizacao__conta__situacao"] == "ativa",
         integrador_id=row["autorizacao__integrador_id"],
         ambiente=Ambiente(row["autorizacao__ambiente"]),
-        pausado=row[prefixo + "situacao"] == "pausado",
-        producao_suspensa=row[prefixo + "producao_situacao"] == "suspensa",
-        limite_token=row[prefixo + "limite_por_minuto_chave"],
-        limite_integrador=row[prefixo + "limite_por_minuto_integrador"],
-        limites_plano=await limites.do_plano(row["autorizacao__integrador_id"], row["autorizacao__ambiente"]),
+        integrador=await SituacaoIntegrador.ler(
+            row, "autorizacao__conta__integrador__", row["autorizacao__integrador_id"], row["autorizacao__ambiente"]
+        ),
     )
     cache.put(resumo, entry, epoch)
     return entry
@@ -367,10 +360,7 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
     ambiente = AMBIENTE_POR_MARCA[match.group(1)]
     if entry.ambiente is not ambiente:  # cannot happen for a token this service issued
         raise ApiError("UNAUTHORIZED", description="O prefixo do token não corresponde ao ambiente dele.")
-    if entry.pausado:
-        raise ApiError("INTEGRATOR_PAUSED")
-    if ambiente is Ambiente.PRODUCAO and entry.producao_suspensa:
-        raise ApiError("FORBIDDEN", description="O acesso de produção deste integrador foi suspenso pelo serviço.")
+    limits = entry.integrador.admitir(ambiente, default_limits)
     principal = Principal(
         kind=CredentialKind.OAUTH,
         ambiente=ambiente,
@@ -379,7 +369,6 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
         conta_id=entry.conta_id,
         client_id=entry.app_id,
     )
-    limits = RateLimits.of(entry.limite_token, entry.limite_integrador, entry.limites_plano, default_limits)
     return Authenticated(principal, limits)
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -355,7 +354,7 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
         )
     if not entry.app_ativo:
         raise ApiError("UNAUTHORIZED", description="O aplicativo deste token foi desativado pelo integrador.")
-    if entry.expira_em <= time.time():
+    if entry.expira_em <= agora().timestamp():  # the domain's one clock
         raise ApiError("UNAUTHORIZED", description="Token OAuth expirado (vale 1 hora): use o refresh_token.")
     ambiente = AMBIENTE_POR_MARCA[match.group(1)]
     if entry.ambiente is not ambiente:  # cannot happen for a token this service issued

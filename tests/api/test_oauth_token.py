@@ -325,3 +325,34 @@ async def test_revocation_reaches_another_web_process_at_once(client, aiohttp_cl
         assert (await other.get("/v1/contas", headers=auth(tokens["access_token"]))).status == 401
 
     await eventually(refused_on_the_other, timeout=2.0, interval=0.02)
+
+
+async def test_the_code_lives_60_seconds(client, oauth, integrator, relogio):
+    app = await oauth.app(integrator)
+    late = await oauth.consentir(app)
+    in_time = await oauth.consentir(app)
+    relogio.avancar(seconds=59)
+    assert (await token_call(client, oauth.troca(app, in_time), app=app, oauth=oauth)).status == 200
+    relogio.avancar(seconds=2)
+    body = await oauth_error(await token_call(client, oauth.troca(app, late), app=app, oauth=oauth), 400, "invalid_grant")
+    assert "expirado" in body["error_description"]
+
+
+async def test_the_access_token_lives_an_hour_and_the_refresh_token_30_days(client, oauth, integrator, relogio):
+    app = await oauth.app(integrator)
+    tokens = await oauth.tokens(app, await oauth.consentir(app))
+    relogio.avancar(minutes=59)
+    assert (await client.get("/v1/contas", headers=auth(tokens["access_token"]))).status == 200
+    relogio.avancar(minutes=2)
+    expired = await client.get("/v1/contas", headers=auth(tokens["access_token"]))
+    assert expired.status == 401 and "expirado" in (await expired.json())["error"]["description"]
+    # the refresh token still works after the hour, and gives a working access token
+    refresh = {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"]}
+    response = await token_call(client, refresh, app=app, oauth=oauth)
+    assert response.status == 200, await response.text()
+    renewed = await response.json()
+    assert (await client.get("/v1/contas", headers=auth(renewed["access_token"]))).status == 200
+    relogio.avancar(days=30)
+    again = {"grant_type": "refresh_token", "refresh_token": renewed["refresh_token"]}
+    body = await oauth_error(await token_call(client, again, app=app, oauth=oauth), 400, "invalid_grant")
+    assert "expirado" in body["error_description"]

@@ -9,33 +9,12 @@ import re
 from urllib.parse import quote, urlsplit
 
 from aiohttp import web
-from multidict import MultiMapping
 
-from graphql_api.oauth.autorizacoes import PARAMETROS
+from graphql_api.oauth.schemas import CAMPOS_DO_PEDIDO, PedidoAutorizacao
 from graphql_api.operations import oauth as ops
 from portal.web import SELLER, Page, PortalRoutes
 
 routes = PortalRoutes(SELLER)
-
-# The input's field for each query parameter of the contract.
-CAMPOS = {
-    "response_type": "responseType",
-    "client_id": "clientId",
-    "redirect_uri": "redirectUri",
-    "scope": "scope",
-    "state": "state",
-    "code_challenge": "codeChallenge",
-    "code_challenge_method": "codeChallengeMethod",
-}
-assert set(CAMPOS) == set(PARAMETROS)
-
-
-def _pedido(campos: MultiMapping[str]) -> dict:
-    """PedidoAutorizacaoInput from the query (or the form that carried it back)."""
-    pedido: dict = {CAMPOS[nome]: campos[nome] for nome in PARAMETROS if isinstance(campos.get(nome), str)}
-    pedido["parametrosRepetidos"] = [nome for nome in PARAMETROS if len(campos.getall(nome, [])) > 1]
-    return pedido
-
 
 _ORIGEM = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$")
 
@@ -50,7 +29,7 @@ def _origem(url: str) -> str:
 
 @routes.get("/oauth/autorizar", signed_in=False)
 async def consentimento(page: Page) -> web.StreamResponse:
-    pedido = _pedido(page.request.query)
+    pedido = PedidoAutorizacao.dados_da_query(page.request.query)
     avaliacao = (await page.run(ops.PEDIDO_AUTORIZACAO, pedido=pedido))["pedidoAutorizacao"]
     if avaliacao["redirecionarPara"]:
         return page.redirect(avaliacao["redirecionarPara"])
@@ -59,7 +38,7 @@ async def consentimento(page: Page) -> web.StreamResponse:
     response = page.render(
         "vendedor/consentimento.html",
         avaliacao=avaliacao,
-        parametros={nome: page.request.query[nome] for nome in PARAMETROS if nome in page.request.query},
+        parametros={nome: page.request.query[nome] for nome in CAMPOS_DO_PEDIDO if nome in page.request.query},
     )
     # The decision's answer is a redirect to the app: the form may lead there (CSP form-action
     # also governs where a form submission is redirected).
@@ -72,7 +51,7 @@ async def consentimento(page: Page) -> web.StreamResponse:
 
 @routes.post("/oauth/autorizar")
 async def decisao(page: Page) -> web.StreamResponse:
-    pedido = _pedido(await page.form())
+    pedido = PedidoAutorizacao.dados_da_query(await page.form())
     # Only the "Autorizar" button authorises; anything else is the seller saying no.
     operacao = ops.AUTORIZAR_APP if await page.field("decisao") == "autorizar" else ops.RECUSAR_AUTORIZACAO
     destino = await page.run(operacao, pedido=pedido)

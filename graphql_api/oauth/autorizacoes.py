@@ -44,15 +44,6 @@ JANELA_AUTORIZACOES = timedelta(minutes=10)
 MAX_STATE = 1000  # characters; a state is the client's opaque value, sent back as it came
 # RFC 7636 §4.2: S256 is BASE64URL(SHA-256(verifier)) without padding, always 43 characters.
 S256_CHALLENGE = re.compile(r"^[A-Za-z0-9_-]{43}$")
-PARAMETROS = (
-    "response_type",
-    "client_id",
-    "redirect_uri",
-    "scope",
-    "state",
-    "code_challenge",
-    "code_challenge_method",
-)
 
 
 class TemporariamenteIndisponivel(OAuth2Error):
@@ -175,7 +166,7 @@ def citar(valor: str) -> str:
     return "".join(c for c in valor[:40] if 0x20 <= ord(c) <= 0x7E and c not in '"\\') or "?"
 
 
-def _verificar_parametros(pedido: Pedido, app: AppOAuth) -> PedidoValido:
+def _verificar_parametros(pedido: Pedido, app: AppOAuth, integrador_nome: str) -> PedidoValido:
     """The rest of the request, once the redirect URI can be trusted; errors are redirected."""
     if pedido.repetidos:
         raise InvalidRequestError(description=f"Parametro repetido: {citar(pedido.repetidos[0])}.")
@@ -203,7 +194,7 @@ def _verificar_parametros(pedido: Pedido, app: AppOAuth) -> PedidoValido:
         )
     return PedidoValido(
         app=app,
-        integrador_nome="",
+        integrador_nome=integrador_nome,
         redirect_uri=pedido.get("redirect_uri") or "",
         escopos=_escopos_pedidos(app, pedido.get("scope")),
         state=state,
@@ -216,21 +207,11 @@ async def avaliar(pedido: Pedido, *, issuer: str) -> Avaliacao:
     client_id or redirect_uri); returns the error redirect for the rest, or the valid request."""
     app, redirect_uri = await _app_e_destino(pedido)
     try:
-        valido = _verificar_parametros(pedido, app)
         nome = await repository.nome_do_integrador(app.integrador_id)
+        return Avaliacao(pedido=_verificar_parametros(pedido, app, nome))
     except Exception as falha:
         erro = falha if isinstance(falha, OAuth2Error) else _erro_interno()
         return Avaliacao(redirecionar_para=redirecionar_erro((redirect_uri, _state_seguro(pedido)), erro, issuer))
-    return Avaliacao(
-        pedido=PedidoValido(
-            app=app,
-            integrador_nome=nome,
-            redirect_uri=valido.redirect_uri,
-            escopos=valido.escopos,
-            state=valido.state,
-            code_challenge=valido.code_challenge,
-        )
-    )
 
 
 def _state_seguro(pedido: Pedido) -> str | None:

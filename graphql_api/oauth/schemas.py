@@ -207,6 +207,18 @@ def _uris_sem_erro_de_forma(dados: Any, problemas: list[FieldError]) -> list[str
     return [u.strip() for u in uris]
 
 
+# The contract's query parameters of /oauth/autorizar, and the input field each one fills.
+CAMPOS_DO_PEDIDO = {
+    "response_type": "responseType",
+    "client_id": "clientId",
+    "redirect_uri": "redirectUri",
+    "scope": "scope",
+    "state": "state",
+    "code_challenge": "codeChallenge",
+    "code_challenge_method": "codeChallengeMethod",
+}
+
+
 class PedidoAutorizacao(BaseModel):
     """The query of /oauth/autorizar as the browser sent it. Nothing is refused here: the
     domain answers each problem the OAuth way (an error page, or an error for the app)."""
@@ -222,18 +234,20 @@ class PedidoAutorizacao(BaseModel):
     codeChallengeMethod: str | None = None
     parametrosRepetidos: list[str] = []
 
+    @staticmethod
+    def dados_da_query(campos: Any) -> dict[str, Any]:
+        """The input's data from the request's query (or the form that carried it back): a
+        multidict, so that parameters sent more than once are seen (RFC 6749 §3.1)."""
+        dados: dict[str, Any] = {
+            campo: campos[nome] for nome, campo in CAMPOS_DO_PEDIDO.items() if isinstance(campos.get(nome), str)
+        }
+        dados["parametrosRepetidos"] = [nome for nome in CAMPOS_DO_PEDIDO if len(campos.getall(nome, [])) > 1]
+        return dados
+
     def como_pedido(self):
         from graphql_api.oauth.autorizacoes import Pedido
 
         return Pedido(
-            valores={
-                "response_type": self.responseType,
-                "client_id": self.clientId,
-                "redirect_uri": self.redirectUri,
-                "scope": self.scope,
-                "state": self.state,
-                "code_challenge": self.codeChallenge,
-                "code_challenge_method": self.codeChallengeMethod,
-            },
+            valores={nome: getattr(self, campo) for nome, campo in CAMPOS_DO_PEDIDO.items()},
             repetidos=tuple(self.parametrosRepetidos),
         )

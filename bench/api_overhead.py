@@ -179,15 +179,17 @@ def print_rounds(r: dict) -> None:
         print(f"    round {n}: {bare}facade {one['facade_rps']:6.0f} req/s (p99 {one['facade_p99_ms']:.1f} ms){ratio}")
 
 
-def backends(selected: list[str]) -> list[tuple[str, dict[str, str]]]:
+def backends(selected: list[str], nome: str = "bench") -> list[tuple[str, dict[str, str]]]:
+    """(label, environment) of each selected back end: a fresh data directory, and for PostgreSQL
+    a fresh database and a Redis namespace of this run (`nome` tells benches apart)."""
     result = []
     if "sqlite" in selected:
-        tmp = tempfile.mkdtemp(prefix="vitrine-bench-")
+        tmp = tempfile.mkdtemp(prefix=f"vitrine-{nome}-")
         result.append(("SQLite (embedded default)", {"VITRINE_DATA_DIR": tmp}))
     if "postgres" in selected:
         import asyncpg
 
-        dbname = f"vitrine_bench_{os.getpid()}"
+        dbname = f"vitrine_{nome}_{os.getpid()}"
 
         async def create() -> None:
             conn = await asyncpg.connect(PG_ADMIN)
@@ -196,11 +198,12 @@ def backends(selected: list[str]) -> list[tuple[str, dict[str, str]]]:
             await conn.close()
 
         asyncio.run(create())
-        tmp = tempfile.mkdtemp(prefix="vitrine-bench-")
+        tmp = tempfile.mkdtemp(prefix=f"vitrine-{nome}-")
         result.append(("PostgreSQL + Redis", {
             "VITRINE_DATA_DIR": tmp,
             "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{dbname}",
             "VITRINE_REDIS_URL": REDIS_URL,
+            "VITRINE_REDIS_NAMESPACE": f"{nome}-{os.getpid()}",
         }))
     return result
 

@@ -27,14 +27,13 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api_overhead import PG_ADMIN, REDIS_URL, free_port, reference_loop_ns, wait_for_port  # noqa: E402
+from bench.api_overhead import backends, free_port, reference_loop_ns, wait_for_port  # noqa: E402
 
 DURATION = int(os.environ.get("BENCH_SECONDS", "6"))  # per measure and round (reads: two slices of half)
 # The figures are the medians of the rounds, and every round is printed.
@@ -247,33 +246,6 @@ def run_backend(env: dict[str, str], workdir: Path) -> dict:
     return summary
 
 
-def backends(selected: list[str]) -> list[tuple[str, dict[str, str], Path]]:
-    result = []
-    if "sqlite" in selected:
-        tmp = Path(tempfile.mkdtemp(prefix="vitrine-bench-oauth-"))
-        result.append(("SQLite (embedded default)", {"VITRINE_DATA_DIR": str(tmp)}, tmp))
-    if "postgres" in selected:
-        import asyncpg
-
-        dbname = f"vitrine_bench_oauth_{os.getpid()}"
-
-        async def create() -> None:
-            conn = await asyncpg.connect(PG_ADMIN)
-            await conn.execute(f'DROP DATABASE IF EXISTS "{dbname}"')
-            await conn.execute(f'CREATE DATABASE "{dbname}"')
-            await conn.close()
-
-        asyncio.run(create())
-        tmp = Path(tempfile.mkdtemp(prefix="vitrine-bench-oauth-"))
-        result.append(("PostgreSQL + Redis", {
-            "VITRINE_DATA_DIR": str(tmp),
-            "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{dbname}",
-            "VITRINE_REDIS_URL": REDIS_URL,
-            "VITRINE_REDIS_NAMESPACE": f"bench-oauth-{os.getpid()}",
-        }, tmp))
-    return result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", action="store_true")
@@ -291,7 +263,8 @@ def main() -> None:
     )
     print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)\n")
     failed = False
-    for name, env, workdir in backends(args.backends.split(",")):
+    for name, env in backends(args.backends.split(","), "bench_oauth"):
+        workdir = Path(env["VITRINE_DATA_DIR"])
         started = time.monotonic()
         r = run_backend(env, workdir)
         ok = r["ratio"] >= TARGET

@@ -81,9 +81,11 @@ end
 
 
 async def seed(env: dict[str, str]) -> dict:
-    """An integrator without practical limits (its key, and an app's token reading a finished
-    gallery of the linked account) and, per run of the refresh load, CHAINS fresh authorisations
+    """An integrator without practical limits (its key reading a finished gallery of one of its
+    sub-accounts, an app's token reading the same kind of gallery of the linked account: a key
+    does not reach a linked account's content) and, per run of the refresh load, CHAINS fresh authorisations
     of as many apps, each exchanged once for its first pair of tokens."""
+    from graphql_api.conta.models import Conta
     from graphql_api.core.ids import new_id
     from graphql_api.core.principal import OAUTH_SCOPES, Ambiente, CredentialKind, Principal
     from graphql_api.geracao.models import Geracao
@@ -131,14 +133,21 @@ async def seed(env: dict[str, str]) -> dict:
     try:
         reader_id, key = await integrador()
         _, _, reader = await autorizado(reader_id)
-        geracao = await Geracao.create(
-            id=new_id("ger_"), integrador_id=reader_id, ambiente="teste", conta_id=reader["conta_id"], tipo="galeria",
-            situacao="concluida", creditos_reservados=0, etapa="entregue", percentual=100,
-            resultados={"imagens": [
-                {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
-                for i in (1, 2, 3)
-            ]},
+        subconta = await Conta.create(
+            id=new_id("cta_"), integrador_id=reader_id, ambiente="teste", codigo_externo="bench", nome="Subconta"
         )
+
+        async def galeria(conta_id: str) -> str:
+            geracao = await Geracao.create(
+                id=new_id("ger_"), integrador_id=reader_id, ambiente="teste", conta_id=conta_id, tipo="galeria",
+                situacao="concluida", creditos_reservados=0, etapa="entregue", percentual=100,
+                resultados={"imagens": [
+                    {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
+                    for i in (1, 2, 3)
+                ]},
+            )
+            return geracao.id
+
         runs = []
         integrador_id = None
         for run in range(ROUNDS + 1):  # the warm-up, then each round
@@ -150,7 +159,10 @@ async def seed(env: dict[str, str]) -> dict:
                 basic = base64.b64encode(f"{client_id}:{segredo}".encode()).decode()
                 chains.append(f"{pair['conta_id']} {basic} {pair['refresh_token']}")
             runs.append(chains)
-        return {"key": key, "token": reader["access_token"], "geracao": geracao.id, "runs": runs}
+        return {
+            "key": key, "token": reader["access_token"], "runs": runs,
+            "geracao_chave": await galeria(subconta.id), "geracao_token": await galeria(reader["conta_id"]),
+        }
     finally:
         await ctx.close_connections()
 
@@ -190,12 +202,14 @@ def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> l
     rounds = []
     wait_for_port(port)
     base = f"http://127.0.0.1:{port}"
-    read_url = f"{base}/v1/geracoes/{data['geracao']}"
-    key = {"Authorization": f"Bearer {data['key']}"}
-    token = {"Authorization": f"Bearer {data['token']}"}
+    # (url, headers) of each read: the key's of a sub-account's gallery, the token's of the linked one's
+    reads = {
+        "sk": (f"{base}/v1/geracoes/{data['geracao_chave']}", {"Authorization": f"Bearer {data['key']}"}),
+        "oat": (f"{base}/v1/geracoes/{data['geracao_token']}", {"Authorization": f"Bearer {data['token']}"}),
+    }
     # warm both reads and the token endpoint (connections, caches, prepared statements)
-    for headers in (key, token):
-        wrk(read_url, connections=4, seconds=WARMUP_SECONDS, headers=headers)
+    for url, headers in reads.values():
+        wrk(url, connections=4, seconds=WARMUP_SECONDS, headers=headers)
     wrk(f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=WARMUP_SECONDS, script=script, args=data["runs"][0])
     for chains in data["runs"][1:]:
         one = {}
@@ -203,12 +217,8 @@ def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> l
         # (seconds long) and the database growing (call log) weigh on both alike.
         slices: dict[str, list[tuple[float, float, float]]] = {"sk": [], "oat": []}
         for name in ("sk", "oat", "oat", "sk"):
-            slices[name].append(
-                wrk(
-                    read_url, connections=READ_CONNECTIONS, seconds=DURATION // 2,
-                    headers=key if name == "sk" else token, server=server.pid,
-                )
-            )
+            url, headers = reads[name]
+            slices[name].append(wrk(url, connections=READ_CONNECTIONS, seconds=DURATION // 2, headers=headers, server=server.pid))
         for name, measured in slices.items():
             one[f"{name}_rps"] = statistics.fmean(m[0] for m in measured)
             one[f"{name}_p99_ms"] = max(m[1] for m in measured)

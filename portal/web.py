@@ -232,12 +232,6 @@ class Page:
         assert self.sessao is not None, "only signed-in staff routes read the session"
         return self.sessao
 
-    @property
-    def vendedor_ativo(self) -> sessoes_vendedor.SessaoVendedorAtiva:
-        """The session of a signed-in seller route: the edge sends anyone without one to /vendedor/entrar."""
-        assert self.vendedor is not None, "only signed-in seller routes read the seller"
-        return self.vendedor
-
     def safe_next(self, value: str | None) -> str:
         """`value` if it is a local path, else the home of this kind of person."""
         return safe_next(value, self.kind.home)

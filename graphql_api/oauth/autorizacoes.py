@@ -171,7 +171,7 @@ def _verificar_parametros(pedido: Pedido, app: AppOAuth, integrador_nome: str) -
     if pedido.repetidos:
         raise InvalidRequestError(description=f"Parametro repetido: {citar(pedido.repetidos[0])}.")
     state = pedido.get("state")
-    if state is not None and (len(state) > MAX_STATE or tem_controle(state)):
+    if state is not None and not _state_valido(state):
         raise InvalidRequestError(description=f"O parametro state deve ter ate {MAX_STATE} caracteres, sem controle.")
     response_type = pedido.get("response_type")
     if not response_type:
@@ -214,10 +214,14 @@ async def avaliar(pedido: Pedido, *, issuer: str) -> Avaliacao:
         return Avaliacao(redirecionar_para=redirecionar_erro((redirect_uri, _state_seguro(pedido)), erro, issuer))
 
 
+def _state_valido(state: str) -> bool:
+    return len(state) <= MAX_STATE and not tem_controle(state)
+
+
 def _state_seguro(pedido: Pedido) -> str | None:
     """The state to send back with an error: as it came, unless it is itself the problem."""
     state = pedido.get("state")
-    if state is None or len(state) > MAX_STATE or tem_controle(state) or "state" in pedido.repetidos:
+    if state is None or not _state_valido(state) or "state" in pedido.repetidos:
         return None
     return state
 

@@ -7,7 +7,6 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
-from graphql_api.integrador.models import Integrador
 from graphql_api.oauth.models import AppOAuth
 from tests.factories import pkce_pair
 
@@ -194,4 +193,4 @@ async def test_the_linked_account_takes_the_store_name_under_the_app_integrator(
 
     conta = await Conta.get(integrador_id=integrator.id, origem="vinculada")
     assert conta.nome == "Loja da Maria" and conta.situacao == "ativa"
-    assert await Integrador.exists(id=integrator.id)
+    assert conta.ambiente == "teste"  # the app's environment

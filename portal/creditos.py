@@ -215,7 +215,6 @@ async def creditos(page: Page) -> web.StreamResponse:
         filtros=filtros,
         erro_filtros=erro,
         pager_extra=urlencode(filtros),
-        tipos_filtro=TIPOS,
         tipos=TIPOS,
         pacotes=data["pacotes"],
         recargas=data["recargas"]["itens"],

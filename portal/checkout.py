@@ -21,19 +21,12 @@ RESOLVER = Operation(
 SITUACOES = {"pendente": "Aguardando pagamento", "paga": "Paga", "recusada": "Recusada", "expirada": "Expirada"}
 
 
-def reais(centavos: int) -> str:
-    """R$ 1.790,00"""
-    inteiro, resto = divmod(centavos, 100)
-    return f"R$ {inteiro:,}".replace(",", ".") + f",{resto:02d}"
-
-
 async def _render(page: Page, recarga_id: str, *, erro: str | None = None, status: int = 200) -> web.Response:
     recarga = (await page.run(CHECKOUT, id=recarga_id))["checkout"]
     return page.render(
         "portal/checkout.html",
         status=status,
         recarga=recarga,
-        preco=reais(recarga["precoCentavos"]),
         situacoes=SITUACOES,
         erro=erro,
     )

@@ -16,7 +16,7 @@ from graphql_api.operations import fragments
 from graphql_api.operations import plano as ops_plano
 from graphql_api.operations import recarga as ops_recarga
 from portal import grafico
-from portal.checkout import SITUACOES, reais
+from portal.checkout import SITUACOES
 from portal.web import Page, PortalRoutes, form_errors
 
 routes = PortalRoutes()
@@ -72,8 +72,8 @@ async def _render(page: Page, *, erro: str | None = None, status: int = 200) -> 
         lancamentos=data["extrato"]["itens"],
         proximo=data["extrato"]["paginacao"]["proximoCursor"],
         tipos=TIPOS,
-        pacotes=[p | {"preco": reais(p["precoCentavos"])} for p in data["pacotes"]],
-        recargas=[r | {"preco": reais(r["precoCentavos"])} for r in data["recargas"]["itens"]],
+        pacotes=data["pacotes"],
+        recargas=data["recargas"]["itens"],
         situacoes=SITUACOES,
         erro_compra=erro,
     )
@@ -215,9 +215,8 @@ async def creditos(page: Page) -> web.StreamResponse:
         filtros=filtros,
         erro_filtros=erro,
         pager_extra=urlencode(filtros),
-        tipos_filtro=TIPOS,
         tipos=TIPOS,
-        pacotes=[p | {"preco": reais(p["precoCentavos"])} for p in data["pacotes"]],
-        recargas=[r | {"preco": reais(r["precoCentavos"])} for r in data["recargas"]["itens"]],
+        pacotes=data["pacotes"],
+        recargas=data["recargas"]["itens"],
         situacoes=SITUACOES,
     )

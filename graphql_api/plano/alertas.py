@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from graphql_api.core.relogio import agora
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit
@@ -41,6 +40,17 @@ def _reais(centavos: int) -> str:
     return f"R$ {inteiro:,}".replace(",", ".") + f",{resto:02d}"
 
 
+async def _evento(tipo: str, carteira: Carteira, dados: dict) -> None:
+    """A wallet's event: the integrator's, of no account; its payload starts with the environment."""
+    await eventos.registrar(
+        tipo,
+        integrador_id=carteira.integrador_id,
+        ambiente=carteira.ambiente,
+        conta_id=None,
+        dados={"ambiente": carteira.ambiente, **dados},
+    )
+
+
 async def _queue(integrador_id: str, ambiente: str) -> None:
     await after_commit(lambda: enfileirar(TAREFA, integrador_id, ambiente))
 
@@ -61,13 +71,10 @@ async def vigiar_saldo(carteira: Carteira, assinatura: Assinatura | None = None)
     carteira.creditos_baixos = baixo
     await carteira.save(update_fields=["creditos_baixos", "atualizado_em"])
     if baixo:
-        await eventos.registrar(
+        await _evento(
             "creditos.baixos",
-            integrador_id=carteira.integrador_id,
-            ambiente=carteira.ambiente,
-            conta_id=None,
-            dados={
-                "ambiente": carteira.ambiente,
+            carteira,
+            {
                 "creditosDisponiveis": carteira.creditos_disponiveis,
                 "creditosPlano": carteira.creditos_plano,
                 "creditosPacote": carteira.creditos_pacote,
@@ -88,13 +95,10 @@ async def limiares_passados(assinatura: Assinatura, carteira: Carteira, novos: l
         return
     usados, restantes = ciclo.uso(assinatura, carteira)
     for limiar in novos:
-        await eventos.registrar(
+        await _evento(
             "cota.alerta",
-            integrador_id=carteira.integrador_id,
-            ambiente=carteira.ambiente,
-            conta_id=None,
-            dados={
-                "ambiente": carteira.ambiente,
+            carteira,
+            {
                 "limiar": limiar,
                 "percentualUsado": ciclo.percentual(assinatura, carteira),
                 "cotaMensal": assinatura.cota_ciclo,
@@ -290,5 +294,4 @@ async def _abrir_pacote(
         smtp_url=smtp_url,
         assunto_email=f"Vitrine: pacotes comprados em dois ciclos seguidos ({carteira.ambiente})",
         texto_email=texto,
-        now=agora(),
     )

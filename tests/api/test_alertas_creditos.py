@@ -12,6 +12,7 @@ import pytest
 from graphql_api.core.ids import new_id
 from graphql_api.core.relogio import agora
 from graphql_api.core.scalars import parse_timestamp
+from graphql_api.email.models import Email
 from graphql_api.evento.models import Evento
 from graphql_api.plano import alertas
 from tests.api.test_avisos import entregas, registrar
@@ -19,6 +20,7 @@ from tests.api.test_integracao import status
 from tests.api.test_planos import get, liquidar, reservar
 from tests.api.test_recargas import SEGREDO, comprar, confirmar, live  # noqa: F401 (the fixture)
 from tests.factories import auth, eventually
+from tests.harness import BACKEND
 from vitrine.settings import Settings
 
 
@@ -117,6 +119,36 @@ async def test_an_upgrade_closes_the_quota_alert_it_moves_below(client, factory,
     await factory.plano(integrator, "profissional")  # 460 of 2000: 23 %
     assert await abertos(client, integrator) == {}
     assert (await get(client, "/cota-do-mes", integrator.key))["alertasAtingidos"] == []
+
+
+async def test_a_quota_alert_reopened_within_six_hours_is_not_emailed_again(
+    client, factory, integrator, smtp_inbox, relogio
+):
+    """The contract: at most one e-mail per kind every 6 hours, however often the alert reopens."""
+
+    async def emails_70() -> int:
+        return await Email.filter(integrador_id=integrator.id, tipo="alerta_cota_70").count()
+
+    await factory.plano(integrator, "essencial")
+    await reservar(integrator, "ger_s1", 350)  # 350 of 500: 70 %
+    await eventually(lambda: aberto(client, integrator, "cota_70"), timeout=15)
+    assert await emails_70() == 1
+    await factory.plano(integrator, "profissional")  # 350 of 2000: the alert closes
+    assert await abertos(client, integrator) == {}
+    # 5 hours later, 70 % of the new quota: the alert is open again, with no second e-mail
+    relogio.avancar(hours=5)
+    await reservar(integrator, "ger_s2", 1050)  # 1400 of 2000
+    await eventually(lambda: aberto(client, integrator, "cota_70"), timeout=15)
+    assert await emails_70() == 1
+    if BACKEND == "postgres":
+        return  # the e-mail is decided by the separate worker, whose clock the test cannot move
+    # past the 6 hours, the next reopening is e-mailed
+    await factory.plano(integrator, "escala")  # 1400 of 8000: closes
+    assert await abertos(client, integrator) == {}
+    relogio.avancar(hours=2)
+    await reservar(integrator, "ger_s3", 4200)  # 5600 of 8000
+    await eventually(lambda: aberto(client, integrator, "cota_70"), timeout=15)
+    assert await emails_70() == 2
 
 
 async def test_low_credits_notify_once_and_again_only_after_rising_above(client, factory, integrator, receptor):

@@ -1,0 +1,417 @@
+"""Synthetic product photos with known ground truth: one scene per kind of photo a seller sends.
+
+Each scene is drawn as an integrator's photo would arrive (a JPEG with sensor noise and a cast
+shadow, or a transparent PNG) together with the product's true mask (255 = product; the shadow,
+reflections on the floor and any text or banner are not product). Used by tests/render/ and by
+bench/qualidade_midia.py. Deterministic: the same name and size always give the same bytes."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+FONT_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+@dataclass(frozen=True)
+class Cenario:
+    nome: str
+    descricao: str
+    dados: bytes  # the photo as sent: JPEG, or PNG for the transparent scene
+    mascara: Image.Image  # L, 255 = product
+    texto: bool = False  # text or a logo drawn over the photo
+    separavel: bool = True  # false only for the control scene a classical method cannot split
+
+    @property
+    def imagem(self) -> Image.Image:
+        return Image.open(io.BytesIO(self.dados))
+
+    @property
+    def lado_produto(self) -> int:
+        """The product's long side in the photo's pixels (its true bounding box)."""
+        box = self.mascara.getbbox()
+        assert box is not None
+        return max(box[2] - box[0], box[3] - box[1])
+
+
+# -- products: an RGBA layer whose alpha is the true mask ----------------------------------------
+
+
+def _cylinder_shade(t: np.ndarray, light: float = 0.3) -> np.ndarray:
+    """Brightness across a cylinder (t from 0 to 1): dark edges, a highlight near `light`."""
+    base = 0.45 + 0.55 * np.sin(np.pi * np.clip(t, 0, 1)) ** 0.7
+    return base + 0.35 * np.exp(-(((t - light) / 0.05) ** 2))
+
+
+def _garrafa(
+    size: tuple[int, int],
+    box: tuple[float, float, float, float],
+    body,
+    cap=(70, 72, 76),
+    label=(245, 245, 240),
+    chrome: bool = False,
+) -> Image.Image:
+    """A thermal bottle: cylindrical body, rounded cap, a label band (RGBA)."""
+    width, height = size
+    x0, y0, x1, y1 = box
+    bw = x1 - x0
+    layer = np.zeros((height, width, 4), np.float32)
+    ys, xs = np.mgrid[0:height, 0:width]
+    t = (xs - x0) / max(bw, 1)
+    inside_body = (xs >= x0) & (xs < x1) & (ys >= y0 + bw * 0.25) & (ys < y1)
+    # rounded shoulders: an ellipse joins the body to the cap
+    shoulder = ((xs - (x0 + x1) / 2) / (bw / 2)) ** 2 + ((ys - (y0 + bw * 0.3)) / (bw * 0.18)) ** 2 <= 1
+    inside_body |= shoulder & (ys >= y0 + bw * 0.1)
+    shade = _cylinder_shade(t)
+    if chrome:  # environment reflected as bands: near-white, near-black and the room's tones
+        bands = 0.5 + 0.5 * np.sin(t * 19.0) * np.cos(t * 5.0)
+        tone = 30 + 225 * bands
+        rgb = np.stack([tone * 0.97, tone * 0.99, tone], axis=-1) * np.clip(shade, 0.6, 1.3)[..., None]
+    else:
+        rgb = np.array(body, np.float32)[None, None, :] * shade[..., None]
+    rgb = np.clip(rgb, 0, 255)
+    layer[inside_body, :3] = rgb[inside_body]
+    layer[inside_body, 3] = 255
+    label_rows = (ys >= y0 + (y1 - y0) * 0.45) & (ys < y0 + (y1 - y0) * 0.6) & inside_body
+    layer[label_rows, :3] = np.array(label, np.float32) * np.clip(shade[label_rows, None], 0.7, 1.05)
+    cap_box = (xs >= x0 + bw * 0.16) & (xs < x1 - bw * 0.16) & (ys >= y0) & (ys < y0 + bw * 0.22)
+    layer[cap_box, :3] = (
+        np.array(cap, np.float32)
+        * np.clip(_cylinder_shade((xs[cap_box] - x0 - bw * 0.16) / (bw * 0.68)), 0.5, 1.2)[:, None]
+    )
+    layer[cap_box, 3] = 255
+    return Image.fromarray(np.clip(layer, 0, 255).astype(np.uint8), "RGBA")
+
+
+def _caixa(size: tuple[int, int], box: tuple[float, float, float, float], front, side, print_colour) -> Image.Image:
+    """A product box seen from three quarters: a lit front, a darker side, a printed stripe."""
+    width, height = size
+    x0, y0, x1, y1 = box
+    depth = (x1 - x0) * 0.22
+    layer = Image.new("RGBA", size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    fx1 = x1 - depth
+    draw.polygon([(fx1, y0 + depth * 0.5), (x1, y0), (x1, y1 - depth * 0.5), (fx1, y1)], fill=tuple(side) + (255,))
+    draw.polygon(
+        [(x0, y0 + depth * 0.5), (x0 + depth, y0), (x1, y0), (fx1, y0 + depth * 0.5)],
+        fill=tuple(min(255, int(c * 1.08)) for c in front) + (255,),
+    )
+    draw.rectangle([x0, y0 + depth * 0.5, fx1, y1], fill=tuple(front) + (255,))
+    stripe_top = y0 + (y1 - y0) * 0.55
+    draw.rectangle([x0, stripe_top, fx1, stripe_top + (y1 - y0) * 0.12], fill=tuple(print_colour) + (255,))
+    draw.ellipse(
+        [x0 + (fx1 - x0) * 0.3, y0 + (y1 - y0) * 0.18, x0 + (fx1 - x0) * 0.7, y0 + (y1 - y0) * 0.42],
+        fill=tuple(print_colour) + (255,),
+    )
+    # a soft light gradient over the front, as a softbox gives
+    arr = np.asarray(layer).astype(np.float32)
+    ys, xs = np.mgrid[0:height, 0:width]
+    light = 1.06 - 0.16 * np.clip((xs - x0) / max(fx1 - x0, 1), 0, 1)
+    arr[..., :3] *= light[..., None]
+    return Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8), "RGBA")
+
+
+def _caneca(size: tuple[int, int], box: tuple[float, float, float, float], body) -> Image.Image:
+    """A mug with a handle: the hole inside the handle is background, not product."""
+    width, height = size
+    x0, y0, x1, y1 = box
+    bw = (x1 - x0) * 0.72
+    layer = np.zeros((height, width, 4), np.float32)
+    ys, xs = np.mgrid[0:height, 0:width]
+    inside = (xs >= x0) & (xs < x0 + bw) & (ys >= y0) & (ys < y1)
+    shade = _cylinder_shade((xs - x0) / bw, light=0.35)
+    layer[inside, :3] = (np.array(body, np.float32)[None, None, :] * shade[..., None])[inside]
+    layer[inside, 3] = 255
+    cx, cy = x0 + bw, (y0 + y1) / 2
+    rx, ry = (x1 - x0) * 0.3, (y1 - y0) * 0.3
+    ring = ((xs - cx) / rx) ** 2 + ((ys - cy) / ry) ** 2
+    handle = (ring <= 1) & (ring >= 0.42) & (xs >= x0 + bw)
+    layer[handle, :3] = np.array(body, np.float32) * 0.8
+    layer[handle, 3] = 255
+    return Image.fromarray(np.clip(layer, 0, 255).astype(np.uint8), "RGBA")
+
+
+# -- backgrounds -----------------------------------------------------------------------------------
+
+
+def _plain(size, colour, vignette: float = 0.04) -> np.ndarray:
+    width, height = size
+    ys, xs = np.mgrid[0:height, 0:width]
+    r = np.hypot((xs - width / 2) / width, (ys - height / 2) / height)
+    return np.array(colour, np.float32)[None, None, :] * (1 - vignette * r[..., None] * 2)
+
+
+def _gradient(size, top, bottom) -> np.ndarray:
+    width, height = size
+    t = np.linspace(0, 1, height, dtype=np.float32)[:, None, None]
+    row = np.array(top, np.float32) * (1 - t) + np.array(bottom, np.float32) * t
+    return np.repeat(row, width, axis=1)
+
+
+def _wood(size, horizon: float = 0.45) -> np.ndarray:
+    """A beige wall over a wooden table top with grain and knots."""
+    width, height = size
+    rng = np.random.default_rng(7)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    wall = np.array((214, 206, 192), np.float32)[None, None, :] * (1 - 0.08 * ys[..., None] / height)
+    warp = 14 * np.sin(xs / 170 + 3 * np.sin(ys / 260)) + 6 * np.sin(xs / 37)
+    grain = 20 * np.sin((ys + warp) / 7.0) + 12 * np.sin((ys + warp) / 19.0)
+    grain += rng.normal(0, 5, (height, width)).astype(np.float32)
+    table = np.stack([150 + grain, 100 + grain * 0.7, 58 + grain * 0.4], axis=-1)
+    table_rows = ys >= height * horizon
+    out = np.where(table_rows[..., None], table, wall)
+    edge = np.abs(ys - height * horizon) < 4
+    out[edge] *= 0.55  # the table's edge
+    return out
+
+
+def _clutter(size, seed: int = 3) -> np.ndarray:
+    """A shelf of out-of-focus things: books, plants, jars in many colours."""
+    width, height = size
+    rng = np.random.default_rng(seed)
+    img = Image.new("RGB", size, (196, 188, 176))
+    draw = ImageDraw.Draw(img)
+    for _ in range(90):
+        colour = tuple(int(c) for c in rng.integers(20, 235, 3))
+        x, y = rng.integers(0, width), rng.integers(0, height)
+        w, h = rng.integers(width // 30, width // 6), rng.integers(height // 20, height // 4)
+        if rng.random() < 0.5:
+            draw.rectangle([x, y, x + w, y + h], fill=colour)
+        else:
+            draw.ellipse([x, y, x + w, y + h], fill=colour)
+    img = img.filter(ImageFilter.GaussianBlur(width / 400))  # depth of field: the product is in focus
+    return np.asarray(img).astype(np.float32)
+
+
+# -- composing a photo ---------------------------------------------------------------------------------
+
+
+def _shadow(size, mask: Image.Image, strength: float, spread: float) -> np.ndarray:
+    """A soft contact shadow under the product's base (multiplier per pixel, 1 = no shadow)."""
+    box = mask.getbbox()
+    assert box is not None
+    x0, _, x1, y1 = box
+    width = x1 - x0
+    shadow = Image.new("L", size, 0)
+    ImageDraw.Draw(shadow).ellipse(
+        [x0 - width * 0.08, y1 - width * 0.06, x1 + width * 0.3, y1 + width * 0.12], fill=255
+    )
+    shadow = shadow.filter(ImageFilter.GaussianBlur(max(2.0, width * spread)))
+    return 1 - strength * np.asarray(shadow).astype(np.float32)[..., None] / 255
+
+
+def _compose(
+    background: np.ndarray,
+    product: Image.Image,
+    *,
+    shadow: float = 0.35,
+    noise: float = 3.0,
+    seed: int = 1,
+    mirror: float = 0.0,
+) -> tuple[np.ndarray, Image.Image]:
+    size = product.size
+    alpha = product.getchannel("A")
+    out = background * _shadow(size, alpha, shadow, 0.06) if shadow else background.copy()
+    if mirror:  # a glossy floor: a faded, flipped copy below the product (not product)
+        box = alpha.getbbox()
+        assert box is not None
+        flipped = product.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+        shifted = Image.new("RGBA", size, (0, 0, 0, 0))
+        shifted.paste(flipped, (0, 2 * box[3] - size[1]))
+        fa = np.asarray(shifted).astype(np.float32)
+        fade = mirror * fa[..., 3:4] / 255
+        out = out * (1 - fade) + fa[..., :3] * fade
+    pa = np.asarray(product).astype(np.float32)
+    a = pa[..., 3:4] / 255
+    out = out * (1 - a) + pa[..., :3] * a
+    rng = np.random.default_rng(seed)
+    out = out + rng.normal(0, noise, out.shape).astype(np.float32)
+    mask = alpha.point(lambda v: 255 if v >= 128 else 0)
+    return np.clip(out, 0, 255).astype(np.uint8), mask
+
+
+def _jpeg(pixels: np.ndarray, quality: int = 90) -> bytes:
+    out = io.BytesIO()
+    Image.fromarray(pixels, "RGB").save(out, "JPEG", quality=quality)
+    return out.getvalue()
+
+
+def _overlay_text(pixels: np.ndarray) -> np.ndarray:
+    """A promotional banner, a shop name and an @handle, as sellers paste over their photos."""
+    img = Image.fromarray(pixels, "RGB")
+    width, height = img.size
+    draw = ImageDraw.Draw(img)
+    big = ImageFont.truetype(FONT_BOLD, round(height * 0.06))
+    small = ImageFont.truetype(FONT_BOLD, round(height * 0.035))
+    draw.rectangle([0, 0, width * 0.62, height * 0.1], fill=(214, 30, 40))
+    draw.text((width * 0.03, height * 0.018), "FRETE GRÁTIS -30%", font=big, fill=(255, 255, 255))
+    draw.text((width * 0.04, height * 0.9), "Loja da Ana Utilidades", font=small, fill=(40, 40, 40))
+    draw.text((width * 0.66, height * 0.93), "@lojadaana", font=small, fill=(90, 90, 90))
+    return np.asarray(img)
+
+
+# -- the scenes ------------------------------------------------------------------------------------------
+
+
+def _centred(size, long_share: float, aspect: float, cx: float = 0.5, cy: float = 0.5):
+    """A box `aspect` wide per unit of height whose long side is `long_share` of the frame."""
+    width, height = size
+    side = long_share * min(width, height)
+    h = side if aspect <= 1 else side / aspect
+    w = h * aspect
+    return (width * cx - w / 2, height * cy - h / 2, width * cx + w / 2, height * cy + h / 2)
+
+
+def branco(side: int) -> Cenario:
+    size = (side, side)
+    product = _garrafa(size, _centred(size, 0.72, 0.3), (28, 92, 140))
+    pixels, mask = _compose(_plain(size, (250, 250, 249)), product)
+    return Cenario("branco", "garrafa azul em fundo branco de estúdio", _jpeg(pixels), mask)
+
+
+def gradiente_claro(side: int) -> Cenario:
+    size = (side, side)
+    product = _caixa(size, _centred(size, 0.6, 0.8), (238, 120, 40), (180, 86, 28), (30, 60, 110))
+    pixels, mask = _compose(_gradient(size, (244, 242, 238), (200, 198, 194)), product, shadow=0.45)
+    return Cenario("gradiente_claro", "caixa laranja num fundo cinza-claro em degradê", _jpeg(pixels), mask)
+
+
+def madeira(side: int) -> Cenario:
+    size = (side, side)
+    product = _caneca(size, _centred(size, 0.46, 1.2, cy=0.56), (196, 40, 52))
+    pixels, mask = _compose(_wood(size), product, shadow=0.5)
+    return Cenario("madeira", "caneca vermelha sobre mesa de madeira, parede ao fundo", _jpeg(pixels), mask)
+
+
+def bagunca(side: int) -> Cenario:
+    size = (side, side)
+    product = _garrafa(size, _centred(size, 0.7, 0.3), (30, 150, 90), cap=(230, 230, 232))
+    pixels, mask = _compose(_clutter(size), product, shadow=0.3)
+    return Cenario("bagunca", "garrafa verde diante de uma estante desfocada e colorida", _jpeg(pixels), mask)
+
+
+def escuro_no_escuro(side: int) -> Cenario:
+    size = (side, side)
+    product = _garrafa(size, _centred(size, 0.72, 0.3), (34, 34, 38), cap=(22, 22, 24), label=(52, 50, 48))
+    pixels, mask = _compose(_plain(size, (36, 35, 37), vignette=0.06), product, shadow=0.25, noise=2.5)
+    return Cenario("escuro_no_escuro", "garrafa preta fosca num fundo quase preto", _jpeg(pixels, 92), mask)
+
+
+def claro_no_claro(side: int) -> Cenario:
+    size = (side, side)
+    product = _caneca(size, _centred(size, 0.55, 1.2), (246, 245, 242))
+    pixels, mask = _compose(_plain(size, (238, 238, 236)), product, shadow=0.2)
+    return Cenario("claro_no_claro", "caneca branca num fundo branco-acinzentado", _jpeg(pixels), mask)
+
+
+def png_transparente(side: int) -> Cenario:
+    size = (side, side)
+    product = _caixa(size, _centred(size, 0.64, 0.75), (60, 70, 160), (40, 46, 110), (250, 200, 40))
+    out = io.BytesIO()
+    product.save(out, "PNG")
+    return Cenario(
+        "png_transparente",
+        "caixa azul em PNG com transparência",
+        out.getvalue(),
+        product.getchannel("A").point(lambda v: 255 if v >= 128 else 0),
+    )
+
+
+def pequeno_descentrado(side: int) -> Cenario:
+    size = (side, side)
+    product = _garrafa(size, _centred(size, 0.24, 0.3, cx=0.3, cy=0.62), (150, 40, 120))
+    pixels, mask = _compose(_plain(size, (248, 248, 246)), product)
+    return Cenario("pequeno_descentrado", "garrafa pequena fora do centro, fundo branco", _jpeg(pixels), mask)
+
+
+def retrato(side: int) -> Cenario:
+    size = (round(side * 0.75), side)
+    product = _garrafa(size, _centred(size, 0.78, 0.28), (200, 120, 30))
+    pixels, mask = _compose(_plain(size, (246, 246, 244)), product)
+    return Cenario("retrato", "garrafa âmbar em foto vertical 3:4", _jpeg(pixels), mask)
+
+
+def texto_sobreposto(side: int) -> Cenario:
+    size = (side, side)
+    product = _garrafa(size, _centred(size, 0.62, 0.3, cy=0.52), (28, 92, 140))
+    pixels, mask = _compose(_plain(size, (250, 250, 249)), product)
+    return Cenario(
+        "texto_sobreposto",
+        "garrafa com faixa FRETE GRÁTIS, nome da loja e @perfil",
+        _jpeg(_overlay_text(pixels)),
+        mask,
+        texto=True,
+    )
+
+
+def reflexivo(side: int) -> Cenario:
+    size = (side, side)
+    product = _garrafa(size, _centred(size, 0.62, 0.3, cy=0.45), None, cap=(20, 20, 22), chrome=True)
+    pixels, mask = _compose(_plain(size, (242, 242, 242)), product, shadow=0.2, mirror=0.25)
+    return Cenario("reflexivo", "garrafa cromada com reflexos e o reflexo no piso brilhante", _jpeg(pixels), mask)
+
+
+def tocando_a_borda(side: int) -> Cenario:
+    size = (side, side)
+    width, height = size
+    product = _caixa(
+        size, (-width * 0.08, height * 0.12, width * 0.7, height * 1.1), (46, 140, 200), (30, 96, 140), (250, 250, 250)
+    )
+    pixels, mask = _compose(_plain(size, (236, 236, 234)), product, shadow=0.0)
+    return Cenario("tocando_a_borda", "caixa grande cortada pelas bordas esquerda e inferior", _jpeg(pixels), mask)
+
+
+def inseparavel(side: int) -> Cenario:
+    """The control: a wood-grain box on the same wood, in the same light. No classical method
+    (and few people at a glance) can tell where it ends; the service must say so."""
+    size = (side, side)
+    wood = _wood(size, horizon=0.0)
+    box = _centred(size, 0.5, 1.0)
+    product = Image.new("RGBA", size, (0, 0, 0, 0))
+    region = Image.new("L", size, 0)
+    ImageDraw.Draw(region).rectangle(box, fill=255)
+    product = Image.fromarray(
+        np.concatenate([np.clip(wood * 0.97, 0, 255).astype(np.uint8), np.asarray(region)[..., None]], axis=-1), "RGBA"
+    )
+    pixels, mask = _compose(wood, product, shadow=0.0)
+    return Cenario(
+        "inseparavel", "caixa de madeira sobre a mesma madeira (controle)", _jpeg(pixels), mask, separavel=False
+    )
+
+
+CENARIOS: dict[str, Callable[[int], Cenario]] = {
+    f.__name__: f
+    for f in (
+        branco,
+        gradiente_claro,
+        madeira,
+        bagunca,
+        escuro_no_escuro,
+        claro_no_claro,
+        png_transparente,
+        pequeno_descentrado,
+        retrato,
+        texto_sobreposto,
+        reflexivo,
+        tocando_a_borda,
+        inseparavel,
+    )
+}
+
+
+def cenario(nome: str, side: int = 1600) -> Cenario:
+    return CENARIOS[nome](side)
+
+
+def iou(a: Image.Image, b: Image.Image) -> float:
+    """Intersection over union of two masks (L, product > 127), compared at `b`'s size."""
+    if a.size != b.size:
+        a = a.resize(b.size, Image.Resampling.BILINEAR)
+    x, y = np.asarray(a) > 127, np.asarray(b) > 127
+    union = np.logical_or(x, y).sum()
+    return float(np.logical_and(x, y).sum() / union) if union else 1.0

@@ -120,8 +120,9 @@ class PhotoHost:
     async def cena(self, request: web.Request) -> web.Response:
         """/cena/<name>?size= : a scene of tests/render/cenarios.py, or `rotulada` (see above)."""
         self._count(request)
-        nome = request.match_info["nome"].rsplit(".", 1)[0]
-        return web.Response(body=cena(nome, int(request.query.get("size", 1200))), content_type="image/jpeg")
+        nome, size = request.match_info["nome"].rsplit(".", 1)[0], int(request.query.get("size", 1200))
+        body = await asyncio.get_running_loop().run_in_executor(None, cena, nome, size)  # drawing takes a second
+        return web.Response(body=body, content_type="image/jpeg")
 
     async def html(self, request: web.Request) -> web.Response:
         self._count(request)

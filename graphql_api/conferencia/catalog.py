@@ -216,7 +216,7 @@ MOTIVOS: dict[str, Codigo] = _codes(
         "ou números; o que está impresso no próprio produto (rótulo, embalagem) não conta. Quando o fundo "
         "não se separa do produto, conta o texto junto às bordas da foto (a até "
         f"{sobreposicao.MARGEM_SEM_RECORTE:.0%} do lado). Marketplaces recusam fotos com texto por cima, e "
-        "a foto entra inteira em imagens da galeria e nos vídeos.",
+        "o texto aparece nas imagens e nos vídeos feitos com a foto.",
         "Envie a foto original, sem faixas, textos, logotipos nem marca-d'água; promoções, preço e o "
         "nome da loja vão nos campos do anúncio.",
     ),
@@ -297,10 +297,11 @@ _GALERIA = (
         "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO",
         "galeria",
         FRACO,
-        "Texto sobre a foto da imagem principal",
-        "A foto usada na imagem principal tem texto, logotipo ou marca-d'água por cima (veja o motivo "
-        "FOTO_TEXTO_SOBREPOSTO dela em fotos.itens). A Vitrine não apaga texto: o que passa por cima do "
-        "produto aparece na imagem principal, e marketplaces recusam imagem principal com texto.",
+        "Texto sobre a foto principal",
+        "A foto principal, ou a foto usada na imagem principal, tem texto, logotipo ou marca-d'água por "
+        "cima (veja o motivo FOTO_TEXTO_SOBREPOSTO em fotos.itens). A Vitrine não apaga texto: o que passa "
+        "por cima do produto fica na imagem principal, uma foto que não se recorta entra inteira na "
+        "galeria, e marketplaces recusam imagem principal com texto.",
         "Troque a foto por uma sem textos por cima, ou marque como principal outra foto sem texto.",
     ),
     Codigo(

@@ -88,7 +88,8 @@ def _qualidade(item: Item) -> None:
         )
     if m.texto_sobreposto:
         item.motivo("FOTO_TEXTO_SOBREPOSTO", f"Lido sobre a foto: “{m.texto_sobreposto}”.")
-    if m.lado_produto is not None and ampliacao(m.lado_produto) > AMPLIACAO_MAXIMA:
+    # (a photo refused for its resolution gets no second motivo for the same pixels)
+    if m.lado_produto is not None and m.menor_lado >= c.MIN_LADO and ampliacao(m.lado_produto) > AMPLIACAO_MAXIMA:
         item.motivo(
             "FOTO_PRODUTO_PEQUENO",
             f"O produto tem {m.lado_produto} pixels no lado maior; a imagem principal de {LADO_PRINCIPAL} pixels "
@@ -123,7 +124,9 @@ class Fatos:
     # be cut out. A photo measured before cut-outs were measured counts as one that can.
     principal_recortavel: bool  # the photo that opens the gallery can
     alguma_recortavel: bool  # some approved photo can
-    principal_texto_sobreposto: bool  # the photo the main image is made from has text over it
+    # the photo that opens the gallery, or the one the main image is made from, has text over it
+    # (the first is placed whole when it cannot be cut out: its text shows either way)
+    principal_texto_sobreposto: bool
     principal_ampliacao: float  # how much the main image enlarges that photo's product (1.0: unknown)
     descricao: int  # characters of descricao + descricaoComplementar
     atributos: int
@@ -140,14 +143,15 @@ def fatos(ficha: dict[str, Any], itens: list[Item]) -> Fatos:
     principal = next((i for i in itens if i.principal), None)
     em_ordem = sorted(aprovadas, key=lambda i: (not i.principal, i.ordem))  # the gallery's order
     fonte = next((i.medidas for i in em_ordem if _recortavel(i.medidas)), None)
+    abertura = em_ordem[0].medidas if em_ordem else None
     dimensoes = ficha.get("dimensoes") or {}
     return Fatos(
         aprovadas=len(aprovadas),
         aprovadas_hd=sum(1 for i in aprovadas if i.medidas is not None and i.medidas.menor_lado >= c.LADO_HD),
         principal_aprovada=principal is not None and principal.aprovada,
-        principal_recortavel=bool(em_ordem) and _recortavel(em_ordem[0].medidas),
+        principal_recortavel=_recortavel(abertura),
         alguma_recortavel=fonte is not None,
-        principal_texto_sobreposto=fonte is not None and bool(fonte.texto_sobreposto),
+        principal_texto_sobreposto=any(m is not None and bool(m.texto_sobreposto) for m in (abertura, fonte)),
         principal_ampliacao=ampliacao(fonte.lado_produto) if fonte is not None and fonte.lado_produto else 1.0,
         descricao=len(ficha.get("descricao") or "") + len(ficha.get("descricaoComplementar") or ""),
         atributos=len(ficha.get("atributos") or []),

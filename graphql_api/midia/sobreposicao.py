@@ -43,6 +43,9 @@ _EDGE_STRENGTH = 35  # morphological gradient that counts as a letter's edge (a 
 _MIN_STRIP_HEIGHT = 8
 _MAX_STRIP_SHARE = 0.15  # of the image's height
 _MIN_EDGE_FILL = 0.35  # letters make dense edges; a box's outline or wood grain does not
+_MIN_LETTER_EDGES = 0.15  # share of edge pixels in a line of letters (0.24-0.38 seen; noise 0.12)
+_MAX_SURROUND = 0.9  # edges around a line, against those in it (two close lines of a label: 0.8)
+_MAX_SHEET_PIXELS = 2_000_000  # what one Tesseract call may be given, whatever the photo
 _MAX_STRIPS = 40
 _STRIP_HEIGHT = 48  # what a strip is scaled to on the sheet: Tesseract reads 20-40 px letters best
 _SHEET_GAP = 24
@@ -115,9 +118,21 @@ def _strips(grey: np.ndarray) -> list[tuple[int, int, int, int]]:
         for x, y, w, h, area in stats[1:count].tolist()
         if _MIN_STRIP_HEIGHT <= h <= height * _MAX_STRIP_SHARE and w >= 1.2 * h and area >= _MIN_EDGE_FILL * w * h
     ]
-    lines = _lines([_along_line(joined, box) for box in seeds])
+    lines = [box for box in _lines([_along_line(joined, box) for box in seeds]) if _stands_out(edges, box)]
     lines.sort(key=lambda b: b[2] * b[3], reverse=True)
     return sorted(lines[:_MAX_STRIPS], key=lambda b: (b[1], b[0]))
+
+
+def _stands_out(edges: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    """A line of letters is dense with edges and its ground above and below is not: texture (sensor
+    noise, gravel, fabric) is as dense around a strip as in it, and would only keep Tesseract busy."""
+    x, y, w, h = box
+    inside = float(edges[y : y + h, x : x + w].mean())
+    margin = max(2, h // 2)
+    around = np.concatenate(
+        [edges[max(0, y - margin) : y, x : x + w].ravel(), edges[y + h : y + h + margin, x : x + w].ravel()]
+    )
+    return inside >= _MIN_LETTER_EDGES and (around.size == 0 or float(around.mean()) < _MAX_SURROUND * inside)
 
 
 def _along_line(joined: np.ndarray, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -170,6 +185,9 @@ def _read(
             piece = _one_side(piece, produto[y0:y1, x0:x1])
         piece = cv2.resize(_dark_on_light(piece), None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         pieces.append((piece, x0, y0, scale))
+        if sum(p.size for p, *_ in pieces) > _MAX_SHEET_PIXELS:  # a page of text: its first lines say enough
+            pieces.pop()
+            break
     sheet_width = max(p.shape[1] for p, *_ in pieces) + 2 * _SHEET_GAP
     sheet_height = sum(p.shape[0] for p, *_ in pieces) + (len(pieces) + 1) * _SHEET_GAP
     sheet = np.full((sheet_height, sheet_width), 255, np.uint8)

@@ -193,6 +193,10 @@ def test_the_main_image_comes_from_the_first_photo_that_can_be_cut_out_in_galler
     assert codes(galeria(f)) >= {
         "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL", "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO", "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA"
     }
+    # text over a principal that cannot be cut out shows too: it is placed whole
+    f = fatos({}, screen(medidas(far(0)), medidas(far(1), separavel=False, lado_produto=None, texto_sobreposto="@loja"), principal=2))
+    assert f.principal_texto_sobreposto and not f.principal_recortavel
+    assert not fatos({}, screen(medidas(far(0)), medidas(far(1), texto_sobreposto="@loja"))).principal_texto_sobreposto
     # a refused principal: the gallery opens with the next approved photo, which can be cut out
     f = fatos({}, screen(None, medidas(far(1)), medidas(far(2), separavel=False, lado_produto=None)))
     assert f.principal_recortavel and not f.principal_aprovada and f.principal_ampliacao == pytest.approx(1020 / 900)

@@ -1,5 +1,7 @@
 """Fichas the tests send: a rich one that the quality check approves for every media type."""
 
+from tests.photos import cena
+
 DESCRICAO = (
     "Cafeteira elétrica com jarra de inox para 12 xícaras, filtro permanente lavável, placa aquecedora "
     "que mantém o café quente por 40 minutos e desligamento automático. Reservatório com marcação de "
@@ -25,3 +27,11 @@ def fotos(site, *seeds, **query) -> list[dict]:
     """`imagens` entries for photos of the test photo host (tests/photos.py)."""
     suffix = "?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else ""
     return [{"url": site(f"/foto/{seed}.jpg{suffix}"), "ordem": i + 1} for i, seed in enumerate(seeds)]
+
+
+def cenas(site, *nomes: str) -> list[dict]:
+    """`imagens` entries for synthetic scenes of the test photo host (/cena/<nome>), drawn now: a
+    scene takes a second to draw, longer than the check waits for a photo in the tests."""
+    for nome in nomes:
+        cena(nome, 1200)  # the photo host asks for (nome, size): the same cache key
+    return [{"url": site(f"/cena/{nome}.jpg"), "ordem": i + 1} for i, nome in enumerate(nomes)]

@@ -11,7 +11,9 @@ from collections import Counter
 from functools import lru_cache
 
 from aiohttp import web
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from tests.render.cenarios import FONT_BOLD, cenario
 
 
 @lru_cache(maxsize=64)
@@ -39,6 +41,31 @@ def photo(
     return out.getvalue()
 
 
+@lru_cache(maxsize=8)
+def rotulada(side: int = 1200) -> bytes:
+    """The bottle on white (the `branco` scene) with "CAFÉ 500 g" printed on its label: text on
+    the product itself, which is not an overlay."""
+    scene = cenario("branco", side)
+    box = scene.mascara.getbbox()
+    assert box is not None
+    x0, y0, x1, y1 = box
+    image = scene.imagem.convert("RGB")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT_BOLD, round((x1 - x0) * 0.2))
+    top = y0 + (y1 - y0) * 0.47  # the label band: 45 % to 60 % of the bottle's height
+    draw.text(((x0 + x1) / 2, top), "CAFÉ", font=font, fill=(30, 30, 30), anchor="mt")
+    draw.text(((x0 + x1) / 2, top + (x1 - x0) * 0.24), "500 g", font=font, fill=(30, 30, 30), anchor="mt")
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
+@lru_cache(maxsize=32)
+def cena(nome: str, side: int = 1200) -> bytes:
+    """A synthetic scene of tests/render/cenarios.py as sent (or `rotulada`), by name."""
+    return rotulada(side) if nome == "rotulada" else cenario(nome, side).dados
+
+
 @lru_cache(maxsize=4)
 def bomb_png(side: int = 6000) -> bytes:
     """A few kilobytes that declare side × side pixels (36 megapixels by default)."""
@@ -58,6 +85,7 @@ class PhotoHost:
         self.not_modified: Counter[str] = Counter()
         self.app = web.Application()
         self.app.router.add_get("/foto/{seed}.jpg", self.foto)
+        self.app.router.add_get("/cena/{nome}", self.cena)
         self.app.router.add_get("/html", self.html)
         self.app.router.add_get("/truncada.jpg", self.truncated)
         self.app.router.add_get("/status/{code}", self.status)
@@ -88,6 +116,13 @@ class PhotoHost:
             return web.Response(status=304, headers={"ETag": etag})
         # A lying Content-Type on purpose: the check sniffs the bytes.
         return web.Response(body=body, content_type="application/octet-stream", headers={"ETag": etag})
+
+    async def cena(self, request: web.Request) -> web.Response:
+        """/cena/<name>?size= : a scene of tests/render/cenarios.py, or `rotulada` (see above)."""
+        self._count(request)
+        nome, size = request.match_info["nome"].rsplit(".", 1)[0], int(request.query.get("size", 1200))
+        body = await asyncio.get_running_loop().run_in_executor(None, cena, nome, size)  # drawing takes a second
+        return web.Response(body=body, content_type="image/jpeg")
 
     async def html(self, request: web.Request) -> web.Response:
         self._count(request)

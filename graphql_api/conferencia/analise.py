@@ -1,11 +1,13 @@
-"""Measuring one photo with Pillow alone: the format is sniffed from the bytes (never from
-headers), the declared size is checked before anything is decoded (decompression bombs), JPEGs are
-decoded at reduced scale, and the measures are taken on a working copy of at most 1000 pixels:
+"""Measuring one photo: the format is sniffed from the bytes (never from headers), the declared
+size is checked before anything is decoded (decompression bombs), JPEGs are decoded at reduced
+scale, and the measures are taken on a working copy of at most 1000 pixels:
 
 - sharpness: variance of the Laplacian over the most detailed eighth of an 8 × 8 grid, so a
   sharp product on a plain white background is not mistaken for a blurred photo;
 - perceptual hash: a 256-bit difference hash (dHash) of a 17 × 16 grey thumbnail;
-- border lightness: the share of light, neutral pixels in a band around the edges.
+- the product cut out from its background (graphql_api/midia/recorte.py): the service's confidence,
+  whether the main image can be made from it, and the product's long side in the photo's pixels;
+- text drawn over the photo, read by OCR (graphql_api/midia/sobreposicao.py).
 
 CPU-bound and blocking: callers run it in a worker process (vitrine.infra.cpu)."""
 
@@ -13,19 +15,22 @@ from __future__ import annotations
 
 import io
 import struct
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
-from PIL import ExifTags, Image, ImageChops, ImageFilter, ImageOps, ImageStat, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageFilter, ImageOps, ImageStat, UnidentifiedImageError
 
 from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS
+from graphql_api.midia import sobreposicao
+from graphql_api.midia.recorte import recortar
 
 WORKING_SIZE = 1000
-BACKGROUND_SIZE = 256
+# Raised whenever the measures change: a stored photo measured by an older analysis is measured
+# again when a new check re-uses it (graphql_api/conferencia/fotos.py).
+VERSAO = 1
+MAX_TEXTO = 120  # characters of overlaid text kept with the measures
 _LAPLACIAN = ImageFilter.Kernel((3, 3), [0, 1, 0, 1, -4, 1, 0, 1, 0], scale=1, offset=128)
 _GRID = 8
 _TOP_TILES = _GRID * _GRID // 8
-_LIGHT = 215  # darkest channel at least this
-_NEUTRAL = 30  # channel spread at most this
 _EXTENSIONS = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp"}
 _DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError, struct.error)
 _ROTATED = (5, 6, 7, 8)  # EXIF orientations that swap width and height
@@ -45,12 +50,19 @@ class ImagemRecusada(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Medidas:
+    """Stored with each photo (Foto.medidas). Fields added later have defaults that mean "not
+    measured", so rows of older analyses still load and the rules skip what they lack."""
+
     formato: str
     largura: int  # as displayed (EXIF orientation applied)
     altura: int
     nitidez: float
     hash: str  # 64 hex digits
-    fundo_claro: float  # 0..1
+    versao: int = 0  # of the analysis (VERSAO)
+    recorte_confianca: float | None = None  # 0..1, the cut-out's own confidence
+    separavel: bool | None = None  # the main image can be made from this photo's cut-out
+    lado_produto: int | None = None  # the product's long side in the photo's pixels (when separavel)
+    texto_sobreposto: str | None = None  # read over the photo; "" none; None not read (OCR unavailable)
 
     @property
     def extensao(self) -> str:
@@ -65,7 +77,8 @@ class Medidas:
 
     @classmethod
     def from_dict(cls, data: dict) -> Medidas:
-        return cls(**data)
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})  # fundo_claro: the version-0 border lightness
 
 
 def distancia(hash_a: str, hash_b: str) -> int:
@@ -104,17 +117,29 @@ def medir(data: bytes) -> Medidas:
             image.load()
             if image.getexif().get(ExifTags.Base.Orientation, 1) in _ROTATED:
                 largura, altura = altura, largura  # shown rotated
-            working = _working_copy(image)
+            working = _upright_small(image)
         except _DECODE_ERRORS as exc:
             raise ImagemRecusada("FOTO_CORROMPIDA", f"A imagem não pôde ser decodificada: {exc}") from None
-    grey = working.convert("L")
+    rgb = _on_white(working)
+    grey = rgb.convert("L")
+    recorte = recortar(working)  # transparency, when there is some, is the answer
+    caixa = recorte.caixa if recorte.separavel else None
+    leitura = sobreposicao.ler(rgb, recorte)
+    texto = leitura.texto if leitura.lida else None
+    if texto and len(texto) > MAX_TEXTO:
+        texto = texto[: MAX_TEXTO - 1] + "…"
     return Medidas(
         formato=formato,
         largura=largura,
         altura=altura,
         nitidez=round(_sharpness(grey), 1),
         hash=_dhash(grey),
-        fundo_claro=round(_border_lightness(working), 3),
+        versao=VERSAO,
+        recorte_confianca=round(recorte.confianca, 3),
+        separavel=recorte.separavel,
+        # the working copy's box in the photo's own pixels: what the main image can enlarge
+        lado_produto=round(max(caixa[2] - caixa[0], caixa[3] - caixa[1]) * largura / working.width) if caixa else None,
+        texto_sobreposto=texto,
     )
 
 
@@ -155,17 +180,25 @@ def _sniff(data: bytes) -> str:
 
 def _working_copy(image: Image.Image) -> Image.Image:
     """RGB, at most WORKING_SIZE pixels, upright, transparent areas on white."""
+    return _on_white(_upright_small(image))
+
+
+def _upright_small(image: Image.Image) -> Image.Image:
+    """At most WORKING_SIZE pixels, upright; RGBA when the photo has an alpha channel, else RGB."""
     if image.mode in _TO_RGBA:
         image = image.convert("RGBA")  # palettes resize only by nearest neighbour
     elif image.mode.startswith("I") or image.mode == "F":
         image = image.convert("I").point(lambda v: v / 256).convert("L")  # 16-bit and float greys
     image.thumbnail((WORKING_SIZE, WORKING_SIZE))
     image = ImageOps.exif_transpose(image)  # after shrinking: it copies the image
-    if image.mode in ("RGBA", "LA", "La", "RGBa"):
-        rgba = image.convert("RGBA")
-        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        return Image.alpha_composite(background, rgba).convert("RGB")
-    return image.convert("RGB")
+    return image.convert("RGBA" if image.mode in ("RGBA", "LA", "La", "RGBa") else "RGB")
+
+
+def _on_white(image: Image.Image) -> Image.Image:
+    if image.mode != "RGBA":
+        return image
+    background = Image.new("RGBA", image.size, (255, 255, 255, 255))
+    return Image.alpha_composite(background, image).convert("RGB")
 
 
 def _sharpness(grey: Image.Image) -> float:
@@ -204,28 +237,3 @@ def _dhash(grey: Image.Image) -> str:
         for col in range(16):
             value = (value << 1) | (line[col] > line[col + 1])
     return f"{value:064x}"
-
-
-def _border_lightness(rgb: Image.Image) -> float:
-    small = rgb.copy()
-    small.thumbnail((BACKGROUND_SIZE, BACKGROUND_SIZE))
-    red, green, blue = small.split()
-    darkest = ImageChops.darker(ImageChops.darker(red, green), blue)
-    lightest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
-    light = darkest.point(lambda v: 255 if v >= _LIGHT else 0)
-    neutral = ImageChops.subtract(lightest, darkest).point(lambda v: 255 if v <= _NEUTRAL else 0)
-    good = ImageChops.multiply(light, neutral)
-    width, height = good.size
-    band = max(2, round(min(width, height) * 0.05))
-    strips = (
-        (0, 0, width, band),
-        (0, height - band, width, height),
-        (0, band, band, height - band),
-        (width - band, band, width, height - band),
-    )
-    total = hits = 0
-    for box in strips:
-        histogram = good.crop(box).histogram()
-        hits += histogram[255]
-        total += sum(histogram)
-    return hits / total if total else 0.0

@@ -5,7 +5,12 @@ ones the rules use (graphql_api/conferencia/regras.py reads them from this modul
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+from graphql_api.midia import sobreposicao
+from graphql_api.midia.enquadramento import AMPLIACAO_MAXIMA, LADO_PRINCIPAL, PREENCHIMENTO, lado_necessario
+from graphql_api.midia.recorte import CONFIANCA_MINIMA
 
 BLOQUEIO = "bloqueio"  # a photo: reprovada; a media type: not approved
 FRACO = "fraco"  # still approved, quality drops
@@ -22,7 +27,9 @@ LADO_IDEAL = 1000
 LADO_HD = 1080
 MIN_NITIDEZ = 50.0
 MAX_DISTANCIA_DUPLICADA = 20  # of the 256 bits of the perceptual hash
-MIN_FUNDO_CLARO = 0.85  # share of light pixels on the border of the principal photo
+# The product's long side, in the photo's pixels, below which the main image enlarges it more than
+# AMPLIACAO_MAXIMA (the rules use enquadramento.ampliacao; this is the same limit, for the texts).
+MIN_LADO_PRODUTO = math.ceil(lado_necessario() / AMPLIACAO_MAXIMA)
 
 # Media rules
 PACOTES_GALERIA = (3, 5, 7, 10)
@@ -49,7 +56,17 @@ def _codes(*codes: Codigo) -> dict[str, Codigo]:
     return {c.codigo: c for c in codes}
 
 
+def vezes(fator: float) -> str:
+    """1.5 -> '1,5×' (the rules' details quote enlargements the same way)."""
+    return f"{fator:.1f}×".replace(".", ",")
+
+
 _MB = MAX_FOTO_BYTES // (1024 * 1024)
+_CONFIANCA = f"{CONFIANCA_MINIMA:.0%}"
+_FUNDO_LISO = (
+    "sobre um fundo liso e claro (papel, cartolina ou tecido branco ou cinza-claro), sem textura nem "
+    "outros objetos por perto, ou envie a foto em PNG com o fundo transparente"
+)
 _MP_TRANSPARENTE = f"{MAX_FOTO_DECODIFICADA / 8e6:.1f}".replace(".", ",")
 
 MOTIVOS: dict[str, Codigo] = _codes(
@@ -178,13 +195,42 @@ MOTIVOS: dict[str, Codigo] = _codes(
         "Troque por outra foto do produto (outro ângulo, detalhe, embalagem) ou remova-a.",
     ),
     Codigo(
-        "FOTO_PRINCIPAL_FUNDO_NAO_CLARO",
+        "FOTO_FUNDO_INSEPARAVEL",
         "foto",
         FRACO,
-        "Fundo da principal não é claro",
-        f"Menos de {MIN_FUNDO_CLARO:.0%} da borda da foto principal é clara e neutra; marketplaces "
-        "pedem a foto principal sobre fundo branco.",
-        "Use como principal uma foto do produto sobre fundo branco ou claro, sem cenário.",
+        "Fundo não se separa do produto",
+        "A Vitrine não conseguiu separar o produto do fundo com segurança (a confiança do recorte ficou "
+        f"abaixo de {_CONFIANCA}): fundo com textura (madeira, tecido estampado), cenário com outros "
+        "objetos, ou fundo da mesma cor do produto. Esta foto não vira a imagem principal, que mostra o "
+        "produto recortado sobre branco; nas outras imagens ela entra inteira, com o fundo.",
+        f"Fotografe o produto {_FUNDO_LISO}.",
+    ),
+    Codigo(
+        "FOTO_TEXTO_SOBREPOSTO",
+        "foto",
+        FRACO,
+        "Texto ou logotipo sobre a foto",
+        "Há texto escrito por cima da foto, fora do produto ou atravessando a borda dele: faixa de "
+        "promoção, preço, nome da loja, @perfil, marca-d'água. Conta o texto lido com confiança de "
+        f"{sobreposicao.MIN_CONFIANCA}% ou mais que some pelo menos {sobreposicao.MIN_CARACTERES} letras "
+        "ou números; o que está impresso no próprio produto (rótulo, embalagem) não conta. Quando o fundo "
+        "não se separa do produto, conta o texto junto às bordas da foto (a até "
+        f"{sobreposicao.MARGEM_SEM_RECORTE:.0%} do lado). Marketplaces recusam fotos com texto por cima, e "
+        "o texto aparece nas imagens e nos vídeos feitos com a foto.",
+        "Envie a foto original, sem faixas, textos, logotipos nem marca-d'água; promoções, preço e o "
+        "nome da loja vão nos campos do anúncio.",
+    ),
+    Codigo(
+        "FOTO_PRODUTO_PEQUENO",
+        "foto",
+        FRACO,
+        "Produto pequeno na foto",
+        f"O produto ocupa menos de {MIN_LADO_PRODUTO} pixels no lado maior: para preencher "
+        f"{PREENCHIMENTO:.0%} da imagem principal de {LADO_PRINCIPAL} × {LADO_PRINCIPAL} pixels "
+        f"({lado_necessario()} pixels) ele seria ampliado mais de {vezes(AMPLIACAO_MAXIMA)} e ficaria "
+        "desfocado.",
+        "Fotografe mais perto, com o produto ocupando a maior parte da foto, ou envie o arquivo "
+        "original da câmera em vez de uma cópia reduzida.",
     ),
 )
 
@@ -227,13 +273,47 @@ _GALERIA = (
         "Corrija a foto principal (veja os motivos dela em fotos.itens) ou marque outra como principal.",
     ),
     Codigo(
-        "GALERIA_FUNDO_PRINCIPAL_NAO_CLARO",
+        "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL",
         "galeria",
         FRACO,
-        "Principal sem fundo claro",
-        "A primeira imagem da galeria é a foto principal sobre fundo branco; a foto principal atual "
-        "tem cenário ou fundo escuro.",
-        "Marque como principal uma foto do produto sobre fundo branco ou claro.",
+        "Principal sem fundo separável",
+        "A imagem principal mostra o produto recortado sobre fundo branco, mas na foto principal o "
+        f"produto não se separa do fundo (confiança do recorte abaixo de {_CONFIANCA}). A imagem principal "
+        "será feita com a primeira outra foto aprovada em que o recorte funciona, e a foto principal entra "
+        "inteira, com o fundo, entre os outros ângulos.",
+        f"Nada a fazer se a troca servir; senão, fotografe a principal {_FUNDO_LISO}.",
+    ),
+    Codigo(
+        "GALERIA_SEM_FOTO_RECORTAVEL",
+        "galeria",
+        BLOQUEIO,
+        "Nenhuma foto com fundo separável",
+        "A galeria começa pelo produto recortado sobre fundo branco, e em nenhuma foto aprovada o produto "
+        f"se separa do fundo com segurança (confiança do recorte de {_CONFIANCA} ou mais): fundos com "
+        "textura, cenário com outros objetos, ou fundo da mesma cor do produto.",
+        f"Envie ao menos uma foto do produto {_FUNDO_LISO}.",
+    ),
+    Codigo(
+        "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO",
+        "galeria",
+        FRACO,
+        "Texto sobre a foto principal",
+        "A foto principal, ou a foto usada na imagem principal, tem texto, logotipo ou marca-d'água por "
+        "cima (veja o motivo FOTO_TEXTO_SOBREPOSTO em fotos.itens). A Vitrine não apaga texto: o que passa "
+        "por cima do produto fica na imagem principal, uma foto que não se recorta entra inteira na "
+        "galeria, e marketplaces recusam imagem principal com texto.",
+        "Troque a foto por uma sem textos por cima, ou marque como principal outra foto sem texto.",
+    ),
+    Codigo(
+        "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA",
+        "galeria",
+        FRACO,
+        "Produto pequeno na imagem principal",
+        f"Na foto usada na imagem principal, o produto tem menos de {MIN_LADO_PRODUTO} pixels no lado "
+        f"maior: para ocupar {PREENCHIMENTO:.0%} da imagem de {LADO_PRINCIPAL} × {LADO_PRINCIPAL} pixels "
+        f"ele é ampliado mais de {vezes(AMPLIACAO_MAXIMA)} e fica desfocado.",
+        "Use como principal uma foto em que o produto ocupe a maior parte da foto, ou envie o arquivo "
+        "original da câmera, com mais pixels.",
     ),
     Codigo(
         "GALERIA_SEM_DESTAQUES",

@@ -4,23 +4,27 @@ measured in a worker process (the runtime's photo pool), and its original kept i
 
 A photo whose URL and content did not change since an earlier version is re-used, measures
 included: the fetch is conditional (If-None-Match / If-Modified-Since) when the server gave
-validators, and otherwise the content hash decides."""
+validators, and otherwise the content hash decides. Measures taken by an older analysis (a lower
+analise.VERSAO) are taken again from the stored original, once."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 from dataclasses import dataclass
 
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.conferencia import repository
-from graphql_api.conferencia.analise import ImagemRecusada, Medidas, medir, miniatura
+from graphql_api.conferencia.analise import VERSAO, ImagemRecusada, Medidas, medir, miniatura
 from graphql_api.conferencia.catalog import MAX_FOTO_BYTES
 from graphql_api.conferencia.models import Foto
 from vitrine.infra.cpu import ProcessPool
 from vitrine.infra.outbound import OutboundClient, OutboundError, OutboundResponse
 from vitrine.infra.storage import MediaStorage
+
+log = logging.getLogger(__name__)
 
 CONCURRENT_DOWNLOADS = 4
 RETRY_PAUSE = 0.5  # seconds before the one retry of a failure that may pass
@@ -141,7 +145,7 @@ class Recebimento:
             return Recebida(url, falha=falha)
         if response.status == 304 and anterior is not None:
             await anterior.save(update_fields=["verificada_em"])
-            return Recebida(url, anterior)
+            return Recebida(url, await self._atualizada(anterior))
         digest = hashlib.sha256(response.body).hexdigest()
         known = (
             anterior
@@ -151,12 +155,30 @@ class Recebimento:
         if known is not None:
             known.etag, known.ultima_modificacao = _etag(response), _last_modified(response)
             await known.save(update_fields=["etag", "ultima_modificacao", "verificada_em"])
-            return Recebida(url, known)
+            return Recebida(url, await self._atualizada(known))
         try:
             medidas = await self.pool.run(medir, response.body)
         except ImagemRecusada as exc:
             return Recebida(url, falha=FotoRecusada(exc.codigo, exc.detalhe))
         return Recebida(url, await self._store(url, digest_url, digest, response, medidas))
+
+    async def _atualizada(self, foto: Foto) -> Foto:
+        """A re-used photo with the current analysis' measures: measured again from its stored
+        original when an older analysis measured it. Should that fail, the older measures stay (the
+        rules say nothing about what they lack)."""
+        if foto.medidas.get("versao", 0) >= VERSAO:
+            return foto
+        try:
+            original = await asyncio.get_running_loop().run_in_executor(
+                None, self.storage.path(foto.arquivo).read_bytes
+            )
+            medidas = await self.pool.run(medir, original)
+        except (OSError, ImagemRecusada) as exc:
+            log.warning("photo %s kept its version %s measures: %s", foto.id, foto.medidas.get("versao", 0), exc)
+            return foto
+        foto.medidas = medidas.as_dict()
+        await foto.save(update_fields=["medidas"])
+        return foto
 
     async def _fetch(self, url: str, headers: dict[str, str]) -> OutboundResponse:
         async with self._slots:

@@ -15,6 +15,8 @@ from typing import Any
 from graphql_api.conferencia import catalog as c
 from graphql_api.conferencia.analise import Medidas, distancia
 from graphql_api.conferencia.fotos import Recebida
+from graphql_api.midia.enquadramento import AMPLIACAO_MAXIMA, LADO_PRINCIPAL, ampliacao, lado_necessario
+from graphql_api.midia.recorte import CONFIANCA_MINIMA
 
 APROVADA, REPROVADA = "aprovada", "reprovada"
 
@@ -78,8 +80,22 @@ def _qualidade(item: Item) -> None:
         item.motivo("FOTO_RESOLUCAO_ABAIXO_DO_IDEAL", f"{tamanho}; o ideal é {c.LADO_IDEAL} ou mais no menor lado.")
     if m.nitidez < c.MIN_NITIDEZ:
         item.motivo("FOTO_DESFOCADA", f"Nitidez {m.nitidez:.0f}; o mínimo é {c.MIN_NITIDEZ:.0f}.")
-    if item.principal and m.fundo_claro < c.MIN_FUNDO_CLARO:
-        item.motivo("FOTO_PRINCIPAL_FUNDO_NAO_CLARO", f"{m.fundo_claro:.0%} da borda é clara e neutra.")
+    # Measures of an older analysis lack what follows (None): nothing is said about them.
+    if m.separavel is False:
+        item.motivo(
+            "FOTO_FUNDO_INSEPARAVEL",
+            f"Confiança do recorte de {m.recorte_confianca or 0:.0%}; a imagem principal pede {CONFIANCA_MINIMA:.0%}.",
+        )
+    if m.texto_sobreposto:
+        item.motivo("FOTO_TEXTO_SOBREPOSTO", f"Lido sobre a foto: “{m.texto_sobreposto}”.")
+    # (a photo refused for its resolution gets no second motivo for the same pixels)
+    if m.lado_produto is not None and m.menor_lado >= c.MIN_LADO and ampliacao(m.lado_produto) > AMPLIACAO_MAXIMA:
+        item.motivo(
+            "FOTO_PRODUTO_PEQUENO",
+            f"O produto tem {m.lado_produto} pixels no lado maior; a imagem principal de {LADO_PRINCIPAL} pixels "
+            f"pede {lado_necessario()} e o ampliaria {c.vezes(ampliacao(m.lado_produto))} "
+            f"(o máximo é {c.vezes(AMPLIACAO_MAXIMA)}).",
+        )
 
 
 def _duplicadas(itens: list[Item], principal: int) -> None:
@@ -104,7 +120,14 @@ class Fatos:
     aprovadas: int
     aprovadas_hd: int
     principal_aprovada: bool
-    principal_fundo_claro: bool
+    # The main image is the product cut out of the first approved photo, in gallery order, that can
+    # be cut out. A photo measured before cut-outs were measured counts as one that can.
+    principal_recortavel: bool  # the photo that opens the gallery can
+    alguma_recortavel: bool  # some approved photo can
+    # the photo that opens the gallery, or the one the main image is made from, has text over it
+    # (the first is placed whole when it cannot be cut out: its text shows either way)
+    principal_texto_sobreposto: bool
+    principal_ampliacao: float  # how much the main image enlarges that photo's product (1.0: unknown)
     descricao: int  # characters of descricao + descricaoComplementar
     atributos: int
     marca: bool
@@ -118,14 +141,18 @@ class Fatos:
 def fatos(ficha: dict[str, Any], itens: list[Item]) -> Fatos:
     aprovadas = [i for i in itens if i.aprovada]
     principal = next((i for i in itens if i.principal), None)
+    em_ordem = sorted(aprovadas, key=lambda i: (not i.principal, i.ordem))  # the gallery's order
+    fonte = next((i.medidas for i in em_ordem if _recortavel(i.medidas)), None)
+    abertura = em_ordem[0].medidas if em_ordem else None
     dimensoes = ficha.get("dimensoes") or {}
     return Fatos(
         aprovadas=len(aprovadas),
         aprovadas_hd=sum(1 for i in aprovadas if i.medidas is not None and i.medidas.menor_lado >= c.LADO_HD),
         principal_aprovada=principal is not None and principal.aprovada,
-        principal_fundo_claro=principal is not None
-        and principal.aprovada
-        and not any(m["codigo"] == "FOTO_PRINCIPAL_FUNDO_NAO_CLARO" for m in principal.motivos),
+        principal_recortavel=_recortavel(abertura),
+        alguma_recortavel=fonte is not None,
+        principal_texto_sobreposto=any(m is not None and bool(m.texto_sobreposto) for m in (abertura, fonte)),
+        principal_ampliacao=ampliacao(fonte.lado_produto) if fonte is not None and fonte.lado_produto else 1.0,
         descricao=len(ficha.get("descricao") or "") + len(ficha.get("descricaoComplementar") or ""),
         atributos=len(ficha.get("atributos") or []),
         marca=bool(ficha.get("marca")),
@@ -135,6 +162,10 @@ def fatos(ficha: dict[str, Any], itens: list[Item]) -> Fatos:
         prova_social=_prova_social(ficha),
         perguntas=len(ficha.get("perguntas") or []),
     )
+
+
+def _recortavel(medidas: Medidas | None) -> bool:
+    return medidas is not None and medidas.separavel is not False
 
 
 def _prova_social(ficha: dict[str, Any]) -> bool:
@@ -177,8 +208,14 @@ def galeria(f: Fatos) -> dict[str, Any]:
         p.add("GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "imagens")
     if f.aprovadas and not f.principal_aprovada:
         p.add("GALERIA_FOTO_PRINCIPAL_REPROVADA", "imagens.principal")
-    elif f.principal_aprovada and not f.principal_fundo_claro:
-        p.add("GALERIA_FUNDO_PRINCIPAL_NAO_CLARO", "imagens.principal")
+    if f.aprovadas and not f.alguma_recortavel:
+        p.add("GALERIA_SEM_FOTO_RECORTAVEL", "imagens.principal")
+    elif f.aprovadas and not f.principal_recortavel:
+        p.add("GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL", "imagens.principal")
+    if f.principal_texto_sobreposto:
+        p.add("GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO", "imagens.principal")
+    if f.principal_ampliacao > AMPLIACAO_MAXIMA:
+        p.add("GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA", "imagens.principal")
     if f.atributos < c.MIN_ATRIBUTOS_DESTAQUES:
         p.add("GALERIA_SEM_DESTAQUES", "atributos")
     if not f.medidas:
@@ -235,7 +272,7 @@ def nota_video(f: Fatos, r: c.RequisitosVideo) -> int:
         + 25 * min(1.0, f.descricao / r.descricao_ideal)
         + 15 * min(1.0, f.atributos / r.atributos_ideais)
         + 10 * (f.aprovadas_hd / f.aprovadas if f.aprovadas else 0.0)
-        + 5 * f.principal_fundo_claro
+        + 5 * f.principal_recortavel
         + 5 * f.marca
         + 5 * (fmean(cenas) if cenas else 1.0)
     )

@@ -1,7 +1,7 @@
 """The quality check from the integrator's side: photos served over real HTTPS, screened; the
 check run by a task per version; POST /produtos/{produtoId}/conferencia; states and limits."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -10,7 +10,8 @@ from graphql_api.evento.models import Evento
 from tasks.conferencia import varrer
 from tests.api.test_auth import assert_error
 from tests.factories import eventually
-from tests.fichas import RICA, fotos
+from tests.fichas import RICA, cenas, fotos
+
 
 @pytest.fixture
 async def conta(factory, integrator):
@@ -71,10 +72,10 @@ async def test_rich_ficha_is_screened_and_approved_for_every_type(client, factor
 async def test_every_bad_photo_gets_its_reason_and_nothing_else_is_affected(client, factory, integrator, conta, photo_site):
     # given one ficha with every kind of bad photo, and a healthy product sent at the same time
     bad = [
-        ("/foto/1.jpg?fundo=escuro", "aprovada", {("FOTO_PRINCIPAL_FUNDO_NAO_CLARO", "fraco")}),
+        ("/foto/1.jpg?fundo=escuro", "aprovada", set()),  # a plain dark background is cut out: nothing to say
         ("/foto/2.jpg?blur=6", "reprovada", {("FOTO_DESFOCADA", "bloqueio")}),
         ("/foto/3.jpg?size=300", "reprovada", {("FOTO_RESOLUCAO_BAIXA", "bloqueio")}),
-        ("/foto/4.jpg?size=800", "aprovada", {("FOTO_RESOLUCAO_ABAIXO_DO_IDEAL", "fraco")}),
+        ("/foto/4.jpg?size=800", "aprovada", {("FOTO_RESOLUCAO_ABAIXO_DO_IDEAL", "fraco"), ("FOTO_PRODUTO_PEQUENO", "fraco")}),
         ("/foto/1.jpg?fundo=escuro&copia=1000&q=70", "reprovada", {("FOTO_QUASE_DUPLICADA", "bloqueio")}),
         ("/status/404", "reprovada", {("FOTO_HTTP_ERRO", "bloqueio")}),
         ("/status/500", "reprovada", {("FOTO_HTTP_ERRO", "bloqueio")}),
@@ -105,17 +106,87 @@ async def test_every_bad_photo_gets_its_reason_and_nothing_else_is_affected(clie
     # and the healthy product is approved as if nothing happened
     assert (await factory.conferido(integrator, healthy))["situacao"] == "aprovado"
     r = await resultado(client, integrator, broken["id"])
-    assert r["galeria"]["aprovado"] and codigos(r["galeria"]) >= {"GALERIA_FUNDO_PRINCIPAL_NAO_CLARO", "GALERIA_SEM_MEDIDAS"}
+    assert r["galeria"]["aprovado"] and codigos(r["galeria"]) >= {"GALERIA_SEM_MEDIDAS"}
+    assert not {c for c in codigos(r["galeria"]) if c.startswith("GALERIA_PRINCIPAL_")}  # the dark principal is fine
     assert not r["video_cinepremium"]["aprovado"] and "CINEPREMIUM_FOTOS_INSUFICIENTES" in codigos(r["video_cinepremium"])
 
 
 async def test_principal_photo_is_the_one_marked_or_the_first(client, factory, integrator, conta, photo_site):
-    imagens = fotos(photo_site, 21, 22) + [{"url": photo_site("/foto/23.jpg?fundo=cena"), "ordem": 3, "principal": True}]
+    # given a principal (ordem 3) whose background cannot be told from the product, and two that can
+    imagens = fotos(photo_site, 21, 22) + [cenas(photo_site, "inseparavel")[0] | {"ordem": 3, "principal": True}]
     done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=imagens))
     assert [f["principal"] for f in done["fotos"]["itens"]] == [False, False, True]
-    assert done["fotos"]["itens"][2]["motivos"][0]["codigo"] == "FOTO_PRINCIPAL_FUNDO_NAO_CLARO"
+    # then the principal is still approved, told why it will not make the main image
+    principal = done["fotos"]["itens"][2]
+    assert principal["situacao"] == "aprovada"
+    assert [(m["codigo"], m["severidade"]) for m in principal["motivos"]] == [("FOTO_FUNDO_INSEPARAVEL", "fraco")]
+    # and the gallery, approved, says another photo will make the main image
     r = await resultado(client, integrator, done["id"])
-    assert "GALERIA_FUNDO_PRINCIPAL_NAO_CLARO" in codigos(r["galeria"])
+    assert r["galeria"]["aprovado"]
+    assert {"codigo": "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL", "severidade": "fraco", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+    assert "GALERIA_SEM_FOTO_RECORTAVEL" not in codigos(r["galeria"])
+
+
+async def test_text_over_the_photo_is_warned_about_and_a_printed_label_is_not(client, factory, integrator, conta, photo_site):
+    # given a principal with a FRETE GRÁTIS banner, a shop name and an @handle, and a bottle with its label
+    imagens = cenas(photo_site, "texto_sobreposto", "rotulada")
+    done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=imagens))
+    banner, label = done["fotos"]["itens"]
+    # then the banner is a weak motivo quoting what was read; the label says nothing
+    assert banner["situacao"] == label["situacao"] == "aprovada", (banner["motivos"], label["motivos"])
+    texto = next(m for m in banner["motivos"] if m["codigo"] == "FOTO_TEXTO_SOBREPOSTO")
+    assert texto["severidade"] == "fraco" and "FRETE" in texto["detalhe"] and "@lojadaana" in texto["detalhe"]
+    assert "FOTO_TEXTO_SOBREPOSTO" not in {m["codigo"] for m in label["motivos"]}
+    # and the gallery warns that the photo making the main image carries text
+    r = await resultado(client, integrator, done["id"])
+    assert r["galeria"]["aprovado"]
+    assert {"codigo": "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO", "severidade": "fraco", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+
+
+async def test_a_label_alone_gives_no_text_pendencia(client, factory, integrator, conta, photo_site):
+    imagens = cenas(photo_site, "rotulada") + [fotos(photo_site, 24)[0] | {"ordem": 2}]
+    done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=imagens))
+    assert [f["motivos"] for f in done["fotos"]["itens"]] == [[], []]
+    r = await resultado(client, integrator, done["id"])
+    assert not {c for c in codigos(r["galeria"]) if c.startswith("GALERIA_PRINCIPAL_")}
+
+
+async def test_a_small_product_is_warned_about_before_the_main_image_enlarges_it(client, factory, integrator, conta, photo_site):
+    # given a principal where a small bottle takes a quarter of the photo
+    imagens = cenas(photo_site, "pequeno_descentrado") + [fotos(photo_site, 25)[0] | {"ordem": 2}]
+    done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=imagens))
+    small, other = done["fotos"]["itens"]
+    # then the photo is approved with a weak motivo giving its pixels and the enlargement
+    assert small["situacao"] == "aprovada"
+    pequeno = next(m for m in small["motivos"] if m["codigo"] == "FOTO_PRODUTO_PEQUENO")
+    assert pequeno["severidade"] == "fraco" and "1020" in pequeno["detalhe"] and "1,5×" in pequeno["detalhe"]
+    assert other["motivos"] == []
+    # and the gallery warns that the main image will be blurred
+    r = await resultado(client, integrator, done["id"])
+    assert r["galeria"]["aprovado"]
+    assert {"codigo": "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA", "severidade": "fraco", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+
+
+async def test_no_photo_that_can_be_cut_out_blocks_the_gallery_only(client, factory, integrator, conta, photo_site):
+    # given a rich ficha whose only photo is a box on the same wood
+    imagens = cenas(photo_site, "inseparavel")
+    done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=imagens))
+    assert done["fotos"]["itens"][0]["situacao"] == "aprovada"
+    assert [m["codigo"] for m in done["fotos"]["itens"][0]["motivos"]] == ["FOTO_FUNDO_INSEPARAVEL"]
+    # then the gallery is refused for it, and its order is answered with the fix
+    r = await resultado(client, integrator, done["id"])
+    assert not r["galeria"]["aprovado"] and r["galeria"]["quantidadesAprovadas"] == []
+    assert {"codigo": "GALERIA_SEM_FOTO_RECORTAVEL", "severidade": "bloqueio", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+    assert "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL" not in codigos(r["galeria"])
+    response = await client.post(
+        "/v1/galerias", json={"produtoId": done["id"], "quantidadeImagens": 3},
+        headers=integrator.headers | {"Idempotency-Key": "sem-recorte"},
+    )
+    assert response.status == 409
+    body = await response.json()
+    assert_error(body, "MEDIA_TYPE_NOT_APPROVED")
+    field = next(f for f in body["error"]["fields"] if f["codigo"] == "GALERIA_SEM_FOTO_RECORTAVEL")
+    assert field["campo"] == "imagens.principal" and "PNG com o fundo transparente" in field["mensagem"]
 
 
 async def test_new_versions_reuse_unchanged_photos_and_identical_ones_start_nothing(client, factory, integrator, conta, photo_site):
@@ -226,7 +297,7 @@ async def test_daily_limit_schedules_automatic_checks_and_refuses_manual_ones(cl
     assert scheduled["situacao"] == "agendada" and scheduled["versaoProduto"] == 11
     assert 86_000 < int(response.headers["Retry-After"]) <= 86_405
     # when a day has passed (the runs are moved back 24 hours) the sweep starts it
-    yesterday = datetime.now(timezone.utc) - timedelta(hours=24, minutes=1)
+    yesterday = datetime.now(UTC) - timedelta(hours=24, minutes=1)
     await Conferencia.filter(produto_id=produto["id"]).exclude(id=scheduled["id"]).update(admitida_em=yesterday)
     await Conferencia.filter(id=scheduled["id"]).update(executar_em=yesterday)
     await varrer.kiq()
@@ -239,7 +310,7 @@ async def test_a_lost_or_crashed_check_is_recovered_by_the_sweep(client, factory
     # given a finished check whose worker "crashed" mid-run: still running, lease expired
     done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=fotos(photo_site, 51)))
     check = await Conferencia.get(produto_id=done["id"])
-    long_ago = datetime.now(timezone.utc) - timedelta(minutes=10)
+    long_ago = datetime.now(UTC) - timedelta(minutes=10)
     await Conferencia.filter(id=check.id).update(situacao="em_andamento", reservada_ate=long_ago, resultados=None)
     # when the sweep runs
     await varrer.kiq()
@@ -304,3 +375,29 @@ async def test_get_and_list_products_of_an_account(client, factory, integrator, 
     assert (await client.get("/v1/contas/cta_nao_existe/produtos", headers=integrator.headers)).status == 404
     other = await factory.conta(integrator)
     assert (await (await client.get(f"/v1/contas/{other['id']}/produtos", headers=integrator.headers)).json())["data"] == []
+
+
+async def test_photos_measured_by_an_older_analysis_are_measured_again_from_the_stored_original(client, factory, integrator, conta, photo_site):
+    # given a checked product whose two stored photos carry measures of the first analysis
+    imagens = cenas(photo_site, "texto_sobreposto", "pequeno_descentrado")
+    v1 = await factory.conferido(integrator, await factory.produto(integrator, conta, codigo="SKU-ANTIGA", **RICA, imagens=imagens))
+    stored = {f.url: f for f in await Foto.filter(produto_id=v1["id"])}
+    old_keys = ("formato", "largura", "altura", "nitidez", "hash")
+    for foto in stored.values():
+        foto.medidas = {k: foto.medidas[k] for k in old_keys} | {"fundo_claro": 0.5}
+        await foto.save(update_fields=["medidas"])
+    # and the original of the second is gone from storage
+    factory.runtime.storage.path(stored[imagens[1]["url"]].arquivo).unlink()
+    # when a new version re-uses them
+    v2 = await factory.conferido(
+        integrator, await factory.produto(integrator, conta, codigo="SKU-ANTIGA", **(RICA | {"garantia": "2 anos"}), imagens=imagens)
+    )
+    # then the first is measured again, without being stored twice, and warned about as before
+    assert v2["versao"] == 2 and await Foto.filter(produto_id=v1["id"]).count() == 2
+    banner, small = v2["fotos"]["itens"]
+    assert "FOTO_TEXTO_SOBREPOSTO" in {m["codigo"] for m in banner["motivos"]}
+    assert (await Foto.get(id=stored[imagens[0]["url"]].id)).medidas["versao"] >= 1
+    # and the second keeps its old measures: no new motivo is made up for what they lack
+    assert small["situacao"] == "aprovada" and small["motivos"] == []
+    r = await resultado(client, integrator, v1["id"])
+    assert "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA" not in codigos(r["galeria"])

@@ -2,13 +2,14 @@
 with thumbnails served by signed links, the verdict per media type with pendencias explained, a
 gallery ordered from the page (once, however often the form is sent) and followed to its images."""
 
+import html
 import re
 
 import pytest
 
 from graphql_api.conferencia.catalog import CATALOGO
 from tests.factories import Integrator, eventually
-from tests.fichas import RICA, fotos
+from tests.fichas import RICA, cenas, fotos
 from tests.portal.conftest import create_key, integrador_id
 
 _MINIATURA = re.compile(r'<img src="([^"]*/midia/[^"]+\.min\.jpg[^"]*)"')
@@ -141,3 +142,29 @@ async def test_products_and_generations_of_another_integrator_are_not_found(port
     await other.signup()
     response = await other.get(f"/contas/{produto['contaId']}/produtos/CAF-12")
     assert response.status == 404
+
+
+async def test_the_page_explains_text_over_a_photo_and_a_small_product_before_anything_is_ordered(
+    portal, owner, factory, photo_site
+):
+    # given a product whose principal carries a FRETE GRÁTIS banner, and a photo of a small bottle
+    integrator = Integrator(await integrador_id(owner), await create_key(portal))
+    conta = await factory.conta(integrator, nome="Loja da Ana")
+    imagens = cenas(photo_site, "texto_sobreposto", "pequeno_descentrado")
+    produto = await factory.produto(integrator, conta, codigo="GAR-1", **RICA, imagens=imagens)
+    await factory.conferido(integrator, produto)
+    page = html.unescape(await portal.page(f"/contas/{conta['id']}/produtos/GAR-1"))
+    # then each photo shows its motivo with the catalog's title, what was measured and the fix
+    banner = page[page.index('id="foto-1"') :]
+    banner = banner[: banner.index("</li>")]
+    texto = CATALOGO["FOTO_TEXTO_SOBREPOSTO"]
+    assert texto.titulo in banner and "FRETE" in banner and texto.correcao in banner
+    assert "/docs/pendencias#FOTO_TEXTO_SOBREPOSTO" in banner and "aprovada" in banner
+    small = page[page.index('id="foto-2"') :]
+    small = small[: small.index("</li>")]
+    assert CATALOGO["FOTO_PRODUTO_PEQUENO"].titulo in small and "1,5×" in small
+    # and the gallery's verdict explains the pendencia on the principal with its cause and fix
+    galeria = page[page.index('id="veredito-galeria"') :]
+    galeria = galeria[: galeria.index("</article>")]
+    pendencia = CATALOGO["GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO"]
+    assert pendencia.titulo in galeria and pendencia.causa in galeria and "(imagens.principal)" in galeria

@@ -1,14 +1,16 @@
-"""Measuring photos with Pillow: format sniffing, decompression bombs, sharpness, the perceptual
-hash and the lightness of the border, on real encoded images."""
+"""Measuring photos: format sniffing, decompression bombs, sharpness, the perceptual hash, the
+product's cut-out and the text over the photo, on real encoded images."""
 
 import io
 
 import pytest
 from PIL import Image
 
-from graphql_api.conferencia.analise import ImagemRecusada, distancia, medir
-from graphql_api.conferencia.catalog import MAX_DISTANCIA_DUPLICADA, MIN_FUNDO_CLARO, MIN_NITIDEZ
-from tests.photos import bomb_png, photo
+from graphql_api.conferencia.analise import VERSAO, ImagemRecusada, Medidas, distancia, medir
+from graphql_api.conferencia.catalog import MAX_DISTANCIA_DUPLICADA, MIN_NITIDEZ
+from graphql_api.midia.recorte import CONFIANCA_MINIMA
+from tests.photos import bomb_png, photo, rotulada
+from tests.render.cenarios import cenario
 
 
 def encode(image: Image.Image, fmt: str = "PNG", **options) -> bytes:
@@ -27,7 +29,8 @@ def refused(data: bytes) -> str:
 def test_sharp_product_on_white_is_measured_in_every_format(fmt):
     m = medir(photo(1, fmt=fmt))
     assert (m.formato, m.largura, m.altura) == (fmt, 1200, 1200)
-    assert m.nitidez > 10 * MIN_NITIDEZ and m.fundo_claro > 0.99 and len(m.hash) == 64
+    assert m.nitidez > 10 * MIN_NITIDEZ and len(m.hash) == 64
+    assert m.versao == VERSAO and m.separavel and m.texto_sobreposto == ""
 
 
 def test_blur_is_measured_not_guessed():
@@ -56,12 +59,34 @@ def test_near_duplicates_are_close_and_different_products_are_far():
     assert distancia(original, copy) <= MAX_DISTANCIA_DUPLICADA < distancia(original, other)
 
 
-def test_background_lightness():
-    assert medir(photo(7, fundo="escuro")).fundo_claro < MIN_FUNDO_CLARO
-    assert medir(photo(7, fundo="cena")).fundo_claro < MIN_FUNDO_CLARO
-    cutout = Image.new("RGBA", (900, 900), (0, 0, 0, 0))  # transparent: shown on white
-    cutout.paste((200, 30, 30, 255), (300, 300, 600, 600))
-    assert medir(encode(cutout)).fundo_claro > MIN_FUNDO_CLARO
+def test_the_products_cut_out_is_measured_in_the_photos_own_pixels():
+    # a plain background of any colour can be cut out
+    for fundo in ("white", "escuro", "cena"):
+        m = medir(photo(7, fundo=fundo))
+        assert m.separavel and m.recorte_confianca >= CONFIANCA_MINIMA, fundo
+    # the product's long side, measured on the working copy, is given in the photo's pixels
+    scene = cenario("png_transparente", 1200)
+    small, large = medir(scene.dados), medir(cenario("png_transparente", 2400).dados)
+    assert small.lado_produto == pytest.approx(scene.lado_produto, rel=0.01)
+    assert large.lado_produto == pytest.approx(2 * small.lado_produto, rel=0.01)
+    # a box on the same wood: no cut-out, so no product size either
+    inseparavel = medir(cenario("inseparavel", 1200).dados)
+    assert inseparavel.separavel is False and inseparavel.recorte_confianca < CONFIANCA_MINIMA
+    assert inseparavel.lado_produto is None
+
+
+def test_text_over_the_photo_is_kept_short_and_a_label_is_not_kept():
+    m = medir(cenario("texto_sobreposto", 1200).dados)
+    assert "FRETE" in m.texto_sobreposto and "@lojadaana" in m.texto_sobreposto
+    assert medir(rotulada()).texto_sobreposto == ""
+
+
+def test_measures_of_an_older_analysis_still_load():
+    stored = medir(photo(7)).as_dict()
+    old = {k: stored[k] for k in ("formato", "largura", "altura", "nitidez", "hash")} | {"fundo_claro": 0.97}
+    m = Medidas.from_dict(old)
+    assert (m.versao, m.separavel, m.lado_produto, m.texto_sobreposto) == (0, None, None, None)
+    assert Medidas.from_dict(stored) == medir(photo(7))
 
 
 def test_unusual_modes_are_handled():

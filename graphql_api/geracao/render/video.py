@@ -183,15 +183,23 @@ def photo_slide(ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale:
 def title_panel(frame: tuple[int, int], title: str, subtitle: str) -> tuple[Image.Image, Box, list[TextLayout]]:
     """The name panel of the opening and closing scenes (RGBA, laid over the moving photo)."""
     area = title_area(frame)
-    canvas = Canvas((area.width, area.height), background=(0, 0, 0, 0), mode="RGBA", unit=style.unit(frame))
+    canvas = Canvas(
+        (area.width, area.height),
+        background=(0, 0, 0, 0),
+        mode="RGBA",
+        unit=style.text_unit(frame),
+        legible=style.legible_size(frame[0]),
+    )
     canvas.panel(canvas.box, fill=style.NAVY + (235,))
     bar = canvas.px(14)
     canvas.draw.rectangle([0, canvas.px(24), bar, area.height - canvas.px(24)], fill=style.ACCENT)
     inner = canvas.box.inset(canvas.px(40), canvas.px(26))
     inner = Box(inner.x0 + bar, inner.y0, inner.x1, inner.y1)
     name_box, sub_box = inner.split(0.72, canvas.px(10), vertical=True)
-    canvas.text(title, name_box, fill=style.WHITE, size=(68, 30), bold=True, max_lines=3, valign="bottom")
-    canvas.text(subtitle, sub_box, fill=style.ACCENT, size=(40, 22), max_lines=1)
+    canvas.text(
+        title, name_box, fill=style.WHITE, size=(68, style.SMALLEST_TEXT), bold=True, max_lines=3, valign="bottom"
+    )
+    canvas.text(subtitle, sub_box, fill=style.ACCENT, size=(40, style.SMALLEST_TEXT), max_lines=1)
     return canvas.image, area, canvas.layouts
 
 

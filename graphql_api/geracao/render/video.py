@@ -573,11 +573,18 @@ def _draw_slides(
     return slides
 
 
-def _card(ctx: Context, kind: str, size: tuple[int, int], leave_caption_room: bool) -> Image.Image:
-    """A card fills the frame, or stops above the caption zone when captions are burned in."""
+def card_canvas(ctx: Context, kind: str, size: tuple[int, int], leave_caption_room: bool) -> Canvas:
+    """A card as wide as the frame: as tall, or stopping above the caption zone when captions are
+    burned in."""
     if not leave_caption_room:
-        return compose(kind, ctx, size).image
-    top = caption_zone(size).y0 - round(size[1] * 0.02)
+        return compose(kind, ctx, size)
+    return compose(kind, ctx, (size[0], caption_zone(size).y0 - round(size[1] * 0.02)))
+
+
+def _card(ctx: Context, kind: str, size: tuple[int, int], leave_caption_room: bool) -> Image.Image:
+    card = card_canvas(ctx, kind, size, leave_caption_room).image
+    if card.size == size:
+        return card
     frame = Image.new("RGB", size, style.WHITE)
-    frame.paste(compose(kind, ctx, (size[0], top)).image, (0, 0))
+    frame.paste(card, (0, 0))
     return frame

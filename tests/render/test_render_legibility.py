@@ -7,7 +7,7 @@ import pytest
 from graphql_api.geracao.render import style
 from graphql_api.geracao.render.cards import SUPPORTS, Context, compose, rows_that_fit
 from graphql_api.geracao.render.text import Box
-from graphql_api.geracao.render.video import SPECS, card_canvas, title_panel
+from graphql_api.geracao.render.video import CARD_SCALE, SPECS, card_canvas, title_panel
 from tests.render.helpers import LEGIBLE, assert_legible, assert_no_overflow
 from tests.render.samples import extreme_ficha, rich_ficha, sparse_ficha
 
@@ -51,7 +51,7 @@ def test_gallery_cards_are_legible_at_a_phone_view(fotos, name, side):
 @pytest.mark.parametrize("name", FICHAS)
 def test_video_cards_and_title_are_legible_at_a_phone_view(fotos, name, frame):
     ficha = FICHAS[name]()
-    ctx = Context(ficha, fotos, max_side=max(frame), scale=1.3)
+    ctx = Context(ficha, fotos, max_side=max(frame), scale=CARD_SCALE, narrated=True)
     for kind in cards_of(ficha):
         for captions in (False, True):
             canvas = card_canvas(ctx, kind, frame, leave_caption_room=captions)

@@ -45,6 +45,7 @@ class Context:
     fotos: list[FotoAprovada]
     max_side: int
     scale: float = 1.0  # type and spacing relative to the canvas: video cards use larger type
+    narrated: bool = False  # video cards: the narration says the brand and reads the attributes
     _cache: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -156,18 +157,23 @@ SUPPORTS: dict[str, Callable[[dict], bool]] = {
 # -- shared drawing -----------------------------------------------------------------------------
 
 
+def compact(canvas: Canvas) -> bool:
+    """A short canvas: a wide video card, whose type is large to read on a phone."""
+    return canvas.size[1] < canvas.px(COMPACT_BELOW)
+
+
 def frame(canvas: Canvas, title: str, subtitle: str) -> Box:
-    """Header band, bottom strip; returns the body box inside the margins. A short canvas (a
-    wide video card, whose type is large to read on a phone) keeps the band to the title: the
-    product's name is on the video's opening."""
+    """Header band, bottom strip; returns the body box inside the margins. A compact canvas keeps
+    the band to the title (the product's name is on the video's opening) and narrower margins
+    above and below the body."""
     width, height = canvas.size
-    compact = height < canvas.px(COMPACT_BELOW)
-    band = canvas.px(style.HEADER_COMPACT if compact else style.HEADER)
+    short = compact(canvas)
+    band = canvas.px(style.HEADER_COMPACT if short else style.HEADER)
     margin = canvas.px(style.MARGIN)
     canvas.draw.rectangle([0, 0, width, band], fill=style.NAVY)
     canvas.draw.rectangle([0, height - canvas.px(style.ACCENT_STRIP), width, height], fill=style.ACCENT)
     inner = Box(margin, canvas.px(18), width - margin, band - canvas.px(14))
-    if compact:
+    if short:
         canvas.text(title, inner, fill=style.WHITE, size=style.TITLE_SIZE, bold=True, max_lines=1, valign="middle")
     else:
         title_box, subtitle_box = inner.split(0.6, vertical=True)
@@ -175,13 +181,15 @@ def frame(canvas: Canvas, title: str, subtitle: str) -> Box:
         canvas.text(
             subtitle, subtitle_box, fill=(200, 214, 229), size=style.SUBTITLE_SIZE, max_lines=1, valign="middle"
         )
-    return Box(margin, band + margin * 2 // 3, width - margin, height - canvas.px(style.ACCENT_STRIP) - margin * 2 // 3)
+    air = margin // 3 if short else margin * 2 // 3
+    return Box(margin, band + air, width - margin, height - canvas.px(style.ACCENT_STRIP) - air)
 
 
 def split_for_photo(canvas: Canvas, body: Box, share: float = 0.4) -> tuple[Box, Box]:
-    """(photo box, content box): side by side on square and wide canvases, stacked on tall ones."""
+    """(photo box, content box): side by side on square and wide canvases, stacked on tall ones.
+    A compact canvas gives the text more of its width: the photo is as short as the body."""
     vertical = canvas.size[1] > canvas.size[0] * 1.1
-    return body.split(share, canvas.px(style.GAP) * 2, vertical=vertical)
+    return body.split(share * 0.75 if compact(canvas) else share, canvas.px(style.GAP) * 2, vertical=vertical)
 
 
 def rows_that_fit(
@@ -291,28 +299,42 @@ def compose_destaques(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
     photo_box, list_box = split_for_photo(canvas, body)
     photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box)
     rows = attribute_rows(ctx.ficha)
-    gap, pad_x, pad_y = canvas.px(16), canvas.px(22), canvas.px(12)
-    label_height = text_height(1, canvas.sizes(style.LABEL_SIZE)[1], bold=True)
-    value_size = canvas.sizes(style.BODY_SIZE)[1]
+    if ctx.narrated:  # the video says the brand in its opening, and reads the attributes out
+        rows = [(label, value) for label, value in rows if label not in ("Marca", "Modelo")]
+    gap, pad_x, pad_y, beside_gap = canvas.px(16), canvas.px(22), canvas.px(12), canvas.px(20)
+    label_size, value_size = canvas.sizes(style.LABEL_SIZE)[1], canvas.sizes(style.BODY_SIZE)[1]
+    label_height = text_height(1, label_size, bold=True)
     width = list_box.width - 2 * pad_x
-    # A row is its label and a value of one or two lines (longer values end in an ellipsis).
-    count, heights = rows_that_fit(
-        lambda i: 2 * pad_y + label_height + canvas.needed_height(rows[i][1], width, size=value_size, max_lines=2),
-        len(rows),
-        list_box,
-        gap,
-        6,
-        more=2 * pad_y + text_height(1, value_size),
-    )
+    # A row is its label over a value of one or two lines (longer values end in an ellipsis); on a
+    # short card (a wide video frame) the label is beside the value, in up to two lines too.
+    beside = compact(canvas)
+    label_font = font(label_size, bold=True)
+    widest = max(label_font.getlength(label) for label, _ in rows[:6]) + label_size * 0.1 + 2
+    label_width = min(math.ceil(widest), width // 2) if beside else width
+    value_width = width - label_width - beside_gap if beside else width
+
+    def needed(i: int) -> float:
+        value = canvas.needed_height(rows[i][1], value_width, size=value_size, max_lines=2)
+        if beside:
+            return 2 * pad_y + max(
+                value, canvas.needed_height(rows[i][0], label_width, size=label_size, bold=True, max_lines=2)
+            )
+        return 2 * pad_y + label_height + value
+
+    count, heights = rows_that_fit(needed, len(rows), list_box, gap, 6, more=2 * pad_y + text_height(1, value_size))
     labels, values = [], []
     cards = stack(list_box, heights, gap)
     for (label, value), row in zip(rows[:count], cards, strict=False):
         canvas.panel(row)
         inner = row.inset(pad_x, pad_y)
-        split = round(inner.y0 + label_height)
-        labels.append((label, Box(inner.x0, inner.y0, inner.x1, split)))
-        values.append((value, Box(inner.x0, split, inner.x1, inner.y1)))
-    canvas.text_group(labels, fill=style.MUTED, size=style.LABEL_SIZE, bold=True, max_lines=1)
+        if beside:
+            labels.append((label, Box(inner.x0, inner.y0, inner.x0 + label_width, inner.y1)))
+            values.append((value, Box(inner.x0 + label_width + beside_gap, inner.y0, inner.x1, inner.y1)))
+        else:
+            split = round(inner.y0 + label_height)
+            labels.append((label, Box(inner.x0, inner.y0, inner.x1, split)))
+            values.append((value, Box(inner.x0, split, inner.x1, inner.y1)))
+    canvas.text_group(labels, fill=style.MUTED, size=style.LABEL_SIZE, bold=True, max_lines=2 if beside else 1)
     canvas.text_group(values, size=style.BODY_SIZE, max_lines=2)
     if len(cards) > count:
         canvas.panel(cards[-1])

@@ -486,7 +486,9 @@ def render_video(
             vtt = out_dir / "legenda.vtt"
             write_webvtt(cues, vtt)
 
-            ctx = Context(ficha, fotos, max_side=round(max(max(frames)) * spec.supersample), scale=CARD_SCALE)
+            ctx = Context(
+                ficha, fotos, max_side=round(max(max(frames)) * spec.supersample), scale=CARD_SCALE, narrated=True
+            )
             ctx.warm(pool, [scene.foto for scene in scenes if scene.foto])
             videos, falhas = [], []
             for formato, size in formats:

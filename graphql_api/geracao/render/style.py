@@ -1,7 +1,8 @@
 """Vitrine's visual identity for rendered media: one palette, one typeface, one grid.
 
 Every size is expressed for a 1200-pixel reference side and scaled by `unit(size)`, so a 600×600
-test image, a 1200×1200 gallery image and a 1920×1080 video card share proportions."""
+test image, a 1200×1200 gallery image and a 1080×1920 video card share proportions; a wide video
+card takes larger type (`text_unit`) to stay legible on a phone."""
 
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ GAP = 24
 # Legibility on a phone. Marketplaces show a gallery image, and a feed shows a video, across the
 # width of a phone held upright: about 390 CSS px (the common iPhone and Android width). Every
 # text on a card must be at least 12 px there, measured as the font size (the em, what CSS calls
-# font-size; the issue's "labels 6.5–9 px high" were em sizes 20 and 28 at 1200 shown at 390).
-# DejaVu Sans' capitals are 0.73 em tall, so 12 px em is a cap height of 8.75 px on the phone.
+# font-size, which is how labels of 20 and 28 px at 1200 read 6.5 and 9 px on the phone: too
+# small). DejaVu Sans' capitals are 0.73 em tall, so 12 px em is a cap height of 8.75 px there.
 PHONE_WIDTH = 390
 LEGIBLE_PX = 12
 # The smallest size any card text is given, at the reference side: 1200 shown at 390 is a

@@ -6,6 +6,11 @@ from PIL import Image, ImageChops, ImageOps, ImageStat
 
 from graphql_api.geracao.render.watermark import watermark_mask
 
+# Written from the rule's definition, not from the renderer's constants, so a change of the
+# renderer's rule fails the tests.
+PHONE = 390  # px: the width a phone shows an image or a video at
+LEGIBLE = 12  # px: the least font size (em) there
+
 
 def watermark_contrast(teste: Image.Image, producao: Image.Image) -> tuple[float, float]:
     """Mean difference between a teste render and the production render of the same content
@@ -25,3 +30,12 @@ def assert_no_overflow(layouts, canvas_size) -> None:
             continue
         assert layout.box.contains(ink), f"{layout.text[:40]!r}: ink {ink} outside its box {layout.box}"
         assert canvas[0] <= ink.x0 and canvas[1] <= ink.y0 and ink.x1 <= canvas[2] and ink.y1 <= canvas[3]
+
+
+def assert_legible(layouts, width: int) -> None:
+    """Every text drawn is LEGIBLE px at a PHONE view of an image (or frame) `width` px wide, and
+    none was cut away whole (an ellipsis is fine, an empty box is not)."""
+    for layout in layouts:
+        seen = layout.size * PHONE / width
+        assert seen >= LEGIBLE, f"{layout.text[:40]!r}: {layout.size} px is {seen:.1f} px at {PHONE} px wide"
+        assert layout.lines or not layout.truncated, f"a text vanished from its box {layout.box}"

@@ -8,7 +8,7 @@ from PIL import Image, ImageStat
 from graphql_api.geracao.render.gallery import available_kinds, plan_gallery, render_gallery
 from graphql_api.geracao.render.photo import prepare
 from graphql_api.geracao.render.types import RenderError
-from tests.render.helpers import assert_no_overflow, watermark_contrast
+from tests.render.helpers import assert_legible, assert_no_overflow, watermark_contrast
 from tests.render.samples import extreme_ficha, rich_ficha, sparse_ficha
 
 INFO = ["destaques", "medidas", "conteudo", "garantia", "avaliacoes", "perguntas"]
@@ -50,6 +50,7 @@ def test_teste_gallery_is_reduced_watermarked_and_complete(rich_gallery_teste):
         with Image.open(imagem.path) as img:
             assert img.format == "JPEG" and img.size == (600, 600) == (imagem.largura, imagem.altura)
         assert_no_overflow(imagem.layouts, (600, 600))
+        assert_legible(imagem.layouts, 600)
 
 
 @pytest.mark.slow
@@ -83,6 +84,7 @@ def test_extreme_ficha_never_overflows(fotos, tmp_path, ambiente, side):
     truncated = 0
     for imagem in result.imagens:
         assert_no_overflow(imagem.layouts, (side, side))
+        assert_legible(imagem.layouts, side)  # cut with an ellipsis, or rows left out: never smaller
         truncated += sum(layout.truncated for layout in imagem.layouts)
     assert truncated > 0  # the extreme texts really were too long, and were cut with an ellipsis
 

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from graphql_api.geracao.render import photo as photos
 from graphql_api.geracao.render import style
-from graphql_api.geracao.render.text import Box, Canvas
+from graphql_api.geracao.render.text import Box, Canvas, font, layout_text, text_height
 from graphql_api.geracao.render.types import OUTPUT_ERRORS, FotoAprovada, ordered_fotos
 
 TITLES = {
@@ -28,6 +28,10 @@ TITLES = {
     "avaliacoes": "Avaliações",
     "perguntas": "Perguntas frequentes",
 }
+COMPACT_BELOW = 900  # reference px: a canvas shorter than this has a header band without the name
+QUOTE_SIZE = (40, style.SMALLEST_TEXT)  # review quotes
+QUESTION_SIZE = (40, style.SMALLEST_TEXT)
+ANSWER_SIZE = (40, style.SMALLEST_TEXT)
 UNITS = {"mm": "mm", "cm": "cm", "m": "m", "g": "g", "kg": "kg"}
 _SWAP_SEPARATORS = str.maketrans(",.", ".,")
 
@@ -41,6 +45,7 @@ class Context:
     fotos: list[FotoAprovada]
     max_side: int
     scale: float = 1.0  # type and spacing relative to the canvas: video cards use larger type
+    narrated: bool = False  # video cards: the narration says the brand and reads the attributes
     _cache: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -55,7 +60,8 @@ class Context:
         return self.fotos[0]
 
     def canvas(self, size: tuple[int, int]) -> Canvas:
-        return Canvas(size, unit=style.unit(size) * self.scale)
+        # A card is as wide as its image or frame: its type reads on a phone (style.legible_size).
+        return Canvas(size, unit=style.text_unit(size, scale=self.scale), legible=style.legible_size(size[0]))
 
     def warm(self, pool, fotos) -> None:
         """Prepare photos in parallel ahead of use. A photo that fails is not reported here: each
@@ -151,28 +157,82 @@ SUPPORTS: dict[str, Callable[[dict], bool]] = {
 # -- shared drawing -----------------------------------------------------------------------------
 
 
+def compact(canvas: Canvas) -> bool:
+    """A short canvas: a wide video card, whose type is large to read on a phone."""
+    return canvas.size[1] < canvas.px(COMPACT_BELOW)
+
+
 def frame(canvas: Canvas, title: str, subtitle: str) -> Box:
-    """Header band, bottom strip; returns the body box inside the margins."""
+    """Header band, bottom strip; returns the body box inside the margins. A compact canvas keeps
+    the band to the title (the product's name is on the video's opening) and narrower margins
+    above and below the body."""
     width, height = canvas.size
-    band = canvas.px(style.HEADER)
+    short = compact(canvas)
+    band = canvas.px(style.HEADER_COMPACT if short else style.HEADER)
     margin = canvas.px(style.MARGIN)
     canvas.draw.rectangle([0, 0, width, band], fill=style.NAVY)
     canvas.draw.rectangle([0, height - canvas.px(style.ACCENT_STRIP), width, height], fill=style.ACCENT)
     inner = Box(margin, canvas.px(18), width - margin, band - canvas.px(14))
-    title_box, subtitle_box = inner.split(0.6, vertical=True)
-    canvas.text(title, title_box, fill=style.WHITE, size=style.TITLE_SIZE, bold=True, max_lines=1, valign="bottom")
-    canvas.text(subtitle, subtitle_box, fill=(200, 214, 229), size=style.SUBTITLE_SIZE, max_lines=1, valign="middle")
-    return Box(margin, band + margin * 2 // 3, width - margin, height - canvas.px(style.ACCENT_STRIP) - margin * 2 // 3)
+    if short:
+        canvas.text(title, inner, fill=style.WHITE, size=style.TITLE_SIZE, bold=True, max_lines=1, valign="middle")
+    else:
+        title_box, subtitle_box = inner.split(0.6, vertical=True)
+        canvas.text(title, title_box, fill=style.WHITE, size=style.TITLE_SIZE, bold=True, max_lines=1, valign="bottom")
+        canvas.text(
+            subtitle, subtitle_box, fill=(200, 214, 229), size=style.SUBTITLE_SIZE, max_lines=1, valign="middle"
+        )
+    air = margin // 3 if short else margin * 2 // 3
+    return Box(margin, band + air, width - margin, height - canvas.px(style.ACCENT_STRIP) - air)
 
 
 def split_for_photo(canvas: Canvas, body: Box, share: float = 0.4) -> tuple[Box, Box]:
-    """(photo box, content box): side by side on square and wide canvases, stacked on tall ones."""
+    """(photo box, content box): side by side on square and wide canvases, stacked on tall ones.
+    A compact canvas gives the text more of its width: the photo is as short as the body."""
     vertical = canvas.size[1] > canvas.size[0] * 1.1
-    return body.split(share, canvas.px(style.GAP) * 2, vertical=vertical)
+    return body.split(share * 0.75 if compact(canvas) else share, canvas.px(style.GAP) * 2, vertical=vertical)
 
 
-def rows_that_fit(total: int, box: Box, min_height: float, gap: float, limit: int) -> int:
-    return max(1, min(total, limit, int((box.height + gap) // (min_height + gap))))
+def rows_that_fit(
+    needed: Callable[[int], float], total: int, box: Box, gap: int, limit: int, more: float = 0
+) -> tuple[int, list[float]]:
+    """(rows shown, their least heights): the first rows, row i needing `needed(i)`, that fit in
+    `box` one above the other, at most `limit` rows. When rows are left out and `more` is given,
+    a last "more" row of that height (e mais N …) counts in the limit. At least one row."""
+    heights: list[float] = []
+    for i in range(min(total, limit)):
+        height = needed(i)
+        if sum(heights) + height + gap * len(heights) > box.height:
+            break
+        heights.append(height)
+    if len(heights) < total and more:
+        while heights and (len(heights) >= limit or sum(heights) + more + gap * len(heights) > box.height):
+            heights.pop()
+        if heights:
+            return len(heights), [*heights, more]
+    if not heights:  # not even one row: the first takes the box, its text cut to fit
+        return 1, [float(box.height)]
+    return len(heights), heights
+
+
+def stack(box: Box, heights: list[float], gap: int) -> list[Box]:
+    """Rows of at least `heights`, top to bottom, filling `box`: the room left is shared evenly."""
+    extra = max(0, box.height - sum(heights) - gap * (len(heights) - 1)) / max(len(heights), 1)
+    rows, top = [], float(box.y0)
+    for height in heights:
+        rows.append(Box(box.x0, round(top), box.x1, round(top + height + extra)))
+        top += height + extra + gap
+    return rows
+
+
+def label_and_value(
+    label: str, value: str, width: int, size: int, separator: str = ": ", bold: bool = True
+) -> tuple[str, int]:
+    """("Peso: 380 g", 1) when that fits one line `width` wide at font `size`, else the label over
+    the value, ("Profundidade\n7,5 cm", 2): a measure is never cut between number and unit."""
+    one_line = f"{label}{separator}{value}"
+    if len(layout_text(one_line, Box(0, 0, width, 1 << 16), size=(size, size), bold=bold).lines) == 1:
+        return one_line, 1
+    return f"{label}\n{value}", 2
 
 
 def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill) -> None:
@@ -239,20 +299,49 @@ def compose_destaques(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
     photo_box, list_box = split_for_photo(canvas, body)
     photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box)
     rows = attribute_rows(ctx.ficha)
-    gap = canvas.px(16)
-    count = rows_that_fit(len(rows), list_box, canvas.px(118), gap, 6)
-    shown = rows[:count]
-    if len(rows) > count:
-        shown[-1] = ("", f"e mais {len(rows) - count + 1} características")
+    if ctx.narrated:  # the video says the brand in its opening, and reads the attributes out
+        rows = [(label, value) for label, value in rows if label not in ("Marca", "Modelo")]
+    gap, pad_x, pad_y, beside_gap = canvas.px(16), canvas.px(22), canvas.px(12), canvas.px(20)
+    label_size, value_size = canvas.sizes(style.LABEL_SIZE)[1], canvas.sizes(style.BODY_SIZE)[1]
+    label_height = text_height(1, label_size, bold=True)
+    width = list_box.width - 2 * pad_x
+    # A row is its label over a value of one or two lines (longer values end in an ellipsis); on a
+    # short card (a wide video frame) the label is beside the value, in up to two lines too.
+    beside = compact(canvas)
+    label_font = font(label_size, bold=True)
+    widest = max(label_font.getlength(label) for label, _ in rows[:6]) + label_size * 0.1 + 2
+    label_width = min(math.ceil(widest), width // 2) if beside else width
+    value_width = width - label_width - beside_gap if beside else width
+
+    def needed(i: int) -> float:
+        value = canvas.needed_height(rows[i][1], value_width, size=value_size, max_lines=2)
+        if beside:
+            return 2 * pad_y + max(
+                value, canvas.needed_height(rows[i][0], label_width, size=label_size, bold=True, max_lines=2)
+            )
+        return 2 * pad_y + label_height + value
+
+    count, heights = rows_that_fit(needed, len(rows), list_box, gap, 6, more=2 * pad_y + text_height(1, value_size))
     labels, values = [], []
-    for (label, value), row in zip(shown, list_box.rows(count, gap), strict=False):
+    cards = stack(list_box, heights, gap)
+    for (label, value), row in zip(rows[:count], cards, strict=False):
         canvas.panel(row)
-        label_box, value_box = row.inset(canvas.px(22), canvas.px(12)).split(0.36, vertical=True)
-        if label:
-            labels.append((label, label_box))
-        values.append((value, value_box))
-    canvas.text_group(labels, fill=style.MUTED, size=style.LABEL_SIZE, bold=True, max_lines=1)
-    canvas.text_group(values, size=style.BODY_SIZE)
+        inner = row.inset(pad_x, pad_y)
+        if beside:
+            labels.append((label, Box(inner.x0, inner.y0, inner.x0 + label_width, inner.y1)))
+            values.append((value, Box(inner.x0 + label_width + beside_gap, inner.y0, inner.x1, inner.y1)))
+        else:
+            split = round(inner.y0 + label_height)
+            labels.append((label, Box(inner.x0, inner.y0, inner.x1, split)))
+            values.append((value, Box(inner.x0, split, inner.x1, inner.y1)))
+    canvas.text_group(labels, fill=style.MUTED, size=style.LABEL_SIZE, bold=True, max_lines=2 if beside else 1)
+    canvas.text_group(values, size=style.BODY_SIZE, max_lines=2)
+    if len(cards) > count:
+        canvas.panel(cards[-1])
+        more = f"e mais {len(rows) - count} características"
+        canvas.text(
+            more, cards[-1].inset(pad_x, pad_y), fill=style.MUTED, size=style.LABEL_SIZE, max_lines=1, valign="middle"
+        )
     return canvas
 
 
@@ -263,17 +352,41 @@ def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | No
     strip_items = [
         (label, entries[key]) for key, label in (("profundidade", "Profundidade"), ("peso", "Peso")) if key in entries
     ]
+    smallest = canvas.sizes(style.BODY_SIZE)[1]
     if strip_items:
-        body, strip = body.split(0.84, canvas.px(style.GAP), vertical=True)
+        pad_x, pad_y, cell_gap = canvas.px(20), canvas.px(8), canvas.px(style.GAP)
+        if body.width > body.height * 2:  # a wide video card: a column at the right, the product stays large
+            texts = [(f"{label}\n{value}", 2) for label, value in strip_items]
+            body, strip = body.split(0.64, cell_gap * 2, vertical=False)
+            cells = strip.inset(pad_x, pad_y).rows(len(texts), cell_gap)
+        else:
+            cell_width = (body.width - 2 * pad_x - cell_gap * (len(strip_items) - 1)) // len(strip_items)
+            texts = [label_and_value(label, value, cell_width, smallest) for label, value in strip_items]
+            # A strip under the product: 16 % of the body, or what its labels need at the smallest size.
+            needed = text_height(max(lines for _, lines in texts), smallest, bold=True)
+            share = 1 - max(0.16, (needed + 2 * pad_y) / max(body.height - cell_gap, 1))
+            body, strip = body.split(share, cell_gap, vertical=True)
+            inner = strip.inset(pad_x, pad_y)
+            cells = list(inner.split(0.5, cell_gap, vertical=False)) if len(texts) == 2 else [inner]
         canvas.panel(strip)
-        inner = strip.inset(canvas.px(20), canvas.px(8))
-        cells = inner.split(0.5, canvas.px(style.GAP), vertical=False) if len(strip_items) == 2 else (inner,)
-        for (label, value), cell in zip(strip_items, cells, strict=False):
-            canvas.text(
-                f"{label}: {value}", cell, size=style.BODY_SIZE, bold=True, max_lines=2, valign="middle", align="center"
-            )
+        canvas.text_group(
+            [(text, cell) for (text, _), cell in zip(texts, cells, strict=False)],
+            size=style.BODY_SIZE,
+            bold=True,
+            max_lines=max(lines for _, lines in texts),
+            valign="middle",
+            align="center",
+        )
     gutter_x = round(body.width * 0.26) if "altura" in entries else 0
-    gutter_y = round(body.height * 0.16) if "largura" in entries else 0
+    width_label, width_lines = label_and_value(
+        "Largura", entries.get("largura", ""), body.width - gutter_x, smallest, " "
+    )
+    # Room under the product for the arrow and its label (see the label's box).
+    gutter_y = (
+        max(round(body.height * 0.16), canvas.px(22) * 3 // 2 + round(text_height(width_lines, smallest, bold=True)))
+        if "largura" in entries
+        else 0
+    )
     photo_box = Box(body.x0 + gutter_x, body.y0, body.x1, body.y1 - gutter_y)
     landed = photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box.inset(canvas.px(8)))
     line = canvas.px(5)
@@ -283,18 +396,23 @@ def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | No
         arrow(canvas.draw, (landed.x0, y), (landed.x1, y), line)
         label_box = Box(photo_box.x0, y + gap // 2, photo_box.x1, body.y1)
         canvas.text(
-            f"Largura {entries['largura']}",
+            width_label,
             label_box,
             size=style.BODY_SIZE,
             bold=True,
             align="center",
             valign="middle",
-            max_lines=2,
+            max_lines=width_lines,
         )
     if "altura" in entries:
         x = landed.x0 - gap
         arrow(canvas.draw, (x, landed.y0), (x, landed.y1), line)
-        label_box = Box(body.x0, landed.y0, x - gap // 2, landed.y1)
+        # Beside the arrow, and at least two lines tall when the product is flat.
+        middle, half = (
+            (landed.y0 + landed.y1) // 2,
+            round(max(landed.height, text_height(2, smallest, bold=True)) / 2),
+        )
+        label_box = Box(body.x0, max(body.y0, middle - half), x - gap // 2, min(body.y1, middle + half))
         canvas.text(
             f"Altura\n{entries['altura']}",
             label_box,
@@ -313,22 +431,39 @@ def compose_conteudo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | N
     photo_box, list_box = split_for_photo(canvas, body, 0.34)
     photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box)
     items = ctx.ficha["composicaoOferta"]
-    gap = canvas.px(14)
-    count = rows_that_fit(len(items), list_box, canvas.px(96), gap, 8)
+    gap, pad, inner_gap = canvas.px(14), canvas.px(12), canvas.px(16)
+    smallest = canvas.sizes(style.BODY_SIZE)[1]
+    # The badge is as wide as the longest quantity at the smallest size (10.000× is not cut).
+    badge_font = font(smallest, bold=True)
+    widest = max(badge_font.getlength(f"{number(i['quantidade'])}×") for i in items)
+    badge_width = min(
+        max(round(widest + smallest * 0.1 + canvas.px(24)), round(list_box.width * 0.22)), list_box.width // 2
+    )
+    name_width = list_box.width - 2 * pad - badge_width - inner_gap
+    count, heights = rows_that_fit(
+        lambda i: 2 * pad + canvas.needed_height(items[i]["item"], name_width, size=smallest, max_lines=2),
+        len(items),
+        list_box,
+        gap,
+        8,
+        more=2 * pad + text_height(1, smallest),
+    )
     shown = [(f"{number(i['quantidade'])}×", i["item"]) for i in items[:count]]
-    if len(items) > count:
-        shown[-1] = ("+", f"mais {len(items) - count + 1} itens")
+    if len(heights) > count:
+        shown.append(("+", f"mais {len(items) - count} itens"))
     badges, names = [], []
-    for (quantity, item), row in zip(shown, list_box.rows(count, gap), strict=False):
+    for (quantity, item), row in zip(shown, stack(list_box, heights, gap), strict=False):
         canvas.panel(row)
-        badge_box, text_box = row.inset(canvas.px(12)).split(0.24, canvas.px(16), vertical=False)
+        inner = row.inset(pad)
+        badge_box = Box(inner.x0, inner.y0, inner.x0 + badge_width, inner.y1)
+        text_box = Box(badge_box.x1 + inner_gap, inner.y0, inner.x1, inner.y1)
         canvas.draw.rounded_rectangle(badge_box.as_tuple(), radius=canvas.px(14), fill=style.ACCENT)
         badges.append((quantity, badge_box))
         names.append((item, text_box))
     canvas.text_group(
         badges, fill=style.NAVY, size=style.BODY_SIZE, bold=True, max_lines=1, align="center", valign="middle"
     )
-    canvas.text_group(names, size=style.BODY_SIZE, valign="middle")
+    canvas.text_group(names, size=style.BODY_SIZE, valign="middle", max_lines=2)
     return canvas
 
 
@@ -359,7 +494,7 @@ def compose_garantia(ctx: Context, size: tuple[int, int], foto: FotoAprovada | N
     canvas.text(
         ctx.ficha["garantia"],
         text_box.inset(canvas.px(36)),
-        size=(60, 24),
+        size=(60, style.SMALLEST_TEXT),
         bold=True,
         align="center",
         valign="middle",
@@ -373,44 +508,78 @@ def compose_avaliacoes(ctx: Context, size: tuple[int, int], foto: FotoAprovada |
     body = frame(canvas, TITLES["avaliacoes"], ctx.ficha["nome"])
     proof = social_proof(ctx.ficha)
     reviews = best_reviews(ctx.ficha)
-    summary, quotes = body.split(0.38, canvas.px(style.GAP), vertical=True) if reviews else (body, None)
+    # A wide body (a video card) puts the summary in a column beside the reviews, else above them.
+    column = body.width > body.height * 2
+    if reviews:
+        gap = canvas.px(style.GAP) * (2 if column else 1)
+        summary, quotes = body.split(0.34 if column else 0.38, gap, vertical=not column)
+    else:
+        summary, quotes = body, None
     facts = []
     if proof["total"]:
         facts.append(f"{number(proof['total'])} avaliações")
     if proof["vendidos"]:
         facts.append(f"{number(proof['vendidos'])} vendidos")
+    smallest, largest = canvas.sizes(style.BODY_SIZE)[1], canvas.sizes(style.BODY_SIZE)[0]
+
+    def joined(width: int) -> tuple[str, int]:  # "1.287 avaliações · 5.400 vendidos", or one over the other
+        if len(facts) < 2:
+            return "".join(facts), 2
+        return label_and_value(facts[0], facts[1], width, smallest, " · ", bold=False)
+
+    (counts, lines), facts_box, align = joined(summary.width), summary, "left"
     if proof["media"] is not None:
-        score_box, rest = summary.split(0.34, canvas.px(style.GAP), vertical=False)
+        below = canvas.px(10)
+        if column:  # the score, the stars under it, the counts at the bottom, centred
+            score_box = rest = summary
+            star_height = min(round(summary.width / 5.9), round(summary.height * 0.2))
+        else:  # the score, and beside it the stars over the counts
+            score_box, rest = summary.split(0.34, canvas.px(style.GAP), vertical=False)
+            star_height = min(round(rest.width / 5.9), round(rest.height * 0.45))
+        counts, lines = joined(rest.width)
+        counts_height = (
+            round(canvas.needed_height(counts, rest.width, size=largest, max_lines=lines)) + below if facts else 0
+        )
+        if column:
+            top = rest.y1 - counts_height - star_height
+            score_box = Box(summary.x0, summary.y0, summary.x1, top - below)
+            left, align = rest.x0 + (rest.width - round(star_height * 1.15 * 5)) // 2, "center"
+        else:
+            top, left = rest.y0 + max(0, (rest.height - star_height - counts_height) // 2), rest.x0
+        stars(canvas, left, top, star_height, float(proof["media"]))
+        facts_box = Box(rest.x0, top + star_height + below, rest.x1, min(rest.y1, top + star_height + counts_height))
         canvas.text(
             rating(proof["media"]),
             score_box,
-            size=(150, 40),
+            size=(150, 44),
             bold=True,
             fill=style.NAVY,
             align="center",
             valign="middle",
             max_lines=1,
         )
-        stars_row, facts_box = rest.split(0.45, canvas.px(10), vertical=True)
-        star_height = min(stars_row.height, round(rest.width / 5.9))
-        stars(canvas, rest.x0, stars_row.y1 - star_height, star_height, float(proof["media"]))
-    else:
-        facts_box = summary
     if facts:
-        canvas.text(" · ".join(facts), facts_box, size=style.BODY_SIZE, fill=style.MUTED, max_lines=2)
+        canvas.text(counts, facts_box, size=style.BODY_SIZE, fill=style.MUTED, max_lines=lines, align=align)
     if quotes is not None:
-        gap = canvas.px(16)
-        count = rows_that_fit(len(reviews), quotes, canvas.px(150), gap, 3)
+        gap, pad_x, pad_y = canvas.px(16), canvas.px(22), canvas.px(16)
+        star_h, below = canvas.px(30), canvas.px(8)
+        smallest = canvas.sizes(QUOTE_SIZE)[1]
+        quoted = [f"“{review['texto'].strip()}”" for review in reviews]
+        width = quotes.width - 2 * pad_x
+        count, heights = rows_that_fit(
+            lambda i: 2 * pad_y + star_h + below + canvas.needed_height(quoted[i], width, size=smallest, max_lines=3),
+            len(reviews),
+            quotes,
+            gap,
+            3,
+        )
         texts = []
-        for review, card in zip(reviews, quotes.rows(count, gap), strict=False):
+        for review, text, card in zip(reviews, quoted, stack(quotes, heights, gap), strict=False):
             canvas.panel(card)
-            inner = card.inset(canvas.px(22), canvas.px(16))
-            star_h = canvas.px(26)
+            inner = card.inset(pad_x, pad_y)
             stars(canvas, inner.x0, inner.y0, star_h, review["nota"])
-            texts.append(
-                (f"“{review['texto'].strip()}”", Box(inner.x0, inner.y0 + star_h + canvas.px(8), inner.x1, inner.y1))
-            )
-        canvas.text_group(texts, size=(34, 22))
+            texts.append((text, Box(inner.x0, inner.y0 + star_h + below, inner.x1, inner.y1)))
+        canvas.text_group(texts, size=QUOTE_SIZE, max_lines=3)
     return canvas
 
 
@@ -418,16 +587,36 @@ def compose_perguntas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
     canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["perguntas"], ctx.ficha["nome"])
     items = ctx.ficha["perguntas"]
-    gap = canvas.px(18)
-    count = rows_that_fit(len(items), body, canvas.px(220), gap, 3)
+    gap, pad_x, pad_y, between = canvas.px(18), canvas.px(24), canvas.px(16), canvas.px(8)
+    asked = [(f"P: {item['pergunta']}", f"R: {item['resposta']}") for item in items]
+    width = body.width - 2 * pad_x
+    question_size, answer_size = canvas.sizes(QUESTION_SIZE)[1], canvas.sizes(ANSWER_SIZE)[1]
+
+    def question_height(i: int) -> float:
+        return canvas.needed_height(asked[i][0], width, size=question_size, bold=True, max_lines=2)
+
+    # A card holds its question in up to two lines and its answer in up to three.
+    count, heights = rows_that_fit(
+        lambda i: (
+            2 * pad_y
+            + question_height(i)
+            + between
+            + canvas.needed_height(asked[i][1], width, size=answer_size, max_lines=3)
+        ),
+        len(items),
+        body,
+        gap,
+        3,
+    )
     questions, answers = [], []
-    for item, card in zip(items, body.rows(count, gap), strict=False):
+    for i, card in enumerate(stack(body, heights, gap)):
         canvas.panel(card)
-        question, answer = card.inset(canvas.px(24), canvas.px(16)).split(0.4, canvas.px(8), vertical=True)
-        questions.append((f"P: {item['pergunta']}", question))
-        answers.append((f"R: {item['resposta']}", answer))
-    canvas.text_group(questions, size=(36, 22), bold=True, fill=style.NAVY)
-    canvas.text_group(answers, size=(32, 20))
+        inner = card.inset(pad_x, pad_y)
+        split = round(inner.y0 + question_height(i))
+        questions.append((asked[i][0], Box(inner.x0, inner.y0, inner.x1, split)))
+        answers.append((asked[i][1], Box(inner.x0, split + between, inner.x1, inner.y1)))
+    canvas.text_group(questions, size=QUESTION_SIZE, bold=True, fill=style.NAVY, max_lines=2)
+    canvas.text_group(answers, size=ANSWER_SIZE, max_lines=3)
     return canvas
 
 

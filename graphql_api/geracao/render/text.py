@@ -5,7 +5,6 @@ layout and keeps it, so a test can check every ink box against its container."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, overload
@@ -15,6 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 from graphql_api.geracao.render import style
 
 ELLIPSIS = "…"
+LINE = 1.236  # em: the tallest DejaVu line from 14 px up (see _line_height)
 Align = Literal["left", "center", "right"]
 VAlign = Literal["top", "middle", "bottom"]
 
@@ -148,9 +148,12 @@ def wrap(text: str, f: ImageFont.FreeTypeFont, width: int, break_words: bool = T
     return lines
 
 
-def _line_height(f: ImageFont.FreeTypeFont) -> int:
+def _line_height(f: ImageFont.FreeTypeFont) -> float:
+    """DejaVu's line (ascent + descent) is 1.17 to 1.24 em as each pixel size rounds it. Taking
+    the largest, LINE em, at every size makes a layout scale: the 600 px teste image is the
+    1200 px one in small (a faithful preview), and glyphs still never leave their box."""
     ascent, descent = f.getmetrics()
-    return ascent + descent
+    return max(ascent + descent, LINE * f.size)
 
 
 def _ellipsize(line: str, f: ImageFont.FreeTypeFont, width: int) -> str:
@@ -161,8 +164,13 @@ def _ellipsize(line: str, f: ImageFont.FreeTypeFont, width: int) -> str:
 
 
 def _inner(box: Box, size: int) -> Box:
-    """Room for the advance boxes: glyph ink overhangs them a little (j, f, Ç, Ã) at any size."""
-    return box.inset(math.ceil(size * 0.05), math.ceil(size * 0.02))
+    """Room for the advance boxes: glyph ink overhangs them a little (j, f, Ç, Ã) at any size.
+    In proportion to the size (a whole pixel at least), so a layout scales with its canvas."""
+    return box.inset(max(1, round(size * 0.05)), _inset_y(size))
+
+
+def _inset_y(size: int) -> int:
+    return max(1, round(size * 0.04))
 
 
 def _fits(lines: list[str], f: ImageFont.FreeTypeFont, box: Box, spacing: float, max_lines: int | None) -> bool:
@@ -171,9 +179,16 @@ def _fits(lines: list[str], f: ImageFont.FreeTypeFont, box: Box, spacing: float,
     return _block_height(len(lines), f, spacing) <= box.height
 
 
-def _block_height(count: int, f: ImageFont.FreeTypeFont, spacing: float) -> int:
+def _block_height(count: int, f: ImageFont.FreeTypeFont, spacing: float) -> float:
     height = _line_height(f)
-    return round(height * count + height * (spacing - 1) * max(count - 1, 0))
+    return height * count + height * (spacing - 1) * max(count - 1, 0)
+
+
+def text_height(lines: int, size: int, bold: bool = False, spacing: float = 1.18) -> float:
+    """The height to plan for `lines` lines at font `size`: the least box they fit in (the inner
+    inset included) and a tenth of the size more, so the plan, in fractions of a pixel and in
+    proportion to the size, still holds once each box is rounded to whole pixels."""
+    return _block_height(lines, font(size, bold), spacing) + 2 * _inset_y(size) + size * 0.1
 
 
 def layout_text(
@@ -227,7 +242,7 @@ def layout_text(
     f, box_in = font(size_px, bold), _inner(box, size_px)
     pitch = _line_height(f) * spacing
     block = _block_height(len(lines), f, spacing)
-    top = box_in.y0
+    top: float = box_in.y0
     if valign == "middle":
         top = box_in.y0 + (box_in.height - block) // 2
     elif valign == "bottom":
@@ -250,19 +265,28 @@ def layout_text(
 class Canvas:
     """An RGB image with a drawing context that records every text layout drawn on it."""
 
-    def __init__(self, size: tuple[int, int], background=style.WHITE, mode: str = "RGB", unit: float | None = None):
+    def __init__(
+        self,
+        size: tuple[int, int],
+        background=style.WHITE,
+        mode: str = "RGB",
+        unit: float | None = None,
+        legible: int = 1,
+    ):
         self.image = Image.new(mode, size, background)
         self.draw = ImageDraw.Draw(self.image)
         self.layouts: list[TextLayout] = []
         # An overlay (caption, title panel) takes the scale of the frame it is laid on.
         self.u = unit if unit is not None else style.unit(size)
+        # No text is drawn smaller (cards pass style.legible_size: readable on a phone).
+        self.legible = legible
 
     @classmethod
     def wrap(cls, image: Image.Image) -> Canvas:
         """Draw on an existing RGB image (edits write text over a photo)."""
         canvas = cls.__new__(cls)
         canvas.image, canvas.draw, canvas.layouts = image, ImageDraw.Draw(image), []
-        canvas.u = style.unit(image.size)
+        canvas.u, canvas.legible = style.unit(image.size), 1
         return canvas
 
     @property
@@ -278,7 +302,14 @@ class Canvas:
         return max(1, round(value * self.u))
 
     def sizes(self, pair: tuple[int, int]) -> tuple[int, int]:
-        return (self.px(pair[0]), self.px(pair[1]))
+        """(largest, smallest) reference font sizes in this canvas's pixels, never below `legible`."""
+        return (max(self.px(pair[0]), self.legible), max(self.px(pair[1]), self.legible))
+
+    def needed_height(self, text: str, width: int, *, size: int, bold: bool = False, max_lines: int = 1) -> float:
+        """The height of a box `width` wide that holds `text` at font `size` (canvas pixels),
+        in at most `max_lines` lines (cut with an ellipsis beyond): rows sized before drawing."""
+        layout = layout_text(text, Box(0, 0, width, 1 << 16), size=(size, size), bold=bold, max_lines=max_lines)
+        return text_height(max(1, len(layout.lines)), size, bold)
 
     def text(self, text: str, box: Box, *, fill=style.INK, size=style.BODY_SIZE, **options) -> TextLayout:
         return self.draw_layout(layout_text(text, box, size=self.sizes(size), **options), fill)

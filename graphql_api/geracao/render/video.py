@@ -183,15 +183,23 @@ def photo_slide(ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale:
 def title_panel(frame: tuple[int, int], title: str, subtitle: str) -> tuple[Image.Image, Box, list[TextLayout]]:
     """The name panel of the opening and closing scenes (RGBA, laid over the moving photo)."""
     area = title_area(frame)
-    canvas = Canvas((area.width, area.height), background=(0, 0, 0, 0), mode="RGBA", unit=style.unit(frame))
+    canvas = Canvas(
+        (area.width, area.height),
+        background=(0, 0, 0, 0),
+        mode="RGBA",
+        unit=style.text_unit(frame),
+        legible=style.legible_size(frame[0]),
+    )
     canvas.panel(canvas.box, fill=style.NAVY + (235,))
     bar = canvas.px(14)
     canvas.draw.rectangle([0, canvas.px(24), bar, area.height - canvas.px(24)], fill=style.ACCENT)
     inner = canvas.box.inset(canvas.px(40), canvas.px(26))
     inner = Box(inner.x0 + bar, inner.y0, inner.x1, inner.y1)
     name_box, sub_box = inner.split(0.72, canvas.px(10), vertical=True)
-    canvas.text(title, name_box, fill=style.WHITE, size=(68, 30), bold=True, max_lines=3, valign="bottom")
-    canvas.text(subtitle, sub_box, fill=style.ACCENT, size=(40, 22), max_lines=1)
+    canvas.text(
+        title, name_box, fill=style.WHITE, size=(68, style.SMALLEST_TEXT), bold=True, max_lines=3, valign="bottom"
+    )
+    canvas.text(subtitle, sub_box, fill=style.ACCENT, size=(40, style.SMALLEST_TEXT), max_lines=1)
     return canvas.image, area, canvas.layouts
 
 
@@ -478,7 +486,9 @@ def render_video(
             vtt = out_dir / "legenda.vtt"
             write_webvtt(cues, vtt)
 
-            ctx = Context(ficha, fotos, max_side=round(max(max(frames)) * spec.supersample), scale=CARD_SCALE)
+            ctx = Context(
+                ficha, fotos, max_side=round(max(max(frames)) * spec.supersample), scale=CARD_SCALE, narrated=True
+            )
             ctx.warm(pool, [scene.foto for scene in scenes if scene.foto])
             videos, falhas = [], []
             for formato, size in formats:
@@ -565,11 +575,18 @@ def _draw_slides(
     return slides
 
 
-def _card(ctx: Context, kind: str, size: tuple[int, int], leave_caption_room: bool) -> Image.Image:
-    """A card fills the frame, or stops above the caption zone when captions are burned in."""
+def card_canvas(ctx: Context, kind: str, size: tuple[int, int], leave_caption_room: bool) -> Canvas:
+    """A card as wide as the frame: as tall, or stopping above the caption zone when captions are
+    burned in."""
     if not leave_caption_room:
-        return compose(kind, ctx, size).image
-    top = caption_zone(size).y0 - round(size[1] * 0.02)
+        return compose(kind, ctx, size)
+    return compose(kind, ctx, (size[0], caption_zone(size).y0 - round(size[1] * 0.02)))
+
+
+def _card(ctx: Context, kind: str, size: tuple[int, int], leave_caption_room: bool) -> Image.Image:
+    card = card_canvas(ctx, kind, size, leave_caption_room).image
+    if card.size == size:
+        return card
     frame = Image.new("RGB", size, style.WHITE)
-    frame.paste(compose(kind, ctx, (size[0], top)).image, (0, 0))
+    frame.paste(card, (0, 0))
     return frame

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PIL import Image, ImageChops, ImageOps, ImageStat
 
+from graphql_api.geracao.render.photo import Placement, PreparedPhoto
+from graphql_api.geracao.render.types import FotoAprovada
 from graphql_api.geracao.render.watermark import watermark_mask
+from tests.render.cenarios import Cenario
 
 
 def watermark_contrast(teste: Image.Image, producao: Image.Image) -> tuple[float, float]:
@@ -25,3 +30,27 @@ def assert_no_overflow(layouts, canvas_size) -> None:
             continue
         assert layout.box.contains(ink), f"{layout.text[:40]!r}: ink {ink} outside its box {layout.box}"
         assert canvas[0] <= ink.x0 and canvas[1] <= ink.y0 and ink.x1 <= canvas[2] and ink.y1 <= canvas[3]
+
+
+def foto_de(cenario: Cenario, pasta: Path, ordem: int = 1, principal: bool | None = None) -> FotoAprovada:
+    """The scene's photo as an approved photo on disk (ordem 1 is the principal unless told)."""
+    pasta.mkdir(parents=True, exist_ok=True)
+    extensao = "png" if cenario.dados.startswith(b"\x89PNG") else "jpg"
+    path = pasta / f"{ordem:02d}-{cenario.nome}.{extensao}"
+    path.write_bytes(cenario.dados)
+    largura, altura = cenario.mascara.size
+    return FotoAprovada(path, ordem, ordem == 1 if principal is None else principal, largura, altura)
+
+
+def caixa_verdadeira(cenario: Cenario, photo: PreparedPhoto, onde: Placement) -> tuple[float, float, float, float]:
+    """The scene's true product box (its ground-truth mask) where it landed: the photo as sent
+    mapped into the prepared photo, then by `onde` onto a canvas."""
+    box = cenario.mascara.getbbox()
+    assert box is not None
+    landed = photo.origem.then(onde)
+    return (
+        landed.x + box[0] * landed.scale,
+        landed.y + box[1] * landed.scale,
+        landed.x + box[2] * landed.scale,
+        landed.y + box[3] * landed.scale,
+    )

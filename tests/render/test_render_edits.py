@@ -6,6 +6,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from graphql_api.core.errors import ApiError
+from graphql_api.geracao.render import observacoes
 from graphql_api.geracao.render.edits import FORMATS, apply_edits
 from graphql_api.geracao.schemas import parse_edicao
 from tests.render.cenarios import cenario
@@ -93,10 +94,8 @@ def test_an_inseparable_product_keeps_its_backdrop_and_says_so(operacao, tmp_pat
     with Image.open(result.path) as img, Image.open(referencia.path) as reference:
         assert img.size == reference.size
         assert ImageStat.Stat(ImageChops.difference(img, reference).convert("L")).mean[0] < 1
-    assert result.notes == [
-        f"{operacao['tipo']}: Foto usada inteira, com o fundo original: não foi possível separar o produto do "
-        "fundo. Para fundo branco, envie uma foto do produto sobre um fundo liso, que contraste com ele."
-    ]
+    assert result.notes == [f"{operacao['tipo']}: {observacoes.fundo_mantido(incerto=False)}"]
+    assert "não foi possível separar o produto do fundo" in result.notes[0]
 
 
 @pytest.mark.parametrize("nome", ["bagunca", "escuro_no_escuro"])

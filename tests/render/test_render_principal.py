@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from graphql_api.geracao.render import observacoes
 from graphql_api.geracao.render.gallery import render_gallery
 from graphql_api.midia import enquadramento
 from tests.render.cenarios import CENARIOS, Cenario, cenario
@@ -125,10 +126,8 @@ def test_an_inseparable_principal_gives_way_to_the_next_separable_photo(tmp_path
     assert any("Imagem principal feita com a foto de ordem 2" in n and "(ordem 1)" in n for n in principal.notes)
     # the inseparable photo still appears, whole, and says its backdrop was kept
     assert (angulo.kind, angulo.foto_ordem) == ("angulo", 1)
-    assert angulo.notes[0] == (
-        "Foto usada inteira, com o fundo original: não foi possível separar o produto do fundo. Para "
-        "fundo branco, envie uma foto do produto sobre um fundo liso, que contraste com ele."
-    )
+    assert angulo.notes[0] == observacoes.fundo_mantido(incerto=False)
+    assert angulo.notes[0].startswith("Foto usada inteira, com o fundo original: não foi possível separar")
     pixels = _pixels(angulo.path)
     band = np.ones((SIDE, SIDE), bool)
     band[BAND:-BAND, BAND:-BAND] = False

@@ -4,7 +4,11 @@ it, what to send instead."""
 
 from __future__ import annotations
 
-_FUNDO_LISO = "envie uma foto do produto sobre um fundo liso, que contraste com ele"
+# The same advice as the check's catalog gives for these cases.
+_FUNDO_LISO = (
+    "envie uma foto do produto sobre um fundo liso e claro (papel, cartolina ou tecido branco ou "
+    "cinza-claro), sem textura nem outros objetos por perto, ou em PNG com o fundo transparente"
+)
 
 
 def _vezes(fator: float) -> str:

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from graphql_api.geracao.render import observacoes
+from graphql_api.geracao.render import observacoes, photo
 from graphql_api.geracao.render.gallery import render_gallery
 from graphql_api.midia import enquadramento
+from graphql_api.midia.recorte import CONFIANCA_MINIMA, Recorte
 from tests.render.cenarios import CENARIOS, Cenario, cenario
 from tests.render.helpers import foto_de
 from tests.render.samples import rich_ficha
@@ -196,3 +197,17 @@ def test_cards_show_the_product_cut_out_of_a_busy_photo(indice, kind, share, tmp
     # The drawn part has the bottle's proportions, not the (square) photo's: no shelf around it.
     drawn = (xs.max() - xs.min()) / (ys.max() - ys.min())
     assert drawn == pytest.approx((true_box[2] - true_box[0]) / (true_box[3] - true_box[1]), rel=0.12)
+
+
+def test_a_doubtful_cut_out_is_not_trusted_and_says_so(tmp_path, monkeypatch):
+    c = cenario("branco", LADO)
+
+    def duvidoso(imagem: Image.Image) -> Recorte:  # a mask, but below the confidence a main image needs
+        return Recorte(c.mascara.resize(imagem.size), CONFIANCA_MINIMA - 0.2, "teste")
+
+    monkeypatch.setattr(photo, "recortar", duvidoso)
+    result = _galeria(tmp_path, [foto_de(c, tmp_path)], 2)
+    assert [f.saida for f in result.falhas] == ["galeria-01-principal"]
+    [destaques] = result.imagens
+    assert destaques.notes[0] == observacoes.fundo_mantido(incerto=True)
+    assert "o recorte automático do produto não ficou confiável" in destaques.notes[0]

@@ -21,7 +21,6 @@ from pydantic_core import PydanticCustomError
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.validation import linha, validate
 from graphql_api.geracao.render.edits import FORMATS
-from graphql_api.geracao.render.photo import DEFAULT_TOLERANCE
 from graphql_api.geracao.render.video import AVATARES
 
 MAX_OPERATIONS = 10
@@ -57,16 +56,19 @@ class _Op(BaseModel):
 
 
 class FundoBranco(_Op):
-    """Make a uniform background pure white (see photo.py for exactly what that does)."""
+    """The product cut out onto pure white (graphql_api.midia.recorte finds it); the image as it
+    was, with a note, when the product cannot be told apart from its background."""
 
     tipo: Literal["fundo_branco"]
-    tolerancia: Annotated[StrictInt, Field(ge=1, le=80)] = DEFAULT_TOLERANCE
+    # Still accepted, no longer used: it was the colour keying's tolerance, and the product's mask
+    # replaced the keying (requests that send it keep working).
+    tolerancia: Annotated[StrictInt, Field(ge=1, le=80)] = 24
 
 
 class Enquadrar(_Op):
     """Reframe to a marketplace size. conter: the whole image, white around it; preencher: fill
-    the frame, cropping the edges; produto: crop to the product first (uniform backgrounds),
-    then contain it with `margem` percent around."""
+    the frame, cropping the edges; produto: the product cut out through its mask onto white,
+    contained with `margem` percent around (the whole image, with a note, when it cannot be)."""
 
     tipo: Literal["enquadrar"]
     formato: Literal[tuple(FORMATS)]  # type: ignore[valid-type]

@@ -24,7 +24,7 @@ class ImagemResultadoType:
     largura: int
     altura: int
     tipo: str  # what the image shows: principal, angulo, medidas, conteudo, ... (docs/midia.md)
-    observacoes: list[str]  # what an edit could not do exactly as asked
+    observacoes: list[str]  # what the image could not do as well as it should (for the seller)
 
 
 @strawberry.type(name="VideoResultado")

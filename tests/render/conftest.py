@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
+from graphql_api.geracao.render import photo
 from graphql_api.geracao.render.gallery import render_gallery
 from graphql_api.geracao.render.video import render_video
+from graphql_api.midia.recorte import Recorte
+from tests.render.cenarios import Cenario
 from tests.render.samples import make_fotos, rich_ficha
 
 
@@ -21,5 +25,20 @@ def rich_gallery_teste(fotos, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def apresentacao_teste(fotos, tmp_path_factory):
-    return render_video(rich_ficha(), fotos, "apresentacao", "automatico", "teste",
-                        tmp_path_factory.mktemp("video-teste"))
+    return render_video(
+        rich_ficha(), fotos, "apresentacao", "automatico", "teste", tmp_path_factory.mktemp("video-teste")
+    )
+
+
+@pytest.fixture
+def verdade(monkeypatch):
+    """Make recortar() answer a scene's true mask: the renderers' own work, measured apart from
+    the segmentation's (which has its own tests). `verdade(cenario)` switches it on."""
+
+    def usar(cenario: Cenario) -> None:
+        def recortar(imagem: Image.Image) -> Recorte:
+            return Recorte(cenario.mascara.resize(imagem.size, Image.Resampling.BILINEAR), 1.0, "verdade")
+
+        monkeypatch.setattr(photo, "recortar", recortar)
+
+    return usar

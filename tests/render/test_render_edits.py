@@ -1,12 +1,16 @@
 """Image edits: the request model's field errors, and each operation's effect on real pixels."""
 
+import cv2
+import numpy as np
 import pytest
-from PIL import Image, ImageStat
+from PIL import Image, ImageChops, ImageStat
 
 from graphql_api.core.errors import ApiError
+from graphql_api.geracao.render import observacoes
 from graphql_api.geracao.render.edits import FORMATS, apply_edits
 from graphql_api.geracao.schemas import parse_edicao
-from tests.render.helpers import assert_no_overflow, watermark_contrast
+from tests.render.cenarios import cenario
+from tests.render.helpers import assert_no_overflow, foto_de, watermark_contrast
 
 
 def _fields(dados) -> dict[str, str]:
@@ -80,12 +84,46 @@ def test_white_background_keys_a_uniform_backdrop(fotos, tmp_path):
     assert result.notes == []
 
 
-def test_white_background_leaves_a_busy_backdrop_and_says_so(fotos, tmp_path):
+@pytest.mark.parametrize("operacao", [{"tipo": "fundo_branco"}, {"tipo": "enquadrar", "formato": "quadrado_1000", "modo": "produto"}])
+def test_an_inseparable_product_keeps_its_backdrop_and_says_so(operacao, tmp_path):
+    foto = foto_de(cenario("inseparavel", 800), tmp_path)  # no algorithm tells this box from its table
+    result = apply_edits(foto.path, parse_edicao({"operacoes": [operacao]}), "producao", tmp_path / "out.jpg")
+    # the whole photo, as it was (framed whole, as modo conter would)
+    como_estava = {**operacao, "modo": "conter"} if operacao["tipo"] == "enquadrar" else {"tipo": "ajuste"}
+    referencia = apply_edits(foto.path, parse_edicao({"operacoes": [como_estava]}), "producao", tmp_path / "ref.jpg")
+    with Image.open(result.path) as img, Image.open(referencia.path) as reference:
+        assert img.size == reference.size
+        assert ImageStat.Stat(ImageChops.difference(img, reference).convert("L")).mean[0] < 1
+    assert result.notes == [f"{operacao['tipo']}: {observacoes.fundo_mantido(incerto=False)}"]
+    assert "não foi possível separar o produto do fundo" in result.notes[0]
+
+
+@pytest.mark.parametrize("nome", ["bagunca", "escuro_no_escuro"])
+def test_white_background_cuts_the_product_out_of_any_backdrop(nome, tmp_path, verdade):
+    c = cenario(nome, 800)
+    verdade(c)
     pedido = parse_edicao({"operacoes": [{"tipo": "fundo_branco"}]})
-    result = apply_edits(fotos[3].path, pedido, "producao", tmp_path / "out.jpg")
-    with Image.open(result.path) as img, Image.open(fotos[3].path) as original:
-        assert abs(ImageStat.Stat(img.convert("L")).mean[0] - ImageStat.Stat(original.convert("L")).mean[0]) < 2
-    assert result.notes and "não é uniforme" in result.notes[0]
+    result = apply_edits(foto_de(c, tmp_path).path, pedido, "producao", tmp_path / "out.jpg")
+    assert result.notes == []
+    with Image.open(result.path) as img:
+        darkest = np.asarray(img.convert("RGB")).min(axis=2)
+    produto = np.asarray(c.mascara) > 127
+    # past the product everything is white: no shelf, no dark ring (JPEG's own ripple aside)
+    distance = cv2.distanceTransform((~produto).astype(np.uint8), cv2.DIST_L2, 5)
+    assert darkest[distance > 3].min() >= 235 and darkest[distance > 8].min() >= 250
+    assert np.mean(darkest[produto] < 200) > 0.6  # and the product is still there
+
+
+def test_framing_on_the_product_centres_its_mask_with_the_margin(tmp_path, verdade):
+    c = cenario("pequeno_descentrado", 800)  # small and off-centre, its photo's shadow beside it
+    verdade(c)
+    pedido = parse_edicao({"operacoes": [{"tipo": "enquadrar", "formato": "quadrado_1000", "modo": "produto", "margem": 10}]})
+    result = apply_edits(foto_de(c, tmp_path).path, pedido, "producao", tmp_path / "out.jpg")
+    with Image.open(result.path) as img:
+        darkest = np.asarray(img.convert("RGB")).min(axis=2)
+    ys, xs = np.nonzero(darkest < 240)
+    assert abs(ys.min() - 100) <= 6 and abs(ys.max() - 899) <= 6  # the bottle's height fills 80 %
+    assert abs((xs.min() + xs.max()) / 2 - 500) <= 6  # centred, its shadow left out
 
 
 def test_brightness_and_contrast_move_the_pixels(fotos, tmp_path):

@@ -8,7 +8,8 @@ from PIL import Image, ImageStat
 from graphql_api.geracao.render.gallery import available_kinds, plan_gallery, render_gallery
 from graphql_api.geracao.render.photo import prepare
 from graphql_api.geracao.render.types import RenderError
-from tests.render.helpers import assert_legible, assert_no_overflow, watermark_contrast
+from tests.render.cenarios import cenario
+from tests.render.helpers import assert_legible, assert_no_overflow, foto_de, watermark_contrast
 from tests.render.samples import extreme_ficha, rich_ficha, sparse_ficha
 
 INFO = ["destaques", "medidas", "conteudo", "garantia", "avaliacoes", "perguntas"]
@@ -89,13 +90,14 @@ def test_extreme_ficha_never_overflows(fotos, tmp_path, ambiente, side):
     assert truncated > 0  # the extreme texts really were too long, and were cut with an ellipsis
 
 
-def test_uniform_backdrop_is_keyed_and_busy_one_left_alone(fotos):
+def test_a_plain_backdrop_is_trimmed_to_the_product_and_an_inseparable_photo_kept_whole(fotos, tmp_path):
     keyed = prepare(fotos[1].path, 900)  # light grey studio backdrop
-    assert keyed.whitened and keyed.mask is not None
-    assert keyed.size[0] < 900 * 0.6  # trimmed to the product
-    lifestyle = prepare(fotos[3].path, 900)  # wooden table
-    assert not lifestyle.whitened and lifestyle.mask is None
-    assert lifestyle.size == (900, 900)
+    assert keyed.separavel and keyed.mask is not None and keyed.fundo_uniforme and keyed.notes == ()
+    assert keyed.size[0] < 900 * 0.6 and keyed.mask.size == keyed.size  # trimmed to the product
+    assert keyed.caixa.width < keyed.size[0] and keyed.lado_produto > 600  # in the 1200 px photo's pixels
+    whole = prepare(foto_de(cenario("inseparavel", 800), tmp_path).path, 900)
+    assert not whole.separavel and whole.mask is None and whole.size == (800, 800)
+    assert whole.notes and whole.notes[0].startswith("Foto usada inteira, com o fundo original")
 
 
 def test_an_unreadable_photo_fails_its_image_only(fotos, tmp_path):

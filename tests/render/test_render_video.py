@@ -5,23 +5,28 @@ import re
 import wave
 from pathlib import Path
 
+import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from graphql_api.geracao.render import media, speech, storyboard
+from graphql_api.geracao.render import media, speech, storyboard, style
+from graphql_api.geracao.render.cards import Context
 from graphql_api.geracao.render.speech import Clip
 from graphql_api.geracao.render.subtitles import MAX_CUE_CHARS, Cue, chunks
 from graphql_api.geracao.render.video import (
     CINEPREMIUM_MIN_FOTOS,
     SPECS,
     VideoError,
+    camera,
     fit_length,
     narration_ok,
+    photo_slide,
     plan_timeline,
     render_video,
     resolve_avatar,
 )
-from tests.render.helpers import watermark_contrast
+from tests.render.cenarios import cenario
+from tests.render.helpers import caixa_verdadeira, foto_de, watermark_contrast
 from tests.render.samples import rich_ficha, sparse_ficha
 
 
@@ -165,3 +170,80 @@ def test_narration_gate_rejects_silence(tmp_path):
     assert not narration_ok([Clip("Olá, mundo.", silent, 1.0)])
     spoken = speech.synthesise("Olá, mundo.", "pt-br", tmp_path / "ola.wav")
     assert narration_ok([spoken])
+
+
+# -- the product is never cropped ------------------------------------------------------------------
+
+MOTIONS = ("zoom_in", "pan_right", "zoom_out", "pan_left")
+
+
+@pytest.mark.parametrize("nome", ["bagunca", "madeira", "inseparavel"])
+@pytest.mark.parametrize("mascara", ["do servico", "verdadeira"])
+def test_no_frame_crops_the_product_of_a_busy_photo(nome, mascara, tmp_path, verdade):
+    """Every photo scene of both video types, in every format, with every motion: the true
+    product stays inside the view in every frame. With the service's own mask a photo it cannot
+    split is shown whole; with the true one a scene is framed on the product."""
+    c = cenario(nome, 800)
+    if mascara == "verdadeira":
+        verdade(c)
+    foto = foto_de(c, tmp_path)
+    for tipo, spec in SPECS.items():
+        frames = [size for formats in spec.formats.values() for _, size in formats]
+        ctx = Context(sparse_ficha(), [foto], max_side=round(max(max(frames)) * spec.supersample))
+        for frame in frames:
+            for titled in (True, False):
+                slide = photo_slide(ctx, foto, frame, spec.supersample, titled)
+                x0, y0, x1, y1 = caixa_verdadeira(c, ctx.photo(foto), slide.placement)
+                width, height = slide.image.size
+                produto = (x0 / width, y0 / height, x1 / width, y1 / height)
+                for motion in MOTIONS:
+                    moving = camera(motion, slide.keep, spec.zoom)
+                    for t in np.linspace(0, 1, 21):
+                        v0, w0, v1, w1 = moving.window(t)
+                        assert min(v0, w0) >= 0 and max(v1, w1) <= 1 + 1e-9  # inside the still
+                        slack = 1 / min(frame)  # a pixel of the frame
+                        assert (
+                            v0 - slack <= produto[0] and w0 - slack <= produto[1]
+                            and produto[2] <= v1 + slack and produto[3] <= w1 + slack
+                        ), (tipo, frame, titled, motion, t, produto, (v0, w0, v1, w1))
+
+
+def test_a_scene_covers_the_frame_around_its_product_and_a_tall_one_is_cut_out(tmp_path, verdade):
+    madeira, bagunca = cenario("madeira", 800), cenario("bagunca", 800)
+    for c, scene in ((madeira, True), (bagunca, False)):
+        verdade(c)
+        foto = foto_de(c, tmp_path)
+        ctx = Context(sparse_ficha(), [foto], max_side=1920)
+        slide = photo_slide(ctx, foto, (960, 540), 2.0, titled=False)
+        corner = np.asarray(slide.image)[4, 4]
+        # the mug's wall fills the frame; the tall bottle cannot be shown whole that way, and is
+        # cut out onto the studio backdrop instead
+        assert (tuple(corner) == style.BACKDROP_TOP) != scene, (c.nome, corner)
+        product = slide.placement.map(ctx.photo(foto).caixa)
+        width, height = slide.image.size
+        assert 0 <= product.x0 < product.x1 <= width and 0 <= product.y0 < product.y1 <= height * 0.8  # above the captions
+
+
+@pytest.mark.parametrize("motion", MOTIONS)
+def test_ffmpeg_moves_the_camera_as_planned(motion, tmp_path):
+    """The zoompan filter shows what Camera.window says: a marker drawn where the product is
+    lands where the plan puts it, whole, in the first and last frames."""
+    slide_size, frame = (640, 360), (320, 180)
+    keep = (0.55, 0.2, 0.85, 0.7)
+    still = Image.new("RGB", slide_size, (255, 255, 255))
+    box = [round(keep[0] * 640), round(keep[1] * 360), round(keep[2] * 640) - 1, round(keep[3] * 360) - 1]
+    ImageDraw.Draw(still).rectangle(box, fill=(220, 20, 20))
+    still.save(tmp_path / "still.png")
+    moving = camera(motion, keep, 0.12)
+    frames = 12
+    media.run(["-i", str(tmp_path / "still.png"), "-vf", moving.zoompan(frames, frame, 30),
+               "-frames:v", str(frames), str(tmp_path / "f%02d.png")])
+    for number, t in ((1, 0.0), (frames, 1.0)):
+        pixels = np.asarray(Image.open(tmp_path / f"f{number:02d}.png").convert("RGB")).astype(int)
+        ys, xs = np.nonzero((pixels[..., 0] > 150) & (pixels[..., 1] < 100))
+        v0, w0, v1, w1 = moving.window(t)
+        expected = [(keep[0] - v0) / (v1 - v0) * frame[0], (keep[1] - w0) / (w1 - w0) * frame[1],
+                    (keep[2] - v0) / (v1 - v0) * frame[0], (keep[3] - w0) / (w1 - w0) * frame[1]]
+        found = [xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]
+        assert np.abs(np.subtract(found, expected)).max() <= 3, (motion, t, found, expected)
+        assert xs.min() > 0 and ys.min() > 0 and xs.max() < frame[0] - 1 and ys.max() < frame[1] - 1

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
+from graphql_api.geracao.render import observacoes, style
 from graphql_api.geracao.render import photo as photos
-from graphql_api.geracao.render import style
 from graphql_api.geracao.render.text import Box, Canvas, font, layout_text, text_height
-from graphql_api.geracao.render.types import OUTPUT_ERRORS, FotoAprovada, ordered_fotos
+from graphql_api.geracao.render.types import OUTPUT_ERRORS, FotoAprovada, OutputError, ordered_fotos
+from graphql_api.midia import enquadramento
 
 TITLES = {
     "destaques": "Destaques",
@@ -39,13 +40,14 @@ _SWAP_SEPARATORS = str.maketrans(",.", ".,")
 @dataclass
 class Context:
     """The material of one render: the ficha, its photos in gallery order, and a cache of
-    prepared photos (each photo is decoded and keyed once per render)."""
+    prepared photos (each photo is decoded and cut out once per render)."""
 
     ficha: dict
     fotos: list[FotoAprovada]
     max_side: int
     scale: float = 1.0  # type and spacing relative to the canvas: video cards use larger type
     narrated: bool = False  # video cards: the narration says the brand and reads the attributes
+    producao: float = 1.0  # the production image's side / this one's: notes speak of production
     _cache: dict = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -58,6 +60,14 @@ class Context:
         if not self.fotos:
             raise ValueError("no photo to draw: this render needs at least one photo")
         return self.fotos[0]
+
+    def produto(self) -> FotoAprovada | None:
+        """The photo the product is shown from (main image, cards): the first in gallery order
+        whose product can be cut out; None when none can. A photo that cannot be read raises."""
+        for foto in self.fotos:
+            if self.photo(foto).separavel:
+                return foto
+        return None
 
     def canvas(self, size: tuple[int, int]) -> Canvas:
         # A card is as wide as its image or frame: its type reads on a phone (style.legible_size).
@@ -260,6 +270,25 @@ def stars(canvas: Canvas, x: int, y: int, height: int, score: float) -> Box:
     return Box(x, y, x + width, y + height)
 
 
+def product(ctx: Context, canvas: Canvas, box: Box, foto: FotoAprovada | None = None, *, shadow: bool = False) -> Box:
+    """The product of `foto` (default: the photo the product is shown from, else the principal
+    photo whole) as large as fits in `box`, cut out through its mask; returns its landed box. What
+    it compromised (backdrop kept, enlarged) goes to the canvas's notes."""
+    foto = foto or ctx.produto() or ctx.principal
+    prepared = ctx.photo(foto)
+    at = photos.fit(prepared, box)
+    landed = at.map(prepared.caixa)
+    if shadow:
+        photos.contact_shadow(canvas.image, prepared, landed)
+    photos.draw(canvas.image, prepared, at)
+    for note in prepared.notes:
+        canvas.note(note)
+    enlarged = max(landed.width, landed.height) * ctx.producao / prepared.lado_produto
+    if enlarged > enquadramento.AMPLIACAO_TOLERADA:
+        canvas.note(observacoes.ampliado(enlarged))
+    return landed
+
+
 Point = tuple[float, float]
 
 
@@ -285,11 +314,30 @@ def arrow(draw: ImageDraw.ImageDraw, start: Point, end: Point, width: int) -> No
 # -- composers ------------------------------------------------------------------------------------
 
 
-def compose_photo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None) -> Canvas:
-    """principal / angulo: the product alone on pure white, centred, with even margins."""
+def compose_principal(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
+    """The product alone on pure white: its long side PREENCHIMENTO of the side, centred, with a
+    soft shadow drawn from its mask. Only a photo whose product can be cut out makes it."""
+    foto = foto or ctx.produto() or ctx.principal
+    if not ctx.photo(foto).separavel:
+        raise OutputError(observacoes.SEM_FOTO_RECORTAVEL)
+    canvas = compose_angulo(ctx, size, foto)
+    if foto != ctx.principal:
+        canvas.note(observacoes.principal_de_outra_foto(foto.ordem, ctx.principal.ordem))
+    return canvas
+
+
+def compose_angulo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | None = None) -> Canvas:
+    """A photo on pure white: the cut-out product framed as on the main image, or, when it cannot
+    be cut out, the whole photo inside the photo margin."""
     canvas = ctx.canvas(size)
-    margin = round(min(size) * style.PHOTO_MARGIN)
-    photos.paste_contained(canvas.image, ctx.photo(foto or ctx.principal), canvas.box.inset(margin))
+    foto = foto or ctx.principal
+    if ctx.photo(foto).separavel:
+        lado = min(size) * enquadramento.PREENCHIMENTO
+        cx, cy = size[0] / 2, size[1] / 2
+        box = Box(round(cx - lado / 2), round(cy - lado / 2), round(cx + lado / 2), round(cy + lado / 2))
+        product(ctx, canvas, box, foto, shadow=True)
+    else:
+        product(ctx, canvas, canvas.box.inset(round(min(size) * style.PHOTO_MARGIN)), foto)
     return canvas
 
 
@@ -297,7 +345,7 @@ def compose_destaques(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
     canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["destaques"], ctx.ficha["nome"])
     photo_box, list_box = split_for_photo(canvas, body)
-    photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box)
+    product(ctx, canvas, photo_box)
     rows = attribute_rows(ctx.ficha)
     if ctx.narrated:  # the video says the brand in its opening, and reads the attributes out
         rows = [(label, value) for label, value in rows if label not in ("Marca", "Modelo")]
@@ -388,7 +436,7 @@ def compose_medidas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | No
         else 0
     )
     photo_box = Box(body.x0 + gutter_x, body.y0, body.x1, body.y1 - gutter_y)
-    landed = photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box.inset(canvas.px(8)))
+    landed = product(ctx, canvas, photo_box.inset(canvas.px(8)))  # the arrows span the product's mask
     line = canvas.px(5)
     gap = canvas.px(22)
     if "largura" in entries:
@@ -429,7 +477,7 @@ def compose_conteudo(ctx: Context, size: tuple[int, int], foto: FotoAprovada | N
     canvas = ctx.canvas(size)
     body = frame(canvas, TITLES["conteudo"], ctx.ficha["nome"])
     photo_box, list_box = split_for_photo(canvas, body, 0.34)
-    photos.paste_contained(canvas.image, ctx.photo(ctx.principal), photo_box)
+    product(ctx, canvas, photo_box)
     items = ctx.ficha["composicaoOferta"]
     gap, pad, inner_gap = canvas.px(14), canvas.px(12), canvas.px(16)
     smallest = canvas.sizes(style.BODY_SIZE)[1]
@@ -621,8 +669,8 @@ def compose_perguntas(ctx: Context, size: tuple[int, int], foto: FotoAprovada | 
 
 
 COMPOSERS: dict[str, Callable[[Context, tuple[int, int], FotoAprovada | None], Canvas]] = {
-    "principal": compose_photo,
-    "angulo": compose_photo,
+    "principal": compose_principal,
+    "angulo": compose_angulo,
     "destaques": compose_destaques,
     "medidas": compose_medidas,
     "conteudo": compose_conteudo,

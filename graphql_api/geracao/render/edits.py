@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageEnhance, ImageOps
 
+from graphql_api.geracao.render import observacoes, style
 from graphql_api.geracao.render import photo as photos
-from graphql_api.geracao.render import style
 from graphql_api.geracao.render.text import Box, Canvas
 from graphql_api.geracao.render.types import RenderedImage, check_ambiente
 from graphql_api.geracao.render.watermark import apply_watermark
@@ -38,10 +38,13 @@ def _hex(value: str) -> tuple[int, int, int]:
 
 
 def _fundo_branco(img: Image.Image, op: FundoBranco, notes: list[str], scale: float) -> Image.Image:
-    whitened, mask = photos.whiten(img, op.tolerancia)
+    """The product through its mask onto pure white; the image as it was when the product cannot
+    be told apart from its background."""
+    recorte, mask = photos.cut_out(img)
     if mask is None:
-        notes.append("fundo_branco: o fundo não é uniforme; a imagem foi mantida.")
-    return whitened
+        notes.append(f"fundo_branco: {observacoes.fundo_mantido(incerto=recorte.mascara is not None)}")
+        return img
+    return photos.on_white(img, mask)
 
 
 def _enquadrar(img: Image.Image, op: Enquadrar, notes: list[str], scale: float) -> Image.Image:
@@ -49,17 +52,15 @@ def _enquadrar(img: Image.Image, op: Enquadrar, notes: list[str], scale: float) 
     size = (round(width * scale), round(height * scale))
     if op.modo == "preencher":
         return ImageOps.fit(img, size, Image.Resampling.LANCZOS)
+    mask = None
     if op.modo == "produto":
-        background = photos.background_mask(img)
-        bbox = ImageOps.invert(background).getbbox() if background is not None else None
-        if bbox is None:
-            notes.append("enquadrar: produto não destacado do fundo; a imagem inteira foi usada.")
-        else:
-            img = img.crop(bbox)
+        recorte, mask = photos.cut_out(img)
+        if mask is None:
+            notes.append(f"enquadrar: {observacoes.fundo_mantido(incerto=recorte.mascara is not None)}")
     canvas = Image.new("RGB", size, style.WHITE)
     margin = round(min(size) * op.margem / 100)
-    prepared = photos.PreparedPhoto(img, None, False)
-    photos.paste_contained(canvas, prepared, Box(0, 0, *size).inset(margin))
+    # The product cut out through its mask and framed by its own box; otherwise the whole image.
+    photos.paste_contained(canvas, photos.in_memory(img, mask), Box(0, 0, *size).inset(margin))
     return canvas
 
 

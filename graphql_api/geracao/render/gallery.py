@@ -18,6 +18,7 @@ from graphql_api.geracao.render.types import (
     Falha,
     FotoAprovada,
     GalleryResult,
+    OutputError,
     RenderedImage,
     RenderError,
     check_ambiente,
@@ -42,9 +43,10 @@ class PlannedImage:
 def available_kinds(ficha: dict, fotos: list[FotoAprovada]) -> list[str]:
     """The image kinds this ficha and these photos support, in gallery order (at most 12):
 
-    1. `principal`  — the principal photo on pure white (needs at least one photo; without
-       photos no gallery can be made and the list is empty);
-    2. `angulo`     — the second photo, when there is one;
+    1. `principal`  — the product cut out on pure white, from the first photo in gallery order
+       whose product can be cut out (needs at least one photo; without photos no gallery can be
+       made and the list is empty);
+    2. `angulo`     — the next photo, when there is one;
     3. `destaques`  — marca, modelo and atributos beside the product (needs ≥ 1 atributo);
     4. `medidas`    — the product with arrows for largura/altura, profundidade and weight below
        (needs at least one of largura, altura, profundidade);
@@ -64,18 +66,32 @@ def available_kinds(ficha: dict, fotos: list[FotoAprovada]) -> list[str]:
     return kinds[:MAX_IMAGES]
 
 
-def plan_gallery(ficha: dict, fotos: list[FotoAprovada], quantidade: int) -> list[PlannedImage]:
-    """The first `quantidade` images, each `angulo` bound to the next photo by ordem."""
+def plan_gallery(
+    ficha: dict, fotos: list[FotoAprovada], quantidade: int, principal: FotoAprovada | None = None
+) -> list[PlannedImage]:
+    """The first `quantidade` images: `principal` made from `principal` (default: the principal
+    photo), each `angulo` bound to the next of the other photos by ordem. The count never depends
+    on which photo makes the main image."""
     kinds = available_kinds(ficha, fotos)
     if not 1 <= quantidade <= len(kinds):
         raise ValueError(f"quantidade must be between 1 and {len(kinds)} for this ficha, not {quantidade}")
     ordered = ordered_fotos(fotos)
-    angles = iter(ordered[1:])
+    main = principal or ordered[0]
+    angles = iter([f for f in ordered if f != main])
     plan = []
     for posicao, kind in enumerate(kinds[:quantidade], start=1):
-        foto = ordered[0] if kind == "principal" else next(angles) if kind == "angulo" else None
+        foto = main if kind == "principal" else next(angles) if kind == "angulo" else None
         plan.append(PlannedImage(posicao, kind, foto))
     return plan
+
+
+def _main_photo(ctx: Context) -> FotoAprovada:
+    """The first photo, in gallery order, whose product can be cut out; when none can (or the
+    principal photo cannot be read), the principal photo, whose image then fails and says why."""
+    try:
+        return ctx.produto() or ctx.principal
+    except OUTPUT_ERRORS:
+        return ctx.principal
 
 
 def render_gallery(
@@ -83,14 +99,16 @@ def render_gallery(
 ) -> GalleryResult:
     """Render `quantidade` square JPEGs into `out_dir` (galeria-01-principal.jpg, …):
     1200×1200 in producao; 600×600 with the AMOSTRA watermark in teste. An image that cannot be
-    made (its photo is unreadable) is listed in `falhas` and the others are delivered; when none
-    can be made, RenderError."""
+    made (its photo is unreadable; no photo lets the product be cut out for the main image) is
+    listed in `falhas` and the others are delivered; when none can be made, RenderError. Each
+    image's `notes` say what it compromised (backdrop kept, product enlarged, main image made from
+    another photo)."""
     check_ambiente(ambiente)
     style.check_fonts()
     plan = plan_gallery(ficha, fotos, quantidade)
     side = SIDE[ambiente]
     out_dir.mkdir(parents=True, exist_ok=True)
-    ctx = Context(ficha, fotos, max_side=round(side * 1.5))
+    ctx = Context(ficha, fotos, max_side=round(side * 1.5), producao=SIDE["producao"] / side)
 
     def render(item: PlannedImage) -> RenderedImage | Falha:
         started = time.perf_counter()
@@ -100,7 +118,8 @@ def render_gallery(
             path = out_dir / f"galeria-{item.posicao:02d}-{item.kind}.jpg"
             image.save(path, "JPEG", **JPEG)
         except OUTPUT_ERRORS as exc:
-            return Falha(f"galeria-{item.posicao:02d}-{item.kind}", f"{type(exc).__name__}: {exc}")
+            erro = str(exc) if type(exc) is OutputError else f"{type(exc).__name__}: {exc}"
+            return Falha(f"galeria-{item.posicao:02d}-{item.kind}", erro)
         return RenderedImage(
             posicao=item.posicao,
             kind=item.kind,
@@ -109,12 +128,15 @@ def render_gallery(
             altura=side,
             foto_ordem=item.foto.ordem if item.foto else None,
             layouts=canvas.layouts,
+            notes=canvas.notes,
             seconds=time.perf_counter() - started,
         )
 
     with ThreadPoolExecutor(WORKERS) as pool:
-        # Photos first (each decoded once), so two images never key the same photo twice.
-        ctx.warm(pool, [item.foto or ctx.principal for item in plan])
+        # Photos first (each decoded and cut out once), so two images never do it twice.
+        ctx.warm(pool, [ctx.principal] + [item.foto for item in plan if item.foto])
+        plan = plan_gallery(ficha, fotos, quantidade, _main_photo(ctx))
+        ctx.warm(pool, [item.foto for item in plan if item.foto])  # a main image from another photo
         outputs = list(pool.map(render, plan))
     imagens = [o for o in outputs if isinstance(o, RenderedImage)]
     falhas = [o for o in outputs if isinstance(o, Falha)]

@@ -1,191 +1,284 @@
-"""Product photos: loading, whitening a uniform background, trimming, and fitting into a box.
+"""Product photos: loading, finding the product's mask, and drawing the product cut out.
 
-What "white background" does (and does not do): the colour of the photo's border is measured;
-when the border is uniform (a studio backdrop, a table top in one tone, a near-white sweep), the
-pixels close to that colour AND connected to the border become pure white, with a one-pixel
-feathered edge. Enclosed gaps (inside a mug handle) keep their tone, and a busy or gradient
-background (a lifestyle photo) is left as it is: the photo is then placed whole, without
-trimming. This is colour keying with a connectivity check, not subject segmentation."""
+The mask comes from graphql_api.midia.recorte (the service the quality check trusts too), with its
+confidence. A separable photo keeps its mask and the product's box, so every image frames,
+shadows and measures the product itself, never the photo's backdrop or its own cast shadow: drawn
+through the mask, the product sits on white (or on any card) with nothing of its background. A
+photo whose product cannot be told apart is kept whole, and `notes` says so in plain Portuguese."""
 
 from __future__ import annotations
 
-import re
+import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
 
+import cv2
+import numpy as np
 from PIL import Image, ImageChops, ImageFilter, ImageOps
 
-from graphql_api.geracao.render import style
+from graphql_api.geracao.render import observacoes, style
 from graphql_api.geracao.render.text import Box
+from graphql_api.midia import enquadramento
+from graphql_api.midia.recorte import Recorte, recortar
 
-DEFAULT_TOLERANCE = 24  # max channel difference (0–255) still counted as background
-_UNIFORM_SHARE = 0.9  # share of border samples within _UNIFORM_SPREAD of the border colour
-_UNIFORM_SPREAD = 12  # JPEG noise and a soft vignette stay under this; wood grain or a room do not
-_FLOOD_SIDE = 400  # connectivity is computed on a thumbnail this big
-_RUN = re.compile(rb"\xff+")
+_ALPHA_MODES = ("RGBA", "LA", "PA")
+# The mask is found at most this big, then scaled up: its cost stays bounded, and it is the size
+# the quality check cuts photos out at, so both judge the same pixels.
+RECORTE_SIDE = 1000
+_EDGE_PAD = 0.004  # kept around a trimmed product's box (share of the photo's side): the soft edge
+SHADOW_COLOUR = (60, 62, 66)
+SHADOW_OPACITY = 0.4  # of the blurred footprint: about half shows past the base, a subtle grey
+SHADOW_DROP = 0.012  # how far below the product the shadow is dropped, as a share of the canvas side
+SHADOW_BLUR = 0.008  # its Gaussian radius, as a share of the canvas side
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A scale and an offset: where one image's pixels land on another."""
+
+    scale: float
+    x: float
+    y: float
+
+    def map(self, box: Box) -> Box:
+        return Box(
+            round(self.x + box.x0 * self.scale),
+            round(self.y + box.y0 * self.scale),
+            round(self.x + box.x1 * self.scale),
+            round(self.y + box.y1 * self.scale),
+        )
+
+    def then(self, other: Placement) -> Placement:
+        """This placement followed by `other`."""
+        return Placement(self.scale * other.scale, other.x + self.x * other.scale, other.y + self.y * other.scale)
 
 
 @dataclass(frozen=True, slots=True)
 class PreparedPhoto:
-    image: Image.Image  # RGB, cropped to the product when the background was found
-    mask: Image.Image | None  # L, 255 = product; None when the background was left as is
-    whitened: bool
+    image: Image.Image  # RGB: the photo (trimmed around the product when its backdrop is plain)
+    mask: Image.Image | None  # L, image's size, 255 = product; None when the product is not separable
+    caixa: Box  # the product's box in `image`: its mask's box, or the whole image when kept whole
+    confianca: float  # the recorte's own confidence
+    lado_produto: int  # the product's long side in the photo as sent, in its own pixels
+    fundo_uniforme: bool  # a plain backdrop (or transparency), as opposed to a scene
+    origem: Placement  # where the photo as sent lands in `image` (scaled down, trimmed)
+    notes: tuple[str, ...] = ()  # what this photo cannot give, for the seller
 
     @property
     def size(self) -> tuple[int, int]:
         return self.image.size
 
+    @property
+    def separavel(self) -> bool:
+        return self.mask is not None
 
-def load(path: Path | str, max_side: int) -> Image.Image:
-    """RGB at most `max_side` on its longer side, upright, transparency flattened on white."""
+    @property
+    def ampliacao(self) -> float:
+        """How much the product is enlarged on a production main image (1.0 = not at all)."""
+        return enquadramento.ampliacao(self.lado_produto)
+
+
+def _open(path: Path | str, max_side: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The photo upright, at most `max_side` on its longer side, transparency kept (RGB or RGBA);
+    and its size as sent (upright)."""
     with Image.open(path) as src:
+        orientation = src.getexif().get(0x0112, 1)
+        original = src.size[::-1] if orientation in (5, 6, 7, 8) else src.size
         src.draft("RGB", (max_side, max_side))  # JPEG: decode at a reduced scale, much faster
         # exif_transpose copies the image: only pay for it when the camera says it is rotated
-        img = ImageOps.exif_transpose(src) if src.getexif().get(0x0112, 1) != 1 else src
+        img = ImageOps.exif_transpose(src) if orientation != 1 else src
         img.load()
-    if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
-        rgba = img.convert("RGBA")
-        img = Image.new("RGB", rgba.size, style.WHITE)
-        img.paste(rgba, mask=rgba.getchannel("A"))
+    if img.mode in _ALPHA_MODES or (img.mode == "P" and "transparency" in img.info):
+        img = img.convert("RGBA")
     elif img.mode != "RGB":
         img = img.convert("RGB")
     if max(img.size) > max_side:
         img.thumbnail((max_side, max_side), Image.Resampling.LANCZOS, reducing_gap=2.0)
-    return img
+    return img, original
 
 
-def border_colour(img: Image.Image) -> tuple[tuple[int, int, int], bool]:
-    """The median colour of the image's border and whether the border is uniform in it."""
-    small = img.resize((48, 48), Image.Resampling.BOX)
-    # an RGB image's pixel is always a 3-tuple; Pillow types getpixel for every mode
-    samples = [cast(tuple[int, int, int], small.getpixel((i, j))) for i in range(48) for j in (0, 47)]
-    samples += [cast(tuple[int, int, int], small.getpixel((j, i))) for i in range(1, 47) for j in (0, 47)]
-    r, g, b = (sorted(s[c] for s in samples)[len(samples) // 2] for c in range(3))
-    median = (r, g, b)
-    close = sum(1 for s in samples if max(abs(s[c] - median[c]) for c in range(3)) <= _UNIFORM_SPREAD)
-    return median, close >= _UNIFORM_SHARE * len(samples)
+def _flatten(img: Image.Image) -> Image.Image:
+    if img.mode != "RGBA":
+        return img
+    flat = Image.new("RGB", img.size, style.WHITE)
+    flat.paste(img, mask=img.getchannel("A"))
+    return flat
 
 
-def _difference(img: Image.Image, colour: tuple[int, int, int]) -> Image.Image:
-    """Per pixel, the largest channel difference from `colour` (L)."""
-    r, g, b = ImageChops.difference(img, Image.new("RGB", img.size, colour)).split()
-    return ImageChops.lighter(ImageChops.lighter(r, g), b)
+def load(path: Path | str, max_side: int) -> Image.Image:
+    """RGB at most `max_side` on its longer side, upright, transparency flattened on white."""
+    return _flatten(_open(path, max_side)[0])
 
 
-def _runs_connected_to_border(data: bytes, width: int, height: int) -> bytearray:
-    """4-connected flood fill from the border over 255-valued pixels, by runs: each row's runs are
-    found with a regex (C speed) and joined to the overlapping runs of the row above with a
-    union-find, so the Python work is per run, not per pixel."""
-    parent: list[int] = []
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    rows: list[list[tuple[int, int, int]]] = []  # (start, end, run id) per row
-    for y in range(height):
-        row = []
-        for match in _RUN.finditer(data, y * width, (y + 1) * width):
-            start, end = match.start() - y * width, match.end() - y * width
-            run = len(parent)
-            parent.append(run)
-            row.append((start, end, run))
-        if y:
-            above, i = rows[-1], 0
-            for start, end, run in row:
-                while i < len(above) and above[i][1] <= start:
-                    i += 1
-                j = i
-                while j < len(above) and above[j][0] < end:
-                    parent[find(above[j][2])] = find(run)
-                    j += 1
-        rows.append(row)
-    border = {
-        find(run)
-        for y, row in enumerate(rows)
-        for start, end, run in row
-        if y in (0, height - 1) or start == 0 or end == width
-    }
-    out = bytearray(width * height)
-    for y, row in enumerate(rows):
-        for start, end, run in row:
-            if find(run) in border:
-                out[y * width + start : y * width + end] = b"\xff" * (end - start)
-    return out
+def cut_out(img: Image.Image) -> tuple[Recorte, Image.Image | None]:
+    """recortar() on the photo (scaled down to RECORTE_SIDE first), and the product's mask at the
+    photo's size when the product is separable (else None)."""
+    small = img
+    if max(img.size) > RECORTE_SIDE:
+        scale = RECORTE_SIDE / max(img.size)
+        small = img.resize((round(img.width * scale), round(img.height * scale)), Image.Resampling.BOX)
+    recorte = recortar(small)
+    if not recorte.separavel or recorte.mascara is None:
+        return recorte, None
+    mask = recorte.mascara
+    return recorte, mask if mask.size == img.size else mask.resize(img.size, Image.Resampling.BILINEAR)
 
 
-def _connected_to_border(candidate: Image.Image) -> Image.Image:
-    """Of the candidate background (L, 255 = close to the border colour), the part connected to
-    the border, computed on a thumbnail and scaled back (L, 255 = background)."""
-    scale = _FLOOD_SIDE / max(candidate.size)
-    small_size = (max(1, round(candidate.width * scale)), max(1, round(candidate.height * scale)))
-    # A thumbnail pixel is background only if its whole block is: thin product parts survive.
-    small = candidate.resize(small_size, Image.Resampling.BOX).point(lambda v: 255 if v >= 250 else 0)
-    region = _runs_connected_to_border(small.tobytes(), *small.size)
-    region_img = Image.frombytes("L", small.size, bytes(region)).filter(ImageFilter.MaxFilter(3))
-    return region_img.resize(candidate.size, Image.Resampling.BILINEAR).point(lambda v: 255 if v > 0 else 0)
+def _edge(mask: Image.Image) -> Image.Image:
+    """The mask to draw through: edge pixels mix product and backdrop, so the edge is pulled in
+    by a pixel (a dark backdrop leaves no ring on white) and softened (no jaggies)."""
+    pulled = cv2.erode(np.asarray(mask), np.ones((3, 3), np.uint8))
+    return Image.fromarray(cv2.GaussianBlur(pulled, (0, 0), 0.7), "L")
 
 
-def background_mask(img: Image.Image, tolerance: int = DEFAULT_TOLERANCE) -> Image.Image | None:
-    """L mask, 255 = uniform background connected to the border; None when the border is not
-    uniform (nothing to key)."""
-    colour, uniform = border_colour(img)
-    if not uniform:
-        return None
-    candidate = _difference(img, colour).point(lambda v: 255 if v <= tolerance else 0)
-    return ImageChops.darker(candidate, _connected_to_border(candidate))
+def _box(mask: Image.Image) -> tuple[int, int, int, int] | None:
+    """The product's box: where the mask is at least half on."""
+    return mask.point(lambda v: 255 if v >= 128 else 0).getbbox()
 
 
-def _key_white(img: Image.Image, background: Image.Image) -> tuple[Image.Image, Image.Image]:
-    background = background.filter(ImageFilter.BoxBlur(1))  # feathered edge, no jaggies
-    white = Image.new("RGB", img.size, style.WHITE)
-    return Image.composite(white, img, background), ImageOps.invert(background)
+def on_white(img: Image.Image, mask: Image.Image) -> Image.Image:
+    """The product through its mask onto pure white (RGB, the image's size)."""
+    return Image.composite(_flatten(img), Image.new("RGB", img.size, style.WHITE), _edge(mask))
 
 
-def whiten(img: Image.Image, tolerance: int = DEFAULT_TOLERANCE) -> tuple[Image.Image, Image.Image | None]:
-    """(image with its uniform background made white, product mask), or (img, None) when the
-    border is not uniform."""
-    background = background_mask(img, tolerance)
-    if background is None:
-        return img, None
-    return _key_white(img, background)
+def _plain_backdrop(img: Image.Image) -> bool:
+    """Whether the photo's border is one tone (a backdrop), not a scene. Transparency counts."""
+    if img.mode == "RGBA" and np.asarray(img.getchannel("A")).min() < 128:
+        return True
+    thumb = img.reduce(max(1, min(img.size) // 96)).resize((48, 48), Image.Resampling.BOX)
+    small = np.asarray(thumb.convert("RGB")).astype(np.int16)
+    border = np.concatenate([small[0], small[-1], small[1:-1, 0], small[1:-1, -1]])
+    close = np.max(np.abs(border - np.median(border, axis=0)), axis=1) <= 12  # JPEG noise, a vignette
+    return bool(close.mean() >= 0.9)
 
 
-def prepare(path: Path | str, max_side: int, tolerance: int = DEFAULT_TOLERANCE) -> PreparedPhoto:
-    """Load, whiten a uniform background and crop to the product (with its mask)."""
-    img = load(path, max_side)
-    background = background_mask(img, tolerance)
-    bbox = ImageOps.invert(background).getbbox() if background is not None else None
-    if background is None or bbox is None:  # busy background, or nothing but background: as it is
-        return PreparedPhoto(img, None, False)
-    pad = 2  # keep the feathered edge
-    bbox = (max(0, bbox[0] - pad), max(0, bbox[1] - pad), min(img.width, bbox[2] + pad), min(img.height, bbox[3] + pad))
-    image, mask = _key_white(img.crop(bbox), background.crop(bbox))
-    return PreparedPhoto(image, mask, True)
+def prepare(path: Path | str, max_side: int) -> PreparedPhoto:
+    """Load (transparency kept for the recorte) and find the product's mask. A product on a plain
+    backdrop is trimmed around; a scene is kept whole (videos show it around the product); a
+    photo that cannot be cut out is kept whole, with its note."""
+    img, original = _open(path, max_side)
+    recorte, mask = cut_out(img)
+    plain = _plain_backdrop(img)
+    origem = Placement(img.width / original[0], 0, 0)
+    box = _box(mask) if mask is not None else None
+    if mask is None or box is None:
+        note = observacoes.fundo_mantido(incerto=recorte.mascara is not None)
+        flat = _flatten(img)
+        return PreparedPhoto(
+            flat, None, Box(0, 0, *flat.size), recorte.confianca, max(original), plain, origem, (note,)
+        )
+    caixa = Box(*box)
+    lado = round(max(caixa.width, caixa.height) / origem.scale)
+    if plain:
+        pad = max(2, round(max(img.size) * _EDGE_PAD))
+        x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
+        crop = (x0, y0, min(img.width, box[2] + pad), min(img.height, box[3] + pad))
+        img, mask = img.crop(crop), mask.crop(crop)
+        caixa = Box(box[0] - x0, box[1] - y0, box[2] - x0, box[3] - y0)
+        origem = Placement(origem.scale, -x0, -y0)
+    return PreparedPhoto(_flatten(img), _edge(mask), caixa, recorte.confianca, lado, plain, origem)
 
 
-def contain_size(size: tuple[int, int], box: tuple[int, int]) -> tuple[int, int]:
-    scale = min(box[0] / size[0], box[1] / size[1])
-    return max(1, round(size[0] * scale)), max(1, round(size[1] * scale))
+def in_memory(img: Image.Image, mask: Image.Image | None = None) -> PreparedPhoto:
+    """An RGB image already at hand (an edit's), cut out through `mask` when one is given."""
+    box = _box(mask) if mask is not None else None
+    if mask is None or box is None:
+        return PreparedPhoto(img, None, Box(0, 0, *img.size), 0.0, max(img.size), False, Placement(1, 0, 0))
+    caixa = Box(*box)
+    return PreparedPhoto(img, _edge(mask), caixa, 1.0, max(caixa.width, caixa.height), False, Placement(1, 0, 0))
+
+
+# -- drawing ----------------------------------------------------------------------------------------
+
+
+def fit(photo: PreparedPhoto, box: Box) -> Placement:
+    """The product's box (the whole photo when kept whole) as large as fits in `box`, centred."""
+    caixa = photo.caixa
+    scale = min(box.width / caixa.width, box.height / caixa.height)
+    x = (box.x0 + box.x1) / 2 - (caixa.x0 + caixa.x1) / 2 * scale
+    y = (box.y0 + box.y1) / 2 - (caixa.y0 + caixa.y1) / 2 * scale
+    return Placement(scale, x, y)
+
+
+def draw(canvas: Image.Image, photo: PreparedPhoto, at: Placement, *, cut: bool = True) -> Box:
+    """Draw the photo at `at` and return where the product's box landed. With `cut` a separable
+    product is drawn through its mask (nothing of its backdrop); otherwise the photo as it is.
+    Only the part that lands on the canvas is resized."""
+    width, height = photo.size
+    source = (
+        max(0, math.floor(-at.x / at.scale)),
+        max(0, math.floor(-at.y / at.scale)),
+        min(width, math.ceil((canvas.width - at.x) / at.scale)),
+        min(height, math.ceil((canvas.height - at.y) / at.scale)),
+    )
+    x0, y0 = round(at.x + source[0] * at.scale), round(at.y + source[1] * at.scale)
+    size = (
+        max(1, round(at.x + source[2] * at.scale) - x0),
+        max(1, round(at.y + source[3] * at.scale) - y0),
+    )
+    if source[2] > source[0] and source[3] > source[1]:
+        resized = photo.image.resize(size, Image.Resampling.LANCZOS, box=source, reducing_gap=2.0)
+        if cut and photo.mask is not None:
+            canvas.paste(resized, (x0, y0), photo.mask.resize(size, Image.Resampling.BILINEAR, box=source))
+        else:
+            canvas.paste(resized, (x0, y0))
+    return at.map(photo.caixa)
 
 
 def paste_contained(canvas: Image.Image, photo: PreparedPhoto, box: Box) -> Box:
-    """Draw the photo as large as fits in `box`, centred; returns where it landed. A whitened
-    product is pasted through its mask, so it sits on any background without a white frame."""
-    width, height = contain_size(photo.size, (box.width, box.height))
-    x = box.x0 + (box.width - width) // 2
-    y = box.y0 + (box.height - height) // 2
-    resized = photo.image.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
-    if photo.mask is not None:
-        canvas.paste(resized, (x, y), photo.mask.resize((width, height), Image.Resampling.BILINEAR))
-    else:
-        canvas.paste(resized, (x, y))
-    return Box(x, y, x + width, y + height)
+    """The product (the whole photo when kept whole) as large as fits in `box`, centred; returns
+    the product's box as it landed."""
+    return draw(canvas, photo, fit(photo, box))
 
 
-def cover(photo: PreparedPhoto, size: tuple[int, int]) -> Image.Image:
-    """The photo filling `size` entirely (centre crop): lifestyle photos in videos."""
-    return ImageOps.fit(photo.image, size, Image.Resampling.LANCZOS, centering=(0.5, 0.5))
+def contact_shadow(canvas: Image.Image, photo: PreparedPhoto, landed: Box) -> None:
+    """A soft shadow under a cut-out product, drawn from its mask: the mask's lower quarter,
+    fading in towards the base, dropped a little and blurred. It follows the product's own lower
+    contour (a box seen in perspective, a mug's handle) and seats it on white, where the photo's
+    own shadow was left out with the backdrop. Draw it before the product."""
+    if photo.mask is None or landed.width < 2 or landed.height < 2:
+        return
+    side = min(canvas.size)
+    caixa = photo.caixa
+    part = max(1, caixa.height // 4)
+    height = max(1, round(landed.height * part / caixa.height))
+    footprint = photo.mask.crop((caixa.x0, caixa.y1 - part, caixa.x1, caixa.y1))
+    footprint = footprint.resize((landed.width, height), Image.Resampling.BILINEAR)
+    fade = Image.linear_gradient("L").resize((landed.width, height), Image.Resampling.BILINEAR)
+    blur = max(1.0, side * SHADOW_BLUR)
+    pad = math.ceil(blur * 3)
+    layer = Image.new("L", (landed.width + 2 * pad, height + 2 * pad), 0)
+    layer.paste(ImageChops.multiply(footprint, fade), (pad, pad))
+    layer = layer.filter(ImageFilter.GaussianBlur(blur)).point(lambda v: round(v * SHADOW_OPACITY))
+    drop = max(1, round(side * SHADOW_DROP))
+    canvas.paste(SHADOW_COLOUR, (landed.x0 - pad, landed.y1 - height + drop - pad), layer)
+
+
+def framed_cover(photo: PreparedPhoto, size: tuple[int, int], area: Box, margin: float) -> Placement | None:
+    """The photo covering a canvas of `size` with its product's box (grown by `margin` of its
+    size on each side) inside `area`, as little enlarged as that allows; None when no placement
+    can (the product too large, or too close to the photo's edge, for that frame)."""
+    caixa = photo.caixa
+    grow_x, grow_y = caixa.width * margin, caixa.height * margin
+    axes = (  # per axis: the photo's extent, the canvas's, the kept span and the area's span
+        (photo.size[0], size[0], max(0.0, caixa.x0 - grow_x), min(photo.size[0], caixa.x1 + grow_x), area.x0, area.x1),
+        (photo.size[1], size[1], max(0.0, caixa.y0 - grow_y), min(photo.size[1], caixa.y1 + grow_y), area.y0, area.y1),
+    )
+    # Scale s and offset o, per axis: o <= 0 and o + s*extent >= side (cover), o + s*k0 >= a0 and
+    # o + s*k1 <= a1 (the product inside the area). Each bounds s from below or above.
+    low, high = 0.0, math.inf
+    for extent, side, k0, k1, a0, a1 in axes:
+        low = max(low, side / extent, a0 / k0 if k0 > 0 else 0.0)
+        if extent > k1:
+            low = max(low, (side - a1) / (extent - k1))
+        if (k0 <= 0 < a0) or (k1 >= extent and side > a1):
+            return None  # the product touches the photo's edge where the area does not reach the frame's
+        high = min(high, (a1 - a0) / (k1 - k0))
+    if low > high:
+        return None
+    offsets = []
+    for extent, side, k0, k1, a0, a1 in axes:
+        lowest, highest = max(side - low * extent, a0 - low * k0), min(0.0, a1 - low * k1)
+        centred = (a0 + a1) / 2 - (k0 + k1) / 2 * low  # the product in the middle of the area
+        offsets.append(min(max(centred, lowest), highest))
+    return Placement(low, offsets[0], offsets[1])

@@ -276,6 +276,7 @@ class Canvas:
         self.image = Image.new(mode, size, background)
         self.draw = ImageDraw.Draw(self.image)
         self.layouts: list[TextLayout] = []
+        self.notes: list[str] = []  # what the image could not do as well as it should, for the seller
         # An overlay (caption, title panel) takes the scale of the frame it is laid on.
         self.u = unit if unit is not None else style.unit(size)
         # No text is drawn smaller (cards pass style.legible_size: readable on a phone).
@@ -285,7 +286,7 @@ class Canvas:
     def wrap(cls, image: Image.Image) -> Canvas:
         """Draw on an existing RGB image (edits write text over a photo)."""
         canvas = cls.__new__(cls)
-        canvas.image, canvas.draw, canvas.layouts = image, ImageDraw.Draw(image), []
+        canvas.image, canvas.draw, canvas.layouts, canvas.notes = image, ImageDraw.Draw(image), [], []
         canvas.u, canvas.legible = style.unit(image.size), 1
         return canvas
 
@@ -331,6 +332,10 @@ class Canvas:
             self.draw.text((line.x, line.y), line.text, font=f, fill=fill, anchor="la")
         self.layouts.append(layout)
         return layout
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
 
     def panel(self, box: Box, fill=style.PANEL, outline=None, radius: float = style.RADIUS) -> None:
         self.draw.rounded_rectangle(

@@ -153,6 +153,14 @@ def product_area(size: tuple[int, int], titled: bool) -> Box:
     return _frac_box(size, 0.5, 0.07, 0.95, 0.8) if titled else _frac_box(size, 0.08, 0.06, 0.92, 0.8)
 
 
+def scene_area(size: tuple[int, int], titled: bool) -> Box:
+    """Where the product of a scene (a photo covering the frame) must sit whole: clear of the
+    name panel and of the captions."""
+    if titled:
+        return product_area(size, titled)
+    return _frac_box(size, 0.03, 0.03, 0.97, 0.74 if is_vertical(size) else 0.8)
+
+
 def title_area(size: tuple[int, int]) -> Box:
     if is_vertical(size):
         return _frac_box(size, 0.06, 0.06, 0.94, 0.25)
@@ -168,16 +176,50 @@ def _backdrop(size: tuple[int, int]) -> Image.Image:
     )
 
 
-def photo_slide(ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale: float, titled: bool) -> Image.Image:
-    """The still a photo scene moves over, `scale` times the frame size."""
+FRAME_MARGIN = 0.06  # of the product's size, kept around it when a scene is framed on it
+
+
+@dataclass(frozen=True, slots=True)
+class Slide:
+    """The still a photo scene moves over, and the part of it the camera keeps in view."""
+
+    image: Image.Image
+    keep: tuple[float, float, float, float]  # the product's box with a margin, in fractions of the slide
+    placement: photos.Placement  # where the prepared photo's pixels landed on it
+
+
+def photo_slide(ctx: Context, foto: FotoAprovada, frame: tuple[int, int], scale: float, titled: bool) -> Slide:
+    """The still a photo scene moves over, `scale` times the frame size. A scene (a photo whose
+    backdrop is not plain) covers the frame, framed on the product's mask so the product sits
+    whole inside the product area; a product on a plain backdrop is cut out onto the studio
+    backdrop; a photo whose product cannot be told apart is shown whole. Nothing crops the
+    product: the camera keeps `keep` in view."""
     size = (_even(frame[0] * scale), _even(frame[1] * scale))
     prepared = ctx.photo(foto)
-    if not prepared.whitened:  # a lifestyle photo fills the frame
-        return photos.cover(prepared, size)
-    slide = _backdrop(size).copy()
-    area = product_area(frame, titled)
-    photos.paste_contained(slide, prepared, Box(*(round(v * scale) for v in area.as_tuple())))
-    return slide
+
+    def scaled(box: Box) -> Box:
+        return Box(*(round(v * scale) for v in box.as_tuple()))
+
+    at = None
+    if prepared.separavel and not prepared.fundo_uniforme:
+        at = photos.framed_cover(prepared, size, scaled(scene_area(frame, titled)), FRAME_MARGIN)
+    if at is not None:
+        slide = Image.new("RGB", size, style.WHITE)
+        photos.draw(slide, prepared, at, cut=False)
+    else:
+        slide = _backdrop(size).copy()
+        at = photos.fit(prepared, scaled(product_area(frame, titled)))
+        photos.contact_shadow(slide, prepared, at.map(prepared.caixa))
+        photos.draw(slide, prepared, at)
+    landed = at.map(prepared.caixa)
+    grow_x, grow_y = landed.width * FRAME_MARGIN / 2, landed.height * FRAME_MARGIN / 2
+    keep = (
+        max(0.0, (landed.x0 - grow_x) / size[0]),
+        max(0.0, (landed.y0 - grow_y) / size[1]),
+        min(1.0, (landed.x1 + grow_x) / size[0]),
+        min(1.0, (landed.y1 + grow_y) / size[1]),
+    )
+    return Slide(slide, keep, at)
 
 
 def title_panel(frame: tuple[int, int], title: str, subtitle: str) -> tuple[Image.Image, Box, list[TextLayout]]:
@@ -313,18 +355,58 @@ def resolve_avatar(avatar: str, cues: list[Cue], frames: list[tuple[int, int]]) 
 _MOTIONS = ("zoom_in", "pan_right", "zoom_out", "pan_left")
 
 
-def _zoompan(motion: str, frames: int, size: tuple[int, int], spec: VideoSpec, focus: tuple[float, float]) -> str:
-    ease = f"(3*pow(on/{max(frames - 1, 1)},2)-2*pow(on/{max(frames - 1, 1)},3))"  # smoothstep
-    zoom = spec.zoom
-    z = {"zoom_in": f"1+{zoom}*{ease}", "zoom_out": f"1+{zoom}*(1-{ease})"}.get(motion, f"{1 + zoom}")
-    fx, fy = focus
-    x = f"clip({fx}*iw-iw/zoom/2,0,iw-iw/zoom)"
-    if motion == "pan_right":
-        x = f"(iw-iw/zoom)*(0.15+0.7*{ease})"
-    elif motion == "pan_left":
-        x = f"(iw-iw/zoom)*(0.85-0.7*{ease})"
-    y = f"clip({fy}*ih-ih/zoom/2,0,ih-ih/zoom)"
-    return f"zoompan=z='{z}':x='{x}':y='{y}':d={frames}:s={size[0]}x{size[1]}:fps={spec.fps}"
+@dataclass(frozen=True, slots=True)
+class Camera:
+    """How a photo scene's view moves over its slide, in fractions of the slide: a zoom scales
+    the view about a fixed point (the product's centre, which stays put on screen); a pan slides
+    it sideways at a constant zoom. Progress `t` runs from 0 to 1, eased."""
+
+    zoom: tuple[float, float]  # at the start and at the end
+    fixed: tuple[float, float] | None  # zooms: the point that stays put
+    x: tuple[float, float] = (0.0, 0.0)  # pans: the view's left edge at the start and at the end
+    y: float = 0.0  # pans: the view's top edge
+
+    def window(self, t: float) -> tuple[float, float, float, float]:
+        z = self.zoom[0] + (self.zoom[1] - self.zoom[0]) * t
+        if self.fixed is not None:
+            fx, fy = self.fixed
+            x0, y0 = fx * (1 - 1 / z), fy * (1 - 1 / z)
+        else:
+            x0, y0 = self.x[0] + (self.x[1] - self.x[0]) * t, self.y
+        return x0, y0, x0 + 1 / z, y0 + 1 / z
+
+    def zoompan(self, frames: int, size: tuple[int, int], fps: int) -> str:
+        """The same motion as ffmpeg's zoompan filter."""
+        last = max(frames - 1, 1)
+        ease = f"(3*pow(on/{last},2)-2*pow(on/{last},3))"  # smoothstep
+        z = f"{self.zoom[0]:.6f}+{self.zoom[1] - self.zoom[0]:.6f}*{ease}"
+        if self.fixed is not None:
+            x, y = f"{self.fixed[0]:.6f}*iw*(1-1/zoom)", f"{self.fixed[1]:.6f}*ih*(1-1/zoom)"
+        else:
+            x, y = f"iw*({self.x[0]:.6f}+{self.x[1] - self.x[0]:.6f}*{ease})", f"ih*{self.y:.6f}"
+        return f"zoompan=z='{z}':x='{x}':y='{y}':d={frames}:s={size[0]}x{size[1]}:fps={fps}"
+
+
+def camera(motion: str, keep: tuple[float, float, float, float], zoom: float) -> Camera:
+    """The motion over a slide that never leaves `keep` (the product) out of view: the zoom is
+    held back as far as the product needs."""
+    kx0, ky0, kx1, ky1 = keep
+    if motion in ("zoom_in", "zoom_out"):
+        cx, cy = (kx0 + kx1) / 2, (ky0 + ky1) / 2
+        limits = [1 + zoom]  # about (cx, cy), the product grows by z and must stay in [0, 1]
+        for c, k0, k1 in ((cx, kx0, kx1), (cy, ky0, ky1)):
+            if c > k0:
+                limits.append(c / (c - k0))
+            if k1 > c:
+                limits.append((1 - c) / (k1 - c))
+        z = max(1.0, min(limits))
+        return Camera((1.0, z) if motion == "zoom_in" else (z, 1.0), (cx, cy))
+    z = max(1.0, min(1 + zoom, 1 / max(kx1 - kx0, 1e-6), 1 / max(ky1 - ky0, 1e-6)))
+    view = 1 / z
+    low, high = max(0.0, kx1 - view), min(1 - view, kx0)  # left edges that keep the product in view
+    start, end = low + (high - low) * 0.15, low + (high - low) * 0.85
+    y = min(max((ky0 + ky1 - view) / 2, max(0.0, ky1 - view)), min(1 - view, ky0))
+    return Camera((z, z), None, (start, end) if motion == "pan_right" else (end, start), y)
 
 
 @dataclass
@@ -365,9 +447,8 @@ def build_command(
                 scene.kind, _MOTIONS[photo_index % len(_MOTIONS)]
             )
             photo_index += scene.kind == "foto"
-            area = product_area(size, scene.kind != "foto")
-            focus = ((area.x0 + area.x1) / 2 / size[0], (area.y0 + area.y1) / 2 / size[1])
-            chain = f"[{source}:v]{_zoompan(motion, frames, size, spec, focus)},format=yuv420p"
+            moving = camera(motion, slides[("keep", i)], spec.zoom)
+            chain = f"[{source}:v]{moving.zoompan(frames, size, fps)},format=yuv420p"
             if ("title", i) in slides:
                 panel, box = slides[("title", i)]
                 chain += f"[z{i}];[z{i}][{inputs.still(panel)}:v]overlay={box.x0}:{box.y0},"
@@ -540,16 +621,18 @@ def _draw_slides(
     nome = ctx.ficha["nome"]
     subtitle = {"abertura": ctx.ficha.get("marca") or "", "encerramento": "Confira no anúncio"}
 
-    def scene_still(i: int) -> list[tuple[tuple[str, int], Path | tuple[Path, Box]]]:
+    def scene_still(i: int) -> list[tuple[tuple[str, int], object]]:
         scene = scenes[i]
         path = folder / f"cena-{i:02d}.jpg"
+        entries: list[tuple[tuple[str, int], object]] = [(("scene", i), path)]
         if scene.is_photo:
             assert scene.foto is not None  # the storyboard gives every photo scene its photo
-            image = photo_slide(ctx, scene.foto, size, spec.supersample, titled=scene.kind != "foto")
+            slide = photo_slide(ctx, scene.foto, size, spec.supersample, titled=scene.kind != "foto")
+            image = slide.image
+            entries.append((("keep", i), slide.keep))
         else:
             image = _card(ctx, scene.kind, size, avatar_style.burn_captions)
         image.save(path, "JPEG", quality=94, subsampling=0)
-        entries: list[tuple[tuple[str, int], Path | tuple[Path, Box]]] = [(("scene", i), path)]
         if scene.kind in subtitle:
             panel, box, _ = title_panel(size, nome, subtitle[scene.kind])
             panel_path = folder / f"titulo-{i:02d}.png"

@@ -7,11 +7,13 @@ process or a render thread.
     recorte = recortar(imagem)       # RGB, or RGBA whose transparency is the answer
     recorte.separavel                # confianca >= CONFIANCA_MINIMA
     recorte.mascara                  # L, the photo's size, 255 = product, soft edge
+
+(method notes: see the module's end of development)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -19,20 +21,25 @@ from PIL import Image
 
 CONFIANCA_MINIMA = 0.9  # below it the mask is not trusted to make a main image
 
-TRANSPARENCIA, FUNDO_UNIFORME = "transparencia", "fundo_uniforme"
+TRANSPARENCIA, FUNDO_UNIFORME, FUNDO_VARIADO = "transparencia", "fundo_uniforme", "fundo_variado"
 
 _ALPHA_MODES = ("RGBA", "LA", "PA")
 _MIN_TRANSPARENT = 0.01  # share of transparent pixels for the alpha to be the mask
-_UNIFORM_SHARE = 0.9
-_UNIFORM_SPREAD = 12
-_TOLERANCE = 24
+
+_ANALYSIS_SIDE = 512  # long side where edges are judged sharp or blurred
+_GRID_SIDE = 256  # long side of the grid where regions are reasoned about
+_GRABCUT_PIXELS = 48_000  # GrabCut's budget: the product's surroundings at the finest scale that fits
+_EDGE = 30.0  # barrier cost above which a step is an edge of the product
+_SHARP = (0.36, 0.48)  # step / local range: blurred edges (a busy background out of focus) below
+_ENCLOSED = 6  # of 8 rays that meet an edge: inside an outline
 
 
 @dataclass(frozen=True, slots=True)
 class Recorte:
     mascara: Image.Image | None  # L, 255 = product; None when nothing could be told apart
     confianca: float  # 0..1: how sure the service is that the mask is the product
-    metodo: str  # how it was found: transparencia, fundo_uniforme, ...
+    metodo: str  # how it was found: transparencia, fundo_uniforme, fundo_variado
+    sinais: dict[str, float] = field(default_factory=dict)  # what the confidence was made of
 
     @property
     def separavel(self) -> bool:
@@ -53,23 +60,422 @@ def recortar(imagem: Image.Image) -> Recorte:
         transparent = np.count_nonzero(np.asarray(alpha) < 128) / max(1, alpha.width * alpha.height)
         if transparent >= _MIN_TRANSPARENT and alpha.getbbox() is not None:
             return Recorte(alpha, 1.0, TRANSPARENCIA)
-    rgb = np.asarray(imagem.convert("RGB"))
-    return _fundo_uniforme(rgb)
+    return _segmentar(np.asarray(imagem.convert("RGB")))
 
 
-def _fundo_uniforme(rgb: np.ndarray) -> Recorte:
-    """Colour keying from a uniform border, kept to what is connected to the border."""
-    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]]).astype(np.int16)
-    colour = np.median(border, axis=0)
-    close = np.max(np.abs(border - colour), axis=1) <= _UNIFORM_SPREAD
-    if close.mean() < _UNIFORM_SHARE:
-        return Recorte(None, 0.0, FUNDO_UNIFORME)
-    candidate = (np.max(np.abs(rgb.astype(np.int16) - colour), axis=2) <= _TOLERANCE).astype(np.uint8)
-    _, labels = cv2.connectedComponents(candidate, connectivity=4)
-    edge_labels = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    edge_labels = edge_labels[edge_labels != 0]
-    background = np.isin(labels, edge_labels) & (candidate == 1)
-    mask = np.where(background, 0, 255).astype(np.uint8)
-    if not mask.any():
-        return Recorte(None, 0.0, FUNDO_UNIFORME)
-    return Recorte(Image.fromarray(mask, "L"), 1.0, FUNDO_UNIFORME)
+# -- the pipeline ------------------------------------------------------------------------------------
+
+
+def _segmentar(rgb: np.ndarray, dbg: dict | None = None) -> Recorte:
+    height, width = rgb.shape[:2]
+    small = _reduce(rgb, _ANALYSIS_SIDE)
+    lab = _lab(small)
+    edges = _sharp_edges(lab)
+    text = _text_lines(edges, max(small.shape[:2]))
+    edges &= ~text
+    factor = max(1, round(max(small.shape[:2]) / _GRID_SIDE))
+    grid_rgb = _reduce(small, max(small.shape[:2]) // factor)
+    gh, gw = grid_rgb.shape[:2]
+    grid_lab = _lab(grid_rgb)
+    grid_edges = _pool(edges, factor, (gh, gw))
+    grid_text = _pool(text, factor, (gh, gw))
+    fundo = _Fundo.of(grid_lab)
+    if fundo.uniforme:
+        grid_edges |= fundo.frame_crossings(grid_lab)
+    thick = cv2.dilate(grid_edges.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    count = _blocked_rays(thick)
+    rough, overlay = _inside(count, thick, grid_text)
+    if overlay.any():  # a banner or another thing cut by the frame: its lines no longer enclose
+        thick &= ~cv2.dilate(overlay.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+        count = _blocked_rays(thick)
+        rough, more = _inside(count, thick, grid_text)
+        overlay |= more
+    overlay_text = grid_text & ~cv2.dilate(rough.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    metodo = FUNDO_UNIFORME if fundo.uniforme else FUNDO_VARIADO
+    if not rough.any():
+        return Recorte(None, 0.0, metodo, {"contorno": 0.0})
+    holes = _holes(rough, thick, grid_lab, grid_rgb, fundo)
+    reflection = _reflection(rough, grid_lab, fundo) if fundo.uniforme else np.zeros_like(rough)
+    rough &= ~(holes | reflection)
+    background = holes | reflection | overlay | overlay_text
+    maybe = _bridged(rough, count) & ~background
+    mask, box, scale = _grabcut(rgb, (gh, gw), rough, maybe, background)
+    if mask is None:
+        return Recorte(None, 0.0, metodo, {"contorno": 0.0})
+    mascara = _refine(rgb, mask, box)
+    if dbg is not None:
+        dbg.update(
+            small=small, edges=edges, text=text, grid_edges=thick, count=count, rough=rough, holes=holes,
+            reflection=reflection, overlay=overlay | overlay_text, maybe=maybe, mask=mask, box=box, fundo=fundo,
+        )
+    full = np.zeros((height, width), np.uint8)
+    x0, y0, x1, y1 = box
+    full[y0:y1, x0:x1] = mascara
+    return Recorte(Image.fromarray(full, "L"), 1.0, metodo)
+
+
+def _reduce(rgb: np.ndarray, side: int) -> np.ndarray:
+    h, w = rgb.shape[:2]
+    scale = side / max(h, w)
+    if scale >= 1:
+        return rgb
+    return cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+
+
+def _lab(rgb: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(rgb.astype(np.float32) / 255, cv2.COLOR_RGB2Lab)
+
+
+def _pool(mask: np.ndarray, factor: int, shape: tuple[int, int]) -> np.ndarray:
+    """Max-pool a boolean map by `factor` onto a grid of `shape` (a line stays unbroken)."""
+    gh, gw = shape
+    if factor == 1:
+        return mask[:gh, :gw].copy()
+    cut = mask[: gh * factor, : gw * factor]
+    pooled = cut.reshape(cut.shape[0] // factor, factor, cut.shape[1] // factor, factor).max(axis=(1, 3))
+    out = np.zeros((gh, gw), bool)
+    out[: pooled.shape[0], : pooled.shape[1]] = pooled
+    return out
+
+
+def _sharp_edges(lab: np.ndarray) -> np.ndarray:
+    """Steps in colour that are sharp: a product in focus has them all round; a shadow, a gradient or
+    a background out of focus has none. A step counts by its size against the noise and by how
+    much of the local range it makes in one pixel (a blurred edge spreads over several)."""
+    h, w = lab.shape[:2]
+    window = np.ones((9, 9), np.uint8)
+    spread = np.zeros((h, w), np.float32)
+    for ch in range(3):
+        spread += (cv2.dilate(lab[..., ch], window) - cv2.erode(lab[..., ch], window)) ** 2
+    spread = np.sqrt(spread)
+    # steps across the edge, plain and averaged along it (a faint long edge rises above the noise)
+    along_y, along_x = cv2.blur(lab, (1, 7)), cv2.blur(lab, (7, 1))
+    cost = np.zeros((h, w), np.float32)
+    lo, hi = _SHARP
+    for img, axis in ((lab, 1), (lab, 0), (along_y, 1), (along_x, 0)):
+        step = np.linalg.norm(np.diff(img, axis=axis), axis=2)
+        noise = max(float(np.median(step)), 0.3)
+        step = np.pad(step, [(0, 1), (0, 0)] if axis == 0 else [(0, 0), (0, 1)])
+        sharp = np.clip((step / (spread + 3 * noise) - lo) / (hi - lo), 0, 1)
+        c = sharp * np.maximum(0, step / noise - 3) ** 2
+        cost = np.maximum(cost, np.maximum(c, np.roll(c, 1, axis)))
+    return cost > _EDGE
+
+
+def _text_lines(edges: np.ndarray, side: int) -> np.ndarray:
+    """Lines of lettering (three or more glyph-sized outlines side by side, or a word of them):
+    sellers' banners, shop names and @handles."""
+    joined = cv2.dilate(edges.astype(np.uint8), np.ones((2, 2), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    glyphs = []
+    for x, y, w, h, area in stats[1:]:
+        if 4 <= h <= 0.1 * side and w <= 15 * h and area >= 0.2 * w * h:
+            glyphs.append((int(x), int(y), int(w), int(h)))
+    glyphs.sort()
+    parent = list(range(len(glyphs)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, (x, y, w, h) in enumerate(glyphs):
+        for j in range(i + 1, len(glyphs)):
+            x2, y2, w2, h2 = glyphs[j]
+            if x2 > x + w + 1.5 * max(h, h2):
+                break
+            tall = max(h, h2)
+            if tall > 2.2 * min(h, h2):
+                continue
+            if abs((y + h) - (y2 + h2)) > 0.35 * tall and abs((y + h / 2) - (y2 + h2 / 2)) > 0.3 * tall:
+                continue
+            parent[find(j)] = find(i)
+    lines: dict[int, list[tuple[int, int, int, int]]] = {}
+    for i, g in enumerate(glyphs):
+        lines.setdefault(find(i), []).append(g)
+    out = np.zeros(edges.shape, bool)
+    for members in lines.values():
+        x0 = min(g[0] for g in members)
+        y0 = min(g[1] for g in members)
+        x1 = max(g[0] + g[2] for g in members)
+        y1 = max(g[1] + g[3] for g in members)
+        if (x1 - x0) < 3 * (y1 - y0) or (len(members) < 3 and (x1 - x0) < 5 * (y1 - y0)):
+            continue
+        pad = max(2, round(0.25 * (y1 - y0)))
+        out[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) : x1 + pad] = True
+    return out
+
+
+@dataclass
+class _Fundo:
+    """The background as the frame shows it: a smooth colour surface (studio sweep, wall, gradient)
+    when most of the frame fits one, else a scene."""
+
+    model: np.ndarray  # Lab per pixel (the surface fitted on the frame)
+    sigma: float  # the frame's spread around it
+    uniforme: bool
+
+    @staticmethod
+    def of(lab: np.ndarray) -> _Fundo:
+        h, w = lab.shape[:2]
+        band = max(2, round(0.03 * max(h, w)))
+        sel = np.zeros((h, w), bool)
+        sel[:band] = sel[-band:] = True
+        sel[:, :band] = sel[:, -band:] = True
+        ys, xs = np.nonzero(sel)
+        values = lab[ys, xs]
+        terms = _surface_terms(h, w, ys, xs)
+        residual = np.linalg.norm(values - np.median(values, axis=0), axis=1)
+        sigma = 1.4826 * float(np.median(residual)) + 0.5
+        inliers = residual < 3 * sigma
+        coef = np.zeros((terms.shape[1], 3), np.float32)
+        for _ in range(3):
+            coef = np.linalg.lstsq(terms[inliers], values[inliers], rcond=None)[0]
+            residual = np.linalg.norm(values - terms @ coef, axis=1)
+            sigma = 1.4826 * float(np.median(residual[inliers])) + 0.3
+            inliers = residual < max(3 * sigma, 2.0)
+        yy, xx = np.mgrid[0:h, 0:w]
+        model = (_surface_terms(h, w, yy.ravel(), xx.ravel()) @ coef).reshape(h, w, 3).astype(np.float32)
+        return _Fundo(model, sigma, bool(inliers.mean() >= 0.5 and sigma < 2.5))
+
+    def residual(self, lab: np.ndarray) -> np.ndarray:
+        return np.linalg.norm(lab - self.model, axis=2)
+
+    def frame_crossings(self, lab: np.ndarray) -> np.ndarray:
+        """Where something other than the background meets the frame (a product cut by it, a banner),
+        as edges, so that its outline closes along the frame. Only for one to three such stretches:
+        more is a busy scene, not a product."""
+        h, w = lab.shape[:2]
+        off = self.residual(lab) > max(4 * self.sigma, 6.0)
+        ring_y = np.concatenate([np.zeros(w, int), np.arange(h), np.full(w, h - 1), np.arange(h)[::-1]])
+        ring_x = np.concatenate([np.arange(w), np.full(h, w - 1), np.arange(w)[::-1], np.zeros(h, int)])
+        along = off[ring_y, ring_x]
+        out = np.zeros((h, w), bool)
+        if not along.any() or along.all():
+            return out
+        start = int(np.argmin(along))  # walk from a background pixel so no stretch wraps around
+        along = np.roll(along, -start)
+        ring_y, ring_x = np.roll(ring_y, -start), np.roll(ring_x, -start)
+        padded = np.concatenate([[False], along, [False]])
+        changes = np.flatnonzero(padded[1:] != padded[:-1])
+        runs = [(a, b) for a, b in zip(changes[::2], changes[1::2], strict=True) if b - a >= 0.02 * along.size]
+        if not 1 <= len(runs) <= 3:
+            return out
+        for a, b in runs:
+            out[ring_y[a:b], ring_x[a:b]] = True
+        return out
+
+
+def _surface_terms(h: int, w: int, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    y = ys.astype(np.float32) / h - 0.5
+    x = xs.astype(np.float32) / w - 0.5
+    return np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=-1)
+
+
+def _reverse_cummax(a: np.ndarray, axis: int) -> np.ndarray:
+    return np.flip(np.maximum.accumulate(np.flip(a, axis), axis=axis), axis)
+
+
+def _shifted(a: np.ndarray, axis: int, k: int) -> np.ndarray:
+    out = np.zeros_like(a)
+    src = [slice(None)] * 2
+    dst = [slice(None)] * 2
+    if k > 0:
+        src[axis], dst[axis] = slice(None, -k), slice(k, None)
+    else:
+        src[axis], dst[axis] = slice(-k, None), slice(None, k)
+    out[tuple(dst)] = a[tuple(src)]
+    return out
+
+
+def _blocked_rays(edges: np.ndarray) -> np.ndarray:
+    """For every pixel, in how many of the 8 directions a ray meets an edge before the frame. An
+    outline with gaps (where the product matches the background for a stretch) still blocks most
+    rays from inside it; a shadow or the background beside the product sees the frame."""
+    e = edges.astype(np.uint8)
+    h, w = e.shape
+    count = np.zeros((h, w), np.uint8)
+    for axis in (0, 1):
+        count += _shifted(np.maximum.accumulate(e, axis=axis), axis, 1)
+        count += _shifted(_reverse_cummax(e, axis), axis, -1)
+    ys, xs = np.mgrid[0:h, 0:w]
+    for diagonal in (xs - ys + h, xs + ys):  # constant along each diagonal: skew it into a column
+        skewed = np.zeros((h, w + h + 1), np.uint8)
+        skewed[ys, diagonal] = e
+        count += _shifted(np.maximum.accumulate(skewed, axis=0), 0, 1)[ys, diagonal]
+        count += _shifted(_reverse_cummax(skewed, 0), 0, -1)[ys, diagonal]
+    return count
+
+
+def _inside(count: np.ndarray, edges: np.ndarray, text: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The enclosed regions that make the product, and those that do not: a region cut by the frame
+    belongs to the product only when it reaches the middle of the photo or lies against a part that
+    does (a box's lower face, below a printed stripe); otherwise, or when it holds lettering, it is a
+    banner or a neighbouring object cut by the frame."""
+    h, w = count.shape
+    enclosed = cv2.morphologyEx(
+        ((count >= _ENCLOSED) & ~edges).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+    )
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(enclosed, connectivity=4)
+    x, y, cw, ch, area = (stats[:, i] for i in range(5))
+    touches = (x <= 3) | (y <= 3) | (x + cw >= w - 3) | (y + ch >= h - 3)  # the frame's own edges are 2 px
+    central = np.zeros(n, bool)
+    central[np.unique(labels[round(h * 0.25) : round(h * 0.75), round(w * 0.25) : round(w * 0.75)])] = True
+    lettered = np.bincount(labels[text], minlength=n) > 0.2 * area
+    keep = (area >= 0.0005 * h * w) & (~touches | (central & ~lettered))
+    keep[0] = False
+    candidates = (area >= 0.0005 * h * w) & touches & ~keep & ~lettered
+    candidates[0] = False
+    while candidates.any():  # parts cut by the frame that lie against the product join it
+        near = cv2.dilate(keep[labels].astype(np.uint8), np.ones((11, 11), np.uint8)).astype(bool)
+        joining = np.zeros(n, bool)
+        joining[np.unique(labels[near])] = True
+        joining &= candidates
+        if not joining.any():
+            break
+        keep |= joining
+        candidates &= ~joining
+    kept = keep[labels]
+    frame_only = (touches & ~keep & (area >= 0.0005 * h * w))[labels] & (labels > 0)
+    near = cv2.dilate(kept.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    outline = edges & near & (count >= _ENCLOSED)  # the outline and the lines between a product's parts
+    return kept | outline, frame_only
+
+
+def _holes(rough: np.ndarray, edges: np.ndarray, lab: np.ndarray, rgb: np.ndarray, fundo: _Fundo) -> np.ndarray:
+    """Background seen through the product (inside a mug's handle): a region inside the outline,
+    closed by edges all round (not reaching the outside), whose colour is the background's."""
+    h, w = rough.shape
+    n, cells = cv2.connectedComponents((rough & ~edges).astype(np.uint8), connectivity=4)
+    outside = cv2.dilate(_reaches_frame(~(rough | edges)).astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    if fundo.uniforme:
+        like = fundo.residual(lab) < max(3 * fundo.sigma, 3.0)
+    else:
+        bins = (rgb // 16).astype(np.int32)
+        index = (bins[..., 0] * 16 + bins[..., 1]) * 16 + bins[..., 2]
+        ring = cv2.dilate(rough.astype(np.uint8), np.ones((17, 17), np.uint8)).astype(bool) & ~cv2.dilate(
+            rough.astype(np.uint8), np.ones((5, 5), np.uint8)
+        ).astype(bool)
+        bg = np.bincount(index[ring], minlength=4096) / max(1, ring.sum())
+        fg = np.bincount(index[rough], minlength=4096) / max(1, rough.sum())
+        like = bg[index] > fg[index]
+    holes = np.zeros((h, w), bool)
+    touching = np.unique(cells[outside])
+    for i in range(1, n):
+        if i in touching:
+            continue
+        cell = cells == i
+        if cell.sum() >= 6 and like[cell].mean() >= 0.7:
+            holes |= cell
+    return cv2.dilate(holes.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & rough
+
+
+def _reaches_frame(region: np.ndarray) -> np.ndarray:
+    """The parts of `region` connected to the frame."""
+    n, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=4)
+    ring = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    touching = np.zeros(n, bool)
+    touching[ring] = True
+    touching[0] = False
+    return touching[labels]
+
+
+def _reflection(rough: np.ndarray, lab: np.ndarray, fundo: _Fundo) -> np.ndarray:
+    """A glossy floor's reflection: below the product's base, a faded upside-down copy of it."""
+    out = np.zeros_like(rough)
+    residual = lab - fundo.model
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rough.astype(np.uint8), connectivity=8)
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        if h < 12:
+            continue
+        part = labels[y : y + h, x : x + w] == i
+        r = np.where(part[..., None], residual[y : y + h, x : x + w], 0)
+        k = max(3, h // 8)
+        best = None
+        for base in range(y + h // 3, y + h - k):
+            above = r[base - y - k : base - y][::-1]
+            below = r[base - y : base - y + k]
+            ea, eb = float((above**2).sum()), float((below**2).sum())
+            if ea <= 0 or eb <= 0:
+                continue
+            ncc = float((above * below).sum()) / np.sqrt(ea * eb)
+            ratio = np.sqrt(eb / ea)
+            if ncc > 0.85 and 0.05 < ratio < 0.6 and (best is None or ncc > best[0]):
+                best = (ncc, base)
+        if best is not None:
+            band = np.zeros_like(rough)
+            band[best[1] :, x : x + w] = True
+            out |= band & (labels == i)
+    return out
+
+
+def _bridged(rough: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Where the product may be: its enclosed regions and, within their hull, what is half enclosed
+    (a label band the same colour as the background splits a bottle's outline in two)."""
+    points = cv2.findNonZero(rough.astype(np.uint8))
+    hull = np.zeros(rough.shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(points), 1)
+    return rough | (hull.astype(bool) & (count >= 4))
+
+
+def _grabcut(
+    rgb: np.ndarray, grid: tuple[int, int], rough: np.ndarray, maybe: np.ndarray, background: np.ndarray
+) -> tuple[np.ndarray | None, tuple[int, int, int, int], float]:
+    """GrabCut around the product, at the finest scale its surroundings fit in the budget."""
+    height, width = rgb.shape[:2]
+    gh, gw = grid
+    margin = max(2, round(0.03 * max(gh, gw)))
+    ys, xs = np.nonzero(maybe)
+    gx0, gx1 = max(0, xs.min() - 2 * margin), min(gw, xs.max() + 1 + 2 * margin)
+    gy0, gy1 = max(0, ys.min() - 2 * margin), min(gh, ys.max() + 1 + 2 * margin)
+    sx, sy = width / gw, height / gh
+    box = (round(gx0 * sx), round(gy0 * sy), min(width, round(gx1 * sx)), min(height, round(gy1 * sy)))
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    scale = min(1.0, np.sqrt(_GRABCUT_PIXELS / (bw * bh)))
+    cw, ch = max(8, round(bw * scale)), max(8, round(bh * scale))
+    crop = cv2.resize(rgb[box[1] : box[3], box[0] : box[2]], (cw, ch), interpolation=cv2.INTER_AREA)
+
+    def up(m: np.ndarray) -> np.ndarray:
+        return cv2.resize(m[gy0:gy1, gx0:gx1].astype(np.uint8), (cw, ch), interpolation=cv2.INTER_NEAREST).astype(bool)
+
+    per_cell = cw / (gx1 - gx0)
+    ring = max(2, round(margin * per_cell))
+    core = max(1, round(2 * per_cell))
+    maybe_c, rough_c, bg_c = up(maybe), up(rough), up(background)
+    labels = np.full((ch, cw), cv2.GC_BGD, np.uint8)
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring + 1, 2 * ring + 1))
+    labels[cv2.dilate(maybe_c.astype(np.uint8), disk) > 0] = cv2.GC_PR_BGD
+    labels[maybe_c] = cv2.GC_PR_FGD
+    labels[cv2.erode(rough_c.astype(np.uint8), np.ones((2 * core + 1, 2 * core + 1), np.uint8)) > 0] = cv2.GC_FGD
+    labels[bg_c] = cv2.GC_BGD
+    fg = (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)
+    bg = (labels == cv2.GC_BGD) | (labels == cv2.GC_PR_BGD)
+    if not fg.any() or not bg.any():
+        return None, box, scale
+    cv2.grabCut(crop[..., ::-1].copy(), labels, None, np.zeros((1, 65)), np.zeros((1, 65)), 2, cv2.GC_INIT_WITH_MASK)
+    mask = (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)
+    return mask, box, scale
+
+
+def _refine(rgb: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The mask at the photo's resolution, its edge following the photo's own (a guided filter whose
+    coefficients are found at GrabCut's scale and applied to the full-size crop)."""
+    x0, y0, x1, y1 = box
+    crop = rgb[y0:y1, x0:x1]
+    gray_full = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255
+    ch, cw = mask.shape
+    gray = cv2.resize(gray_full, (cw, ch), interpolation=cv2.INTER_AREA)
+    p = mask.astype(np.float32)
+    radius = 3
+    k = (2 * radius + 1, 2 * radius + 1)
+    mean_i, mean_p = cv2.blur(gray, k), cv2.blur(p, k)
+    cov = cv2.blur(gray * p, k) - mean_i * mean_p
+    var = cv2.blur(gray * gray, k) - mean_i * mean_i
+    a = cov / (var + 1e-3)
+    b = mean_p - a * mean_i
+    a, b = cv2.blur(a, k), cv2.blur(b, k)
+    size = (x1 - x0, y1 - y0)
+    q = cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) * gray_full + cv2.resize(b, size, interpolation=cv2.INTER_LINEAR)
+    return np.clip((q - 0.5) * 1.5 + 0.5, 0, 1).__mul__(255).astype(np.uint8)

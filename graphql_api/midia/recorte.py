@@ -99,7 +99,8 @@ def _segmentar(rgb: np.ndarray, dbg: dict | None = None) -> Recorte:
     rough &= ~(holes | reflection)
     background = holes | reflection | overlay | overlay_text
     maybe = _bridged(rough, count) & ~background
-    mask, box, scale = _grabcut(rgb, (gh, gw), rough, maybe, background)
+    sure = rough & ~_open_to_frame(thick)
+    mask, box, scale = _grabcut(rgb, (gh, gw), sure, maybe, background)
     if mask is None:
         return Recorte(None, 0.0, metodo, {"contorno": 0.0})
     mascara = _refine(rgb, mask, box)
@@ -115,10 +116,19 @@ def _segmentar(rgb: np.ndarray, dbg: dict | None = None) -> Recorte:
 
 
 def _reduce(rgb: np.ndarray, side: int) -> np.ndarray:
+    """`rgb` with its long side at most `side`, averaged (area) so noise and JPEG blocks wash out."""
     h, w = rgb.shape[:2]
-    scale = side / max(h, w)
-    if scale >= 1:
+    if max(h, w) <= side:
         return rgb
+    factor = max(h, w) // side
+    if factor >= 2:  # whole-pixel averaging is fast; the last step is a mild one
+        rgb = cv2.resize(rgb, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+        h, w = rgb.shape[:2]
+        if max(h, w) <= side:
+            return rgb
+        scale = side / max(h, w)
+        return cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_LINEAR)
+    scale = side / max(h, w)
     return cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
 
 
@@ -142,24 +152,26 @@ def _sharp_edges(lab: np.ndarray) -> np.ndarray:
     """Steps in colour that are sharp: a product in focus has them all round; a shadow, a gradient or
     a background out of focus has none. A step counts by its size against the noise and by how
     much of the local range it makes in one pixel (a blurred edge spreads over several)."""
-    h, w = lab.shape[:2]
     window = np.ones((9, 9), np.uint8)
-    spread = np.zeros((h, w), np.float32)
-    for ch in range(3):
-        spread += (cv2.dilate(lab[..., ch], window) - cv2.erode(lab[..., ch], window)) ** 2
-    spread = np.sqrt(spread)
+    spread = _colour_norm(cv2.dilate(lab, window) - cv2.erode(lab, window))
     # steps across the edge, plain and averaged along it (a faint long edge rises above the noise)
     along_y, along_x = cv2.blur(lab, (1, 7)), cv2.blur(lab, (7, 1))
-    cost = np.zeros((h, w), np.float32)
+    cost = np.zeros(lab.shape[:2], np.float32)
     lo, hi = _SHARP
     for img, axis in ((lab, 1), (lab, 0), (along_y, 1), (along_x, 0)):
-        step = np.linalg.norm(np.diff(img, axis=axis), axis=2)
-        noise = max(float(np.median(step)), 0.3)
+        step = _colour_norm(img[1:] - img[:-1] if axis == 0 else img[:, 1:] - img[:, :-1])
+        noise = max(float(np.median(step[::3, ::3])), 0.3)
         step = np.pad(step, [(0, 1), (0, 0)] if axis == 0 else [(0, 0), (0, 1)])
         sharp = np.clip((step / (spread + 3 * noise) - lo) / (hi - lo), 0, 1)
         c = sharp * np.maximum(0, step / noise - 3) ** 2
-        cost = np.maximum(cost, np.maximum(c, np.roll(c, 1, axis)))
+        np.maximum(cost, c, out=cost)
+        np.maximum(cost, np.roll(c, 1, axis), out=cost)  # the step is between two pixels: both
     return cost > _EDGE
+
+
+def _colour_norm(lab_difference: np.ndarray) -> np.ndarray:
+    """Euclidean length of a Lab difference per pixel (OpenCV: numpy's axis reductions are slow)."""
+    return cv2.sqrt(cv2.transform(lab_difference * lab_difference, np.ones((1, 3), np.float32)))
 
 
 def _text_lines(edges: np.ndarray, side: int) -> np.ndarray:
@@ -231,7 +243,8 @@ class _Fundo:
         inliers = residual < 3 * sigma
         coef = np.zeros((terms.shape[1], 3), np.float32)
         for _ in range(3):
-            coef = np.linalg.lstsq(terms[inliers], values[inliers], rcond=None)[0]
+            t = terms[inliers]
+            coef = np.linalg.solve(t.T @ t + 1e-6 * np.eye(t.shape[1]), t.T @ values[inliers])
             residual = np.linalg.norm(values - terms @ coef, axis=1)
             sigma = 1.4826 * float(np.median(residual[inliers])) + 0.3
             inliers = residual < max(3 * sigma, 2.0)
@@ -240,7 +253,7 @@ class _Fundo:
         return _Fundo(model, sigma, bool(inliers.mean() >= 0.5 and sigma < 2.5))
 
     def residual(self, lab: np.ndarray) -> np.ndarray:
-        return np.linalg.norm(lab - self.model, axis=2)
+        return _colour_norm(lab - self.model)
 
     def frame_crossings(self, lab: np.ndarray) -> np.ndarray:
         """Where something other than the background meets the frame (a product cut by it, a banner),
@@ -371,6 +384,15 @@ def _holes(rough: np.ndarray, edges: np.ndarray, lab: np.ndarray, rgb: np.ndarra
     return cv2.dilate(holes.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & rough
 
 
+def _open_to_frame(edges: np.ndarray, gap: int = 3) -> np.ndarray:
+    """What the frame reaches without crossing an edge nor squeezing through a gap narrower than
+    2 × `gap` (the stretches of an outline where the product matches its background): a notch
+    between a product's parts is open to it, the product's inside is not."""
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))
+    wide = cv2.morphologyEx((~edges).astype(np.uint8), cv2.MORPH_OPEN, disk)
+    return cv2.dilate(_reaches_frame(wide.astype(bool)).astype(np.uint8), disk).astype(bool) & ~edges
+
+
 def _reaches_frame(region: np.ndarray) -> np.ndarray:
     """The parts of `region` connected to the frame."""
     n, labels = cv2.connectedComponents(region.astype(np.uint8), connectivity=4)
@@ -382,32 +404,35 @@ def _reaches_frame(region: np.ndarray) -> np.ndarray:
 
 
 def _reflection(rough: np.ndarray, lab: np.ndarray, fundo: _Fundo) -> np.ndarray:
-    """A glossy floor's reflection: below the product's base, a faded upside-down copy of it."""
+    """A glossy floor's reflection: below the product's base, a faded upside-down copy of it (its
+    difference from the background mirrors the product's, at well under its strength)."""
     out = np.zeros_like(rough)
     residual = lab - fundo.model
     n, labels, stats, _ = cv2.connectedComponentsWithStats(rough.astype(np.uint8), connectivity=8)
     for i in range(1, n):
         x, y, w, h, _ = stats[i]
-        if h < 12:
+        depth = max(3, h // 8)
+        bases = np.arange(y + h // 3, y + h - depth)
+        if h < 12 or bases.size == 0:
             continue
-        part = labels[y : y + h, x : x + w] == i
-        r = np.where(part[..., None], residual[y : y + h, x : x + w], 0)
-        k = max(3, h // 8)
-        best = None
-        for base in range(y + h // 3, y + h - k):
-            above = r[base - y - k : base - y][::-1]
-            below = r[base - y : base - y + k]
-            ea, eb = float((above**2).sum()), float((below**2).sum())
-            if ea <= 0 or eb <= 0:
-                continue
-            ncc = float((above * below).sum()) / np.sqrt(ea * eb)
-            ratio = np.sqrt(eb / ea)
-            if ncc > 0.85 and 0.05 < ratio < 0.6 and (best is None or ncc > best[0]):
-                best = (ncc, base)
-        if best is not None:
-            band = np.zeros_like(rough)
-            band[best[1] :, x : x + w] = True
-            out |= band & (labels == i)
+        part = (labels[y : y + h, x : x + w] == i)[..., None]
+        r = np.where(part, residual[y : y + h, x : x + w], 0).reshape(h, -1)
+        rows = bases - y
+        cross = np.zeros(bases.size)
+        above = np.zeros(bases.size)
+        below = np.zeros(bases.size)
+        for j in range(depth):
+            a, b = r[rows - 1 - j], r[rows + j]
+            cross += (a * b).sum(axis=1)
+            above += (a * a).sum(axis=1)
+            below += (b * b).sum(axis=1)
+        valid = (above > 0) & (below > 0)
+        ncc = np.where(valid, cross / np.sqrt(np.maximum(above * below, 1e-12)), 0)
+        ratio = np.sqrt(below / np.maximum(above, 1e-12))
+        ok = valid & (ncc > 0.85) & (ratio > 0.05) & (ratio < 0.6)
+        if ok.any():
+            base = int(bases[np.argmax(np.where(ok, ncc, -1))])
+            out[base:] |= labels[base:] == i
     return out
 
 
@@ -421,9 +446,10 @@ def _bridged(rough: np.ndarray, count: np.ndarray) -> np.ndarray:
 
 
 def _grabcut(
-    rgb: np.ndarray, grid: tuple[int, int], rough: np.ndarray, maybe: np.ndarray, background: np.ndarray
+    rgb: np.ndarray, grid: tuple[int, int], sure: np.ndarray, maybe: np.ndarray, background: np.ndarray
 ) -> tuple[np.ndarray | None, tuple[int, int, int, int], float]:
-    """GrabCut around the product, at the finest scale its surroundings fit in the budget."""
+    """GrabCut around the product, at the finest scale its surroundings fit in the budget: `sure`
+    (shrunk) is product, `background` is not, `maybe` and a ring round it are for GrabCut to tell."""
     height, width = rgb.shape[:2]
     gh, gw = grid
     margin = max(2, round(0.03 * max(gh, gw)))
@@ -443,12 +469,12 @@ def _grabcut(
     per_cell = cw / (gx1 - gx0)
     ring = max(2, round(margin * per_cell))
     core = max(1, round(2 * per_cell))
-    maybe_c, rough_c, bg_c = up(maybe), up(rough), up(background)
+    maybe_c, sure_c, bg_c = up(maybe), up(sure), up(background)
     labels = np.full((ch, cw), cv2.GC_BGD, np.uint8)
     disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring + 1, 2 * ring + 1))
     labels[cv2.dilate(maybe_c.astype(np.uint8), disk) > 0] = cv2.GC_PR_BGD
     labels[maybe_c] = cv2.GC_PR_FGD
-    labels[cv2.erode(rough_c.astype(np.uint8), np.ones((2 * core + 1, 2 * core + 1), np.uint8)) > 0] = cv2.GC_FGD
+    labels[cv2.erode(sure_c.astype(np.uint8), np.ones((2 * core + 1, 2 * core + 1), np.uint8)) > 0] = cv2.GC_FGD
     labels[bg_c] = cv2.GC_BGD
     fg = (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)
     bg = (labels == cv2.GC_BGD) | (labels == cv2.GC_PR_BGD)

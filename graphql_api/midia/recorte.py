@@ -357,30 +357,34 @@ def _inside(count: np.ndarray, edges: np.ndarray, text: np.ndarray) -> tuple[np.
 
 
 def _holes(rough: np.ndarray, edges: np.ndarray, lab: np.ndarray, rgb: np.ndarray, fundo: _Fundo) -> np.ndarray:
-    """Background seen through the product (inside a mug's handle): a region inside the outline,
-    closed by edges all round (not reaching the outside), whose colour is the background's."""
-    h, w = rough.shape
-    n, cells = cv2.connectedComponents((rough & ~edges).astype(np.uint8), connectivity=4)
-    outside = cv2.dilate(_reaches_frame(~(rough | edges)).astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    """Background seen through the product (inside a mug's handle): inside the outline, the
+    background's colour, not open to the outside, and ringed by edges (the product's own parts that
+    match the background, a white label on a white sweep, fade into the product without one)."""
     if fundo.uniforme:
-        like = fundo.residual(lab) < max(3 * fundo.sigma, 3.0)
+        like = fundo.residual(lab) < max(2.5 * fundo.sigma, 2.0)
     else:
         bins = (rgb // 16).astype(np.int32)
         index = (bins[..., 0] * 16 + bins[..., 1]) * 16 + bins[..., 2]
-        ring = cv2.dilate(rough.astype(np.uint8), np.ones((17, 17), np.uint8)).astype(bool) & ~cv2.dilate(
-            rough.astype(np.uint8), np.ones((5, 5), np.uint8)
-        ).astype(bool)
+        grown = cv2.dilate(rough.astype(np.uint8), np.ones((17, 17), np.uint8)).astype(bool)
+        ring = grown & ~cv2.dilate(rough.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
         bg = np.bincount(index[ring], minlength=4096) / max(1, ring.sum())
         fg = np.bincount(index[rough], minlength=4096) / max(1, rough.sum())
         like = bg[index] > fg[index]
-    holes = np.zeros((h, w), bool)
-    touching = np.unique(cells[outside])
+    candidates = cv2.morphologyEx((like & rough).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(candidates, connectivity=4)
+    outside = cv2.dilate(_reaches_frame(~rough).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    edged = cv2.dilate(edges.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    holes = np.zeros(rough.shape, bool)
+    open_to_outside = set(np.unique(labels[outside]).tolist())
     for i in range(1, n):
-        if i in touching:
+        if i in open_to_outside:
             continue
-        cell = cells == i
-        if cell.sum() >= 6 and like[cell].mean() >= 0.7:
-            holes |= cell
+        part = labels == i
+        if part.sum() < 10:
+            continue
+        ring = cv2.dilate(part.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & ~part & rough
+        if ring.any() and edged[ring].mean() >= 0.9:
+            holes |= part
     return cv2.dilate(holes.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & rough
 
 

@@ -27,6 +27,7 @@ _ALPHA_MODES = ("RGBA", "LA", "PA")
 _MIN_TRANSPARENT = 0.01  # share of transparent pixels for the alpha to be the mask
 
 _ANALYSIS_SIDE = 512  # long side where edges are judged sharp or blurred
+_ANALYSIS_SHRINK = 0.66  # at most, so that sensor noise and JPEG's 8-pixel blocks average out
 _GRID_SIDE = 256  # long side of the grid where regions are reasoned about
 _GRABCUT_PIXELS = 48_000  # GrabCut's budget: the product's surroundings at the finest scale that fits
 _EDGE = 30.0  # barrier cost above which a step is an edge of the product
@@ -109,6 +110,8 @@ _SCORES = {
     "fundo_nitido": ((0.006, 0.014), (1.0, 0.8)),
     # separate stretches where the mask meets the frame (a product cut by it meets it once or twice)
     "toques": ((2.0, 3.0), (1.0, 0.8)),
+    # sharp edges that run into the frame outside the product: a scene in focus up to the frame
+    "cruzamentos": ((8.0, 14.0), (1.0, 0.8)),
     # share of the mask that looks like a hard shadow on the floor
     "sombra": ((0.02, 0.06), (1.0, 0.8)),
 }
@@ -151,7 +154,7 @@ class _Esboco:
     @staticmethod
     def of(rgb: np.ndarray) -> _Esboco:
         size = (rgb.shape[1], rgb.shape[0])
-        small = _reduce(rgb, _ANALYSIS_SIDE)
+        small = _reduce(rgb, min(_ANALYSIS_SIDE, round(max(size) * _ANALYSIS_SHRINK)))
         edges = _sharp_edges(_lab(small))
         text = _text_lines(edges, max(small.shape[:2]))
         edges &= ~text
@@ -199,6 +202,7 @@ class _Esboco:
         boundary = mask & ~cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         near_edge = cv2.dilate(self.edges.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
         side = max(h, w)
+        outline = cv2.dilate(boundary.astype(np.uint8), _disk(3)).astype(bool)  # the product's own
         explained = cv2.dilate(
             cv2.resize(self.overlay.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST), _disk(3)
         ).astype(bool)
@@ -211,6 +215,7 @@ class _Esboco:
             "contorno": float(near_edge[boundary].mean()),
             "fundo_nitido": float(self.edges[ring].mean()) if ring.any() else 0.0,
             "toques": float(_frame_runs(mask)),
+            "cruzamentos": float(_frame_crossings(self.edges & ~outline)),
             "sombra": _hard_shadow(grid_mask, self.lab, self.fundo) if self.fundo.uniforme else 0.0,
         }
 
@@ -240,7 +245,7 @@ def _hard_shadow(mask: np.ndarray, lab: np.ndarray, fundo: _Fundo) -> float:
     lightness = np.maximum(fundo.model[..., 0], 1.0)
     ratio = lab[..., 0] / lightness
     hue = _colour_norm(np.dstack([np.zeros_like(ratio), lab[..., 1:] - fundo.model[..., 1:]]))
-    darker = mask & (ratio > 0.3) & (ratio < 0.92) & (hue < max(3.0, 3 * fundo.sigma))
+    darker = mask & (ratio > 0.3) & (ratio < 0.88) & (hue < max(3.0, 3 * fundo.sigma))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(darker.astype(np.uint8), connectivity=4)
     rows = np.nonzero(mask.any(axis=1))[0]
     bottom, height = rows.max(), rows.max() - rows.min() + 1
@@ -258,6 +263,17 @@ def _hard_shadow(mask: np.ndarray, lab: np.ndarray, fundo: _Fundo) -> float:
         if (part & ~above).sum() >= 0.5 * area:
             shadow += area
     return float(shadow / mask.sum())
+
+
+def _frame_crossings(edges: np.ndarray) -> int:
+    """How many sharp edges run into the frame (a band 2 to 4 px inside it)."""
+    h, w = edges.shape
+    if min(h, w) < 12:
+        return 0
+    band = edges[2:5, :].any(axis=0), edges[:, -5:-2].any(axis=1), edges[-5:-2, ::-1].any(axis=0), edges[::-1, 2:5].any(axis=1)
+    along = np.concatenate(band)
+    padded = np.concatenate([[False], along, [False]])
+    return int(np.count_nonzero(padded[1:] & ~padded[:-1]))
 
 
 def _frame_runs(mask: np.ndarray) -> int:
@@ -646,6 +662,7 @@ def _grabcut(rgb: np.ndarray, esboco: _Esboco) -> tuple[np.ndarray | None, tuple
     bg = (labels == cv2.GC_BGD) | (labels == cv2.GC_PR_BGD)
     if not fg.any() or not bg.any():
         return None, box
+    cv2.setRNGSeed(1)  # GrabCut seeds its colour models with k-means: the same photo, the same mask
     cv2.grabCut(crop[..., ::-1].copy(), labels, None, np.zeros((1, 65)), np.zeros((1, 65)), 2, cv2.GC_INIT_WITH_MASK)
     return (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD), box
 

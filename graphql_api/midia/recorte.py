@@ -179,12 +179,16 @@ class _Esboco:
         nothing = np.zeros(shape, bool)
         if not rough.any():
             return _Esboco(size, small, grid_lab, edges, fundo, thick, count, nothing, nothing, overlay, rough, nothing, nothing, overlay)
-        holes = _holes(rough, thick, grid_lab, grid_rgb, fundo)
+        like = _background_like(rough, grid_lab, grid_rgb, fundo)
+        holes = _holes(rough, thick, like)
         reflection = _reflection(rough, grid_lab, fundo) if fundo.uniforme else nothing
         rough &= ~(holes | reflection)
         background = holes | reflection | overlay
         maybe = (_bridged(rough, count) & ~background) if rough.any() else nothing
-        sure = rough & ~_open_to_frame(thick)
+        # product for sure: enclosed and not open to the frame, or enclosed and plainly not background
+        # (GrabCut's few colour clusters cannot hold every block of a many-coloured product)
+        plain = like | (_shadow_like(grid_lab, fundo) if fundo.uniforme else like)
+        sure = rough & (~_open_to_frame(thick) | ~plain)
         return _Esboco(size, small, grid_lab, edges, fundo, thick, count, sure, maybe, background, rough, holes, reflection, overlay)
 
     @property
@@ -535,20 +539,31 @@ def _inside(count: np.ndarray, edges: np.ndarray, text: np.ndarray) -> tuple[np.
     return kept | outline, frame_only
 
 
-def _holes(rough: np.ndarray, edges: np.ndarray, lab: np.ndarray, rgb: np.ndarray, fundo: _Fundo) -> np.ndarray:
-    """Background seen through the product (inside a mug's handle): inside the outline, the
-    background's colour, not open to the outside, and ringed by edges (the product's own parts that
-    match the background, a white label on a white sweep, fade into the product without one)."""
+def _background_like(rough: np.ndarray, lab: np.ndarray, rgb: np.ndarray, fundo: _Fundo) -> np.ndarray:
+    """Pixels whose colour is the background's: near the fitted surface; or, in a scene, in colours
+    the ring round the product has more of than the product."""
     if fundo.uniforme:
-        like = fundo.residual(lab) < max(2.5 * fundo.sigma, 2.0)
-    else:
-        bins = (rgb // 16).astype(np.int32)
-        index = (bins[..., 0] * 16 + bins[..., 1]) * 16 + bins[..., 2]
-        grown = cv2.dilate(rough.astype(np.uint8), np.ones((17, 17), np.uint8)).astype(bool)
-        ring = grown & ~cv2.dilate(rough.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-        bg = np.bincount(index[ring], minlength=4096) / max(1, ring.sum())
-        fg = np.bincount(index[rough], minlength=4096) / max(1, rough.sum())
-        like = bg[index] > fg[index]
+        return fundo.residual(lab) < max(2.5 * fundo.sigma, 2.0)
+    bins = (rgb // 16).astype(np.int32)
+    index = (bins[..., 0] * 16 + bins[..., 1]) * 16 + bins[..., 2]
+    grown = cv2.dilate(rough.astype(np.uint8), np.ones((17, 17), np.uint8)).astype(bool)
+    ring = grown & ~cv2.dilate(rough.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    bg = np.bincount(index[ring], minlength=4096) / max(1, ring.sum())
+    fg = np.bincount(index[rough], minlength=4096) / max(1, rough.sum())
+    return bg[index] > fg[index]
+
+
+def _shadow_like(lab: np.ndarray, fundo: _Fundo) -> np.ndarray:
+    """The background's own hue, darkened (a shadow on it)."""
+    ratio = lab[..., 0] / np.maximum(fundo.model[..., 0], 1.0)
+    hue = _colour_norm(np.dstack([np.zeros_like(ratio), lab[..., 1:] - fundo.model[..., 1:]]))
+    return (ratio > 0.3) & (ratio < 1.0) & (hue < max(3.0, 3 * fundo.sigma))
+
+
+def _holes(rough: np.ndarray, edges: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """Background seen through the product (inside a mug's handle): inside the outline, the
+    background's colour (`like`), not open to the outside, and ringed by edges (the product's own
+    parts that match the background, a white label on a white sweep, fade into it without one)."""
     candidates = cv2.morphologyEx((like & rough).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels = cv2.connectedComponents(candidates, connectivity=4)
     outside = cv2.dilate(_reaches_frame(~rough).astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
@@ -668,16 +683,17 @@ def _grabcut(rgb: np.ndarray, esboco: _Esboco) -> tuple[np.ndarray | None, tuple
 
 
 def _refine(rgb: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
-    """The mask at the photo's resolution, its edge following the photo's own (a guided filter whose
-    coefficients are found at GrabCut's scale and applied to the full-size crop)."""
+    """The mask at the photo's resolution, its edge following the photo's own: a guided filter whose
+    coefficients are found at GrabCut's scale and applied to the full-size crop, kept within one
+    GrabCut pixel of GrabCut's edge (where product and background have the same brightness the
+    filter cannot place the edge, and would smear it)."""
     x0, y0, x1, y1 = box
     crop = rgb[y0:y1, x0:x1]
     gray_full = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255
     ch, cw = mask.shape
     gray = cv2.resize(gray_full, (cw, ch), interpolation=cv2.INTER_AREA)
     p = mask.astype(np.float32)
-    radius = 3
-    k = (2 * radius + 1, 2 * radius + 1)
+    k = (7, 7)
     mean_i, mean_p = cv2.blur(gray, k), cv2.blur(p, k)
     cov = cv2.blur(gray * p, k) - mean_i * mean_p
     var = cv2.blur(gray * gray, k) - mean_i * mean_i
@@ -685,5 +701,10 @@ def _refine(rgb: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -
     b = mean_p - a * mean_i
     a, b = cv2.blur(a, k), cv2.blur(b, k)
     size = (x1 - x0, y1 - y0)
-    q = cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) * gray_full + cv2.resize(b, size, interpolation=cv2.INTER_LINEAR)
-    return np.clip((q - 0.5) * 1.5 + 0.5, 0, 1).__mul__(255).astype(np.uint8)
+    q = cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) * gray_full
+    q += cv2.resize(b, size, interpolation=cv2.INTER_LINEAR)
+    q = (q - 0.5) * 1.5 + 0.5  # a transition of about two pixels where the photo's edge is sharp
+    cell = np.ones((3, 3), np.uint8)
+    inner = cv2.resize(cv2.erode(p, cell), size, interpolation=cv2.INTER_LINEAR)
+    outer = cv2.resize(cv2.dilate(p, cell), size, interpolation=cv2.INTER_LINEAR)
+    return (np.clip(q, inner, outer) * 255).astype(np.uint8)

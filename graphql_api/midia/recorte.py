@@ -685,26 +685,37 @@ def _grabcut(rgb: np.ndarray, esboco: _Esboco) -> tuple[np.ndarray | None, tuple
 def _refine(rgb: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """The mask at the photo's resolution, its edge following the photo's own: a guided filter whose
     coefficients are found at GrabCut's scale and applied to the full-size crop, kept within one
-    GrabCut pixel of GrabCut's edge (where product and background have the same brightness the
-    filter cannot place the edge, and would smear it)."""
+    GrabCut pixel of GrabCut's edge (where the guide cannot tell product from background it would
+    smear the edge, a grey fringe over a shadow). The guide is the colour axis along which the
+    product and the background beside it differ most (orange against a grey shadow: the red)."""
     x0, y0, x1, y1 = box
     crop = rgb[y0:y1, x0:x1]
-    gray_full = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY).astype(np.float32) / 255
     ch, cw = mask.shape
-    gray = cv2.resize(gray_full, (cw, ch), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA).astype(np.float32)
     p = mask.astype(np.float32)
+    cell = np.ones((3, 3), np.uint8)
+    inner_small, outer_small = cv2.erode(p, cell), cv2.dilate(p, cell)
+    band_in, band_out = (p > inner_small), (outer_small > p)
+    axis = np.array([0.299, 0.587, 0.114], np.float32)
+    if band_in.any() and band_out.any():
+        difference = small[band_in].mean(axis=0) - small[band_out].mean(axis=0)
+        if np.linalg.norm(difference) > 12:
+            axis = (difference / np.linalg.norm(difference)).astype(np.float32)
+    project = axis[None, :] / 255
+    guide_full = cv2.transform(crop.astype(np.float32), project)
+    guide = cv2.transform(small, project)
     k = (7, 7)
-    mean_i, mean_p = cv2.blur(gray, k), cv2.blur(p, k)
-    cov = cv2.blur(gray * p, k) - mean_i * mean_p
-    var = cv2.blur(gray * gray, k) - mean_i * mean_i
+    mean_i, mean_p = cv2.blur(guide, k), cv2.blur(p, k)
+    cov = cv2.blur(guide * p, k) - mean_i * mean_p
+    var = cv2.blur(guide * guide, k) - mean_i * mean_i
     a = cov / (var + 1e-3)
     b = mean_p - a * mean_i
     a, b = cv2.blur(a, k), cv2.blur(b, k)
     size = (x1 - x0, y1 - y0)
-    q = cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) * gray_full
+    q = cv2.resize(a, size, interpolation=cv2.INTER_LINEAR) * guide_full
     q += cv2.resize(b, size, interpolation=cv2.INTER_LINEAR)
-    q = (q - 0.5) * 1.5 + 0.5  # a transition of about two pixels where the photo's edge is sharp
-    cell = np.ones((3, 3), np.uint8)
-    inner = cv2.resize(cv2.erode(p, cell), size, interpolation=cv2.INTER_LINEAR)
-    outer = cv2.resize(cv2.dilate(p, cell), size, interpolation=cv2.INTER_LINEAR)
-    return (np.clip(q, inner, outer) * 255).astype(np.uint8)
+    q = (q - 0.5) * 2.5 + 0.5  # one to two pixels of transition, the photo's own edge's width
+    inner = cv2.resize(inner_small, size, interpolation=cv2.INTER_LINEAR)
+    outer = cv2.resize(outer_small, size, interpolation=cv2.INTER_LINEAR)
+    soft = (np.clip(q, inner, outer) * 255).astype(np.uint8)
+    return cv2.GaussianBlur(soft, (3, 3), 0.7)  # a hard photo edge still gets a pixel of feather

@@ -319,12 +319,8 @@ def bagunca(side: int, v: Variacao = ORIGINAL) -> Cenario:
 
 def escuro_no_escuro(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _garrafa(
-        size, v.caixa(size, 0.72, 0.3), v.cor or (34, 34, 38), cap=(22, 22, 24), label=(52, 50, 48)
-    )
-    pixels, mask = _compose(
-        _plain(size, (36, 35, 37), vignette=0.06), product, shadow=0.25, noise=2.5, seed=v.semente
-    )
+    product = _garrafa(size, v.caixa(size, 0.72, 0.3), v.cor or (34, 34, 38), cap=(22, 22, 24), label=(52, 50, 48))
+    pixels, mask = _compose(_plain(size, (36, 35, 37), vignette=0.06), product, shadow=0.25, noise=2.5, seed=v.semente)
     return Cenario("escuro_no_escuro", "garrafa preta fosca num fundo quase preto", _jpeg(pixels, 92), mask)
 
 

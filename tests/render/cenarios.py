@@ -255,6 +255,26 @@ def _overlay_text(pixels: np.ndarray) -> np.ndarray:
     return np.asarray(img)
 
 
+# -- variants: the same kinds of photo, other details --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variacao:
+    """A variant of a scene, so that a method is not tuned to the thirteen photos themselves: another
+    noise (and clutter) seed, product colour, position and size. `Variacao()` is the scene itself."""
+
+    semente: int = 1
+    cor: tuple[int, int, int] | None = None  # the product's main colour (the cap of the chrome bottle)
+    dx: float = 0.0  # the product's centre moves by this share of the photo
+    dy: float = 0.0
+    escala: float = 1.0  # and its size by this factor
+
+    def caixa(self, size, long_share: float, aspect: float, cx: float = 0.5, cy: float = 0.5):
+        return _centred(size, long_share * self.escala, aspect, cx + self.dx, cy + self.dy)
+
+
+ORIGINAL = Variacao()
+
 # -- the scenes ------------------------------------------------------------------------------------------
 
 
@@ -267,51 +287,55 @@ def _centred(size, long_share: float, aspect: float, cx: float = 0.5, cy: float 
     return (width * cx - w / 2, height * cy - h / 2, width * cx + w / 2, height * cy + h / 2)
 
 
-def branco(side: int) -> Cenario:
+def branco(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _garrafa(size, _centred(size, 0.72, 0.3), (28, 92, 140))
-    pixels, mask = _compose(_plain(size, (250, 250, 249)), product)
+    product = _garrafa(size, v.caixa(size, 0.72, 0.3), v.cor or (28, 92, 140))
+    pixels, mask = _compose(_plain(size, (250, 250, 249)), product, seed=v.semente)
     return Cenario("branco", "garrafa azul em fundo branco de estúdio", _jpeg(pixels), mask)
 
 
-def gradiente_claro(side: int) -> Cenario:
+def gradiente_claro(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _caixa(size, _centred(size, 0.6, 0.8), (238, 120, 40), (180, 86, 28), (30, 60, 110))
-    pixels, mask = _compose(_gradient(size, (244, 242, 238), (200, 198, 194)), product, shadow=0.45)
+    front = v.cor or (238, 120, 40)
+    side_face = (180, 86, 28) if v.cor is None else tuple(round(c * 0.75) for c in v.cor)
+    product = _caixa(size, v.caixa(size, 0.6, 0.8), front, side_face, (30, 60, 110))
+    pixels, mask = _compose(_gradient(size, (244, 242, 238), (200, 198, 194)), product, shadow=0.45, seed=v.semente)
     return Cenario("gradiente_claro", "caixa laranja num fundo cinza-claro em degradê", _jpeg(pixels), mask)
 
 
-def madeira(side: int) -> Cenario:
+def madeira(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _caneca(size, _centred(size, 0.46, 1.2, cy=0.56), (196, 40, 52))
-    pixels, mask = _compose(_wood(size), product, shadow=0.5)
+    product = _caneca(size, v.caixa(size, 0.46, 1.2, cy=0.56), v.cor or (196, 40, 52))
+    pixels, mask = _compose(_wood(size), product, shadow=0.5, seed=v.semente)
     return Cenario("madeira", "caneca vermelha sobre mesa de madeira, parede ao fundo", _jpeg(pixels), mask)
 
 
-def bagunca(side: int) -> Cenario:
+def bagunca(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _garrafa(size, _centred(size, 0.7, 0.3), (30, 150, 90), cap=(230, 230, 232))
-    pixels, mask = _compose(_clutter(size), product, shadow=0.3)
+    product = _garrafa(size, v.caixa(size, 0.7, 0.3), v.cor or (30, 150, 90), cap=(230, 230, 232))
+    pixels, mask = _compose(_clutter(size, seed=2 + v.semente), product, shadow=0.3, seed=v.semente)
     return Cenario("bagunca", "garrafa verde diante de uma estante desfocada e colorida", _jpeg(pixels), mask)
 
 
-def escuro_no_escuro(side: int) -> Cenario:
+def escuro_no_escuro(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _garrafa(size, _centred(size, 0.72, 0.3), (34, 34, 38), cap=(22, 22, 24), label=(52, 50, 48))
-    pixels, mask = _compose(_plain(size, (36, 35, 37), vignette=0.06), product, shadow=0.25, noise=2.5)
+    product = _garrafa(size, v.caixa(size, 0.72, 0.3), v.cor or (34, 34, 38), cap=(22, 22, 24), label=(52, 50, 48))
+    pixels, mask = _compose(_plain(size, (36, 35, 37), vignette=0.06), product, shadow=0.25, noise=2.5, seed=v.semente)
     return Cenario("escuro_no_escuro", "garrafa preta fosca num fundo quase preto", _jpeg(pixels, 92), mask)
 
 
-def claro_no_claro(side: int) -> Cenario:
+def claro_no_claro(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _caneca(size, _centred(size, 0.55, 1.2), (246, 245, 242))
-    pixels, mask = _compose(_plain(size, (238, 238, 236)), product, shadow=0.2)
+    product = _caneca(size, v.caixa(size, 0.55, 1.2), v.cor or (246, 245, 242))
+    pixels, mask = _compose(_plain(size, (238, 238, 236)), product, shadow=0.2, seed=v.semente)
     return Cenario("claro_no_claro", "caneca branca num fundo branco-acinzentado", _jpeg(pixels), mask)
 
 
-def png_transparente(side: int) -> Cenario:
+def png_transparente(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _caixa(size, _centred(size, 0.64, 0.75), (60, 70, 160), (40, 46, 110), (250, 200, 40))
+    front = v.cor or (60, 70, 160)
+    side_face = (40, 46, 110) if v.cor is None else tuple(round(c * 0.7) for c in v.cor)
+    product = _caixa(size, v.caixa(size, 0.64, 0.75), front, side_face, (250, 200, 40))
     out = io.BytesIO()
     product.save(out, "PNG")
     return Cenario(
@@ -322,24 +346,24 @@ def png_transparente(side: int) -> Cenario:
     )
 
 
-def pequeno_descentrado(side: int) -> Cenario:
+def pequeno_descentrado(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _garrafa(size, _centred(size, 0.24, 0.3, cx=0.3, cy=0.62), (150, 40, 120))
-    pixels, mask = _compose(_plain(size, (248, 248, 246)), product)
+    product = _garrafa(size, v.caixa(size, 0.24, 0.3, cx=0.3, cy=0.62), v.cor or (150, 40, 120))
+    pixels, mask = _compose(_plain(size, (248, 248, 246)), product, seed=v.semente)
     return Cenario("pequeno_descentrado", "garrafa pequena fora do centro, fundo branco", _jpeg(pixels), mask)
 
 
-def retrato(side: int) -> Cenario:
+def retrato(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (round(side * 0.75), side)
-    product = _garrafa(size, _centred(size, 0.78, 0.28), (200, 120, 30))
-    pixels, mask = _compose(_plain(size, (246, 246, 244)), product)
+    product = _garrafa(size, v.caixa(size, 0.78, 0.28), v.cor or (200, 120, 30))
+    pixels, mask = _compose(_plain(size, (246, 246, 244)), product, seed=v.semente)
     return Cenario("retrato", "garrafa âmbar em foto vertical 3:4", _jpeg(pixels), mask)
 
 
-def texto_sobreposto(side: int) -> Cenario:
+def texto_sobreposto(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _garrafa(size, _centred(size, 0.62, 0.3, cy=0.52), (28, 92, 140))
-    pixels, mask = _compose(_plain(size, (250, 250, 249)), product)
+    product = _garrafa(size, v.caixa(size, 0.62, 0.3, cy=0.52), v.cor or (28, 92, 140))
+    pixels, mask = _compose(_plain(size, (250, 250, 249)), product, seed=v.semente)
     return Cenario(
         "texto_sobreposto",
         "garrafa com faixa FRETE GRÁTIS, nome da loja e @perfil",
@@ -349,36 +373,43 @@ def texto_sobreposto(side: int) -> Cenario:
     )
 
 
-def reflexivo(side: int) -> Cenario:
+def reflexivo(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
-    product = _garrafa(size, _centred(size, 0.62, 0.3, cy=0.45), None, cap=(20, 20, 22), chrome=True)
-    pixels, mask = _compose(_plain(size, (242, 242, 242)), product, shadow=0.2, mirror=0.25)
+    product = _garrafa(size, v.caixa(size, 0.62, 0.3, cy=0.45), None, cap=v.cor or (20, 20, 22), chrome=True)
+    pixels, mask = _compose(_plain(size, (242, 242, 242)), product, shadow=0.2, mirror=0.25, seed=v.semente)
     return Cenario("reflexivo", "garrafa cromada com reflexos e o reflexo no piso brilhante", _jpeg(pixels), mask)
 
 
-def tocando_a_borda(side: int) -> Cenario:
+def tocando_a_borda(side: int, v: Variacao = ORIGINAL) -> Cenario:
     size = (side, side)
     width, height = size
+    front = v.cor or (46, 140, 200)
+    side_face = (30, 96, 140) if v.cor is None else tuple(round(c * 0.7) for c in v.cor)
+    dx, dy = min(v.dx, 0.06), max(v.dy, -0.08)  # still cut by the left and bottom edges
     product = _caixa(
-        size, (-width * 0.08, height * 0.12, width * 0.7, height * 1.1), (46, 140, 200), (30, 96, 140), (250, 250, 250)
+        size,
+        (-width * (0.08 - dx), height * (0.12 + dy), width * (0.7 + dx), height * (1.1 + dy)),
+        front,
+        side_face,
+        (250, 250, 250),
     )
-    pixels, mask = _compose(_plain(size, (236, 236, 234)), product, shadow=0.0)
+    pixels, mask = _compose(_plain(size, (236, 236, 234)), product, shadow=0.0, seed=v.semente)
     return Cenario("tocando_a_borda", "caixa grande cortada pelas bordas esquerda e inferior", _jpeg(pixels), mask)
 
 
-def inseparavel(side: int) -> Cenario:
+def inseparavel(side: int, v: Variacao = ORIGINAL) -> Cenario:
     """The control: a wood-grain box on the same wood, in the same light. No classical method
     (and few people at a glance) can tell where it ends; the service must say so."""
     size = (side, side)
     wood = _wood(size, horizon=0.0)
-    box = _centred(size, 0.5, 1.0)
+    box = v.caixa(size, 0.5, 1.0)
     product = Image.new("RGBA", size, (0, 0, 0, 0))
     region = Image.new("L", size, 0)
     ImageDraw.Draw(region).rectangle(box, fill=255)
     product = Image.fromarray(
         np.concatenate([np.clip(wood * 0.97, 0, 255).astype(np.uint8), np.asarray(region)[..., None]], axis=-1), "RGBA"
     )
-    pixels, mask = _compose(wood, product, shadow=0.0)
+    pixels, mask = _compose(wood, product, shadow=0.0, seed=v.semente)
     return Cenario(
         "inseparavel", "caixa de madeira sobre a mesma madeira (controle)", _jpeg(pixels), mask, separavel=False
     )
@@ -404,8 +435,36 @@ CENARIOS: dict[str, Callable[[int], Cenario]] = {
 }
 
 
-def cenario(nome: str, side: int = 1600) -> Cenario:
-    return CENARIOS[nome](side)
+# two other colours per scene, keeping its kind (dark stays dark, light stays light)
+_CORES: dict[str, tuple[tuple[int, int, int] | None, tuple[int, int, int] | None]] = {
+    "branco": ((200, 40, 40), (60, 60, 64)),
+    "gradiente_claro": ((40, 150, 90), (220, 200, 60)),
+    "madeira": ((30, 80, 160), (240, 240, 235)),
+    "bagunca": ((200, 60, 40), (60, 60, 180)),
+    "escuro_no_escuro": ((24, 24, 28), (46, 44, 44)),
+    "claro_no_claro": ((250, 250, 250), (236, 232, 226)),
+    "png_transparente": ((200, 60, 60), (40, 120, 60)),
+    "pequeno_descentrado": ((28, 92, 140), (220, 120, 30)),
+    "retrato": ((120, 40, 160), (40, 140, 140)),
+    "texto_sobreposto": ((200, 40, 40), (40, 120, 60)),
+    "reflexivo": ((150, 30, 30), None),
+    "tocando_a_borda": ((200, 80, 40), (90, 90, 100)),
+    "inseparavel": (None, None),
+}
+
+
+def cenario(nome: str, side: int = 1600, variacao: Variacao = ORIGINAL) -> Cenario:
+    return CENARIOS[nome](side, variacao)
+
+
+def variantes(nome: str) -> list[Variacao]:
+    """Three variants of a scene: another noise; and two with another colour, place and size."""
+    first, second = _CORES[nome]
+    return [
+        Variacao(semente=2),
+        Variacao(semente=3, cor=first, dx=0.05, dy=-0.03, escala=0.9),
+        Variacao(semente=4, cor=second, dx=-0.06, dy=0.02, escala=1.1),
+    ]
 
 
 def iou(a: Image.Image, b: Image.Image) -> float:

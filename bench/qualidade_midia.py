@@ -5,6 +5,7 @@ sharpness after scaling).
 
     .venv/bin/python bench/qualidade_midia.py                # 1600 px photos, 3 rounds
     .venv/bin/python bench/qualidade_midia.py --lado 1000 --rodadas 5
+    .venv/bin/python bench/qualidade_midia.py --variantes    # and 3 variants of each scene
 
 Targets (checked per row, PASS/FAIL):
 - IoU >= 0.90 and `separavel` on every scene but the inseparable control, which must not be
@@ -22,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -35,7 +37,7 @@ from graphql_api.geracao.render.gallery import render_gallery  # noqa: E402
 from graphql_api.geracao.render.types import FotoAprovada, RenderError  # noqa: E402
 from graphql_api.midia.enquadramento import PREENCHIMENTO, TOLERANCIA_PREENCHIMENTO  # noqa: E402
 from graphql_api.midia.recorte import recortar  # noqa: E402
-from tests.render.cenarios import CENARIOS, Cenario, iou  # noqa: E402
+from tests.render.cenarios import CENARIOS, Cenario, cenario, iou, variantes  # noqa: E402
 from tests.render.samples import sparse_ficha  # noqa: E402
 
 BAND = 0.02
@@ -75,12 +77,12 @@ def sharpness(pixels: np.ndarray, box: tuple[int, int, int, int]) -> float:
 def main_image(cenario: Cenario, folder: Path) -> dict:
     """The principal image the renderer makes from this one photo, measured."""
     extension = "png" if cenario.dados.startswith(b"\x89PNG") else "jpg"
-    path = folder / f"{cenario.nome}.{extension}"
+    path = folder / f"{cenario.nome.replace('/', '-')}.{extension}"
     path.write_bytes(cenario.dados)
     width, height = cenario.mascara.size
     foto = FotoAprovada(path, 1, True, width, height)
     try:
-        result = render_gallery(sparse_ficha(), [foto], 1, "producao", folder / cenario.nome)
+        result = render_gallery(sparse_ficha(), [foto], 1, "producao", folder / cenario.nome.replace("/", "-"))
     except RenderError as exc:
         return {"feita": False, "motivo": "; ".join(f.erro for f in exc.falhas)}
     image = result.imagens[0]
@@ -100,10 +102,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lado", type=int, default=1600, help="side of the synthetic photos")
     parser.add_argument("--rodadas", type=int, default=3)
+    parser.add_argument("--variantes", action="store_true", help="also three variants of each scene (tuning guard)")
     args = parser.parse_args()
     print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)")
     print(f"photos {args.lado} px; cut-out time: {args.rodadas} rounds each, then the median\n")
     cenarios = [make(args.lado) for make in CENARIOS.values()]
+    if args.variantes:  # other noise, colour, place and size: a method tuned to the scenes shows here
+        cenarios += [
+            replace(cenario(nome, args.lado, v), nome=f"{nome}/{i}")
+            for nome in CENARIOS
+            for i, v in enumerate(variantes(nome), start=1)
+        ]
     times: dict[str, list[float]] = {c.nome: [] for c in cenarios}
     results = {}
     for _ in range(args.rodadas):  # rounds interleave the scenes: a slow spell hits them alike
@@ -114,7 +123,7 @@ def main() -> None:
             times[c.nome].append(time.perf_counter() - started)
     failures = 0
     reference = None
-    header = f"{'cena':<20} {'IoU':>6} {'conf':>5} {'sep':>5} {'ms (rodadas)':<24} {'borda':>6} {'preench':>8} {'nitidez':>8}  veredito"
+    header = f"{'cena':<22} {'IoU':>6} {'conf':>5} {'sep':>5} {'ms (rodadas)':<24} {'borda':>6} {'preench':>8} {'nitidez':>8}  veredito"
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
@@ -151,7 +160,7 @@ def main() -> None:
                 made = f"{'—':>6} {'—':>8} {'—':>8}"
             verdict = "PASS" if not problems else "FAIL: " + ", ".join(problems)
             print(
-                f"{c.nome:<20} {score:6.3f} {recorte.confianca:5.2f} {recorte.separavel!s:>5} {ms:<24} {made}  {verdict}"
+                f"{c.nome:<22} {score:6.3f} {recorte.confianca:5.2f} {recorte.separavel!s:>5} {ms:<24} {made}  {verdict}"
             )
             for note in image.get("observacoes") or []:
                 print(f"{'':<22}observação: {note}")

@@ -707,8 +707,8 @@ def _refine(rgb: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -
     mean_i, mean_p = cv2.blur(guide, k), cv2.blur(p, k)
     cov = cv2.blur(guide * p, k) - mean_i * mean_p
     var = cv2.blur(guide * guide, k) - mean_i * mean_i
-    slope = cov / (var + 1e-3)
-    slope, offset = cv2.blur(slope, k), cv2.blur(mean_p - slope * mean_i, k)
+    gain = cov / (var + 1e-3)
+    slope, offset = cv2.blur(gain, k), cv2.blur(mean_p - gain * mean_i, k)
     size = (x1 - x0, y1 - y0)
     q = cv2.resize(slope, size, interpolation=cv2.INTER_LINEAR) * guide_full
     q += cv2.resize(offset, size, interpolation=cv2.INTER_LINEAR)

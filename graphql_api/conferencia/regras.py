@@ -80,8 +80,9 @@ def _qualidade(item: Item) -> None:
         item.motivo("FOTO_RESOLUCAO_ABAIXO_DO_IDEAL", f"{tamanho}; o ideal é {c.LADO_IDEAL} ou mais no menor lado.")
     if m.nitidez < c.MIN_NITIDEZ:
         item.motivo("FOTO_DESFOCADA", f"Nitidez {m.nitidez:.0f}; o mínimo é {c.MIN_NITIDEZ:.0f}.")
-    # Measures of an older analysis lack what follows (None): nothing is said about them.
-    if m.separavel is False:
+    # Measures of an older analysis lack what follows (None): nothing is said about them. A photo
+    # already refused (blurred, too small) cannot be cut out for that very reason: its motivo says it.
+    if m.separavel is False and item.aprovada:
         item.motivo(
             "FOTO_FUNDO_INSEPARAVEL",
             f"Confiança do recorte de {m.recorte_confianca or 0:.0%}; a imagem principal pede {CONFIANCA_MINIMA:.0%}.",

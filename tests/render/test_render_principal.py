@@ -19,7 +19,7 @@ from graphql_api.geracao.render import observacoes, photo
 from graphql_api.geracao.render.gallery import render_gallery
 from graphql_api.midia import enquadramento
 from graphql_api.midia.recorte import CONFIANCA_MINIMA, Recorte
-from tests.render.cenarios import CENARIOS, Cenario, cenario
+from tests.render.cenarios import CENARIOS, Cenario, cenario, variantes
 from tests.render.helpers import foto_de
 from tests.render.samples import rich_ficha
 
@@ -99,6 +99,17 @@ def test_main_image_border_is_pure_white_with_the_services_own_mask(tmp_path):
     ys, xs = np.nonzero(darkest < 200)  # the blue box; the shadow stays lighter than that
     long_side = max(xs.max() - xs.min(), ys.max() - ys.min()) + 1
     assert abs(long_side / SIDE - enquadramento.PREENCHIMENTO) <= enquadramento.TOLERANCIA_PREENCHIMENTO
+
+
+def test_a_faint_trail_in_the_mask_never_reaches_the_margin(tmp_path):
+    """The service's own mask of a mug on a table keeps a faint trail of the table's edge beside
+    the product; nothing outside the product's box is drawn, so the border stays pure white."""
+    c = cenario("madeira", 1200, variantes("madeira")[1])
+    [principal] = _galeria(tmp_path, [foto_de(c, tmp_path)]).imagens
+    darkest = _pixels(principal.path).min(axis=2)
+    band = np.ones((SIDE, SIDE), bool)
+    band[BAND:-BAND, BAND:-BAND] = False
+    assert darkest[band].min() >= 250
 
 
 def test_an_enlarged_product_is_noted_with_how_much(tmp_path, verdade):

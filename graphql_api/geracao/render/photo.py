@@ -169,8 +169,13 @@ def prepare(path: Path | str, max_side: int) -> PreparedPhoto:
         )
     caixa = Box(*box)
     lado = round(max(caixa.width, caixa.height) / origem.scale)
+    # Nothing faint outside the product's box is drawn (a table edge's trail in the feather): the
+    # box is what is framed, so a main image's margin stays pure white whatever the mask holds.
+    pad = max(2, round(max(img.size) * _EDGE_PAD))
+    keep = Image.new("L", mask.size, 0)
+    keep.paste(255, (max(0, box[0] - pad), max(0, box[1] - pad), box[2] + pad, box[3] + pad))
+    mask = ImageChops.darker(mask, keep)
     if plain:
-        pad = max(2, round(max(img.size) * _EDGE_PAD))
         x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
         crop = (x0, y0, min(img.width, box[2] + pad), min(img.height, box[3] + pad))
         img, mask = img.crop(crop), mask.crop(crop)

@@ -401,3 +401,19 @@ async def test_photos_measured_by_an_older_analysis_are_measured_again_from_the_
     assert small["situacao"] == "aprovada" and small["motivos"] == []
     r = await resultado(client, integrator, v1["id"])
     assert "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA" not in codigos(r["galeria"])
+
+
+async def test_the_warned_gallery_tells_which_image_to_look_at(client, factory, integrator, conta, photo_site):
+    # given the small product the check warned about, and a well-framed second photo
+    imagens = cenas(photo_site, "pequeno_descentrado", "branco")
+    produto = await factory.produto(integrator, conta, **RICA, imagens=imagens)
+    await factory.conferido(integrator, produto)
+    # when the gallery is made
+    pedido = await factory.pedir(integrator.key, "/v1/galerias", {"produtoId": produto["id"], "quantidadeImagens": 3})
+    pronta = await factory.terminada(integrator.key, pedido["id"])
+    principal, angulo = pronta["resultados"]["imagens"][:2]
+    # then the main image says it enlarged the product, by how much and what to send instead
+    assert principal["posicao"] == 1 and len(principal["observacoes"]) == 1
+    assert "ampliado" in principal["observacoes"][0] and "×" in principal["observacoes"][0]
+    # and the well-framed photo's image carries nothing to look at
+    assert angulo["observacoes"] == []

@@ -128,7 +128,7 @@ _SCORES = {
     # the region found from edges and GrabCut's verdict by colour cover the same pixels (IoU)
     "acordo": ((0.55, 0.75), (0.7, 1.0)),
     # share of the mask's edge that runs along a sharp edge of the photo
-    "contorno": ((0.4, 0.6), (0.7, 1.0)),
+    "contorno": ((0.5, 0.75), (0.7, 1.0)),
     # sharp edges left in the background: a scene in focus all over, not a product before a backdrop
     "fundo_nitido": ((0.006, 0.014), (1.0, 0.8)),
     # separate stretches where the mask meets the frame (a product cut by it meets it once or twice)

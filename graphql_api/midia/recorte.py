@@ -108,12 +108,12 @@ def _segmentar(rgb: np.ndarray) -> Recorte:
         return Recorte(None, 0.0, esboco.metodo)
     vx0, vy0, vx1, vy1 = view
     region = rgb[vy0:vy1, vx0:vx1]
-    mask, box = _grabcut(region, esboco)
+    mask, small, box = _grabcut(region, esboco)
     if mask is None:
         return Recorte(None, 0.0, esboco.metodo)
     x0, y0, x1, y1 = box
     soft = np.zeros(region.shape[:2], np.uint8)
-    soft[y0:y1, x0:x1] = _refine(region, mask, box)
+    soft[y0:y1, x0:x1] = _refine(region, mask, small, box)
     sinais = esboco.sinais(soft)
     full = np.zeros((height, width), np.uint8)
     full[vy0:vy1, vx0:vx1] = soft
@@ -128,7 +128,7 @@ _SCORES = {
     # the region found from edges and GrabCut's verdict by colour cover the same pixels (IoU)
     "acordo": ((0.55, 0.75), (0.7, 1.0)),
     # share of the mask's edge that runs along a sharp edge of the photo
-    "contorno": ((0.4, 0.6), (0.7, 1.0)),
+    "contorno": ((0.5, 0.75), (0.7, 1.0)),
     # sharp edges left in the background: a scene in focus all over, not a product before a backdrop
     "fundo_nitido": ((0.006, 0.014), (1.0, 0.8)),
     # separate stretches where the mask meets the frame (a product cut by it meets it once or twice)
@@ -209,7 +209,7 @@ class _Esboco:
         # product for sure: inside and not open to the frame, or inside and plainly not background
         # (GrabCut's five colour clusters cannot hold every block of a many-coloured product)
         plain = like | _shadow_like(lab, fundo) if fundo.uniforme else like
-        sure = rough & (~_open_to_frame(thick) | ~plain)
+        sure = rough & ((~_open_to_frame(thick) & ~like) | (~plain & ~thick))
         return _Esboco(size, edges, lab, fundo, rough, sure, maybe, background, overlay)
 
     def closer_view(self) -> tuple[int, int, int, int] | None:
@@ -232,9 +232,10 @@ class _Esboco:
     def sinais(self, soft: np.ndarray) -> dict[str, float]:
         """The confidence's signals for the mask `soft` (the view's size), from the photo alone."""
         h, w = self.edges.shape
-        mask = cv2.resize(soft, (w, h), interpolation=cv2.INTER_AREA) > 127
         gh, gw = self.rough.shape
-        grid_mask = cv2.resize(soft, (gw, gh), interpolation=cv2.INTER_AREA) > 127
+        at_analysis = _resize(soft, (w, h))
+        mask = at_analysis > 127
+        grid_mask = cv2.resize(at_analysis, (gw, gh), interpolation=cv2.INTER_AREA) > 127
         if not mask.any() or not grid_mask.any():
             return dict.fromkeys(_SCORES, 0.0)
         boundary = mask & ~cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
@@ -361,8 +362,10 @@ class _Fundo:
             residual = np.linalg.norm(values - terms @ coef, axis=1)
             sigma = 1.4826 * float(np.median(residual[inliers])) + 0.3
             inliers = residual < max(3 * sigma, 2.0)
-        yy, xx = np.mgrid[0:h, 0:w]
-        model = (_surface_terms(h, w, yy.ravel(), xx.ravel()) @ coef).reshape(h, w, 3).astype(np.float32)
+        y = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None, None]
+        x = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :, None]
+        c = coef.astype(np.float32)
+        model = c[0] + c[1] * x + c[2] * y + c[3] * x * x + c[4] * y * y + c[5] * x * y
         return _Fundo(model, sigma, bool(inliers.mean() >= 0.5 and sigma < 2.5))
 
     def residual(self, lab: np.ndarray) -> np.ndarray:
@@ -641,10 +644,10 @@ def _frame_runs(mask: np.ndarray) -> int:
 # -- the cut ---------------------------------------------------------------------------------------------
 
 
-def _grabcut(rgb: np.ndarray, esboco: _Esboco) -> tuple[np.ndarray | None, tuple[int, int, int, int]]:
+def _grabcut(rgb: np.ndarray, esboco: _Esboco) -> tuple[np.ndarray | None, np.ndarray, tuple[int, int, int, int]]:
     """GrabCut around the product, at the finest scale its surroundings fit in the budget: the sure
     part (shrunk) is product, the background is not, the rest and a ring round it are for GrabCut
-    to tell by colour. The mask at that scale, and the box it covers in `rgb`."""
+    to tell by colour. The mask at that scale, the box's pixels at that scale, and the box in `rgb`."""
     height, width = rgb.shape[:2]
     gh, gw = esboco.maybe.shape
     margin = max(2, round(0.03 * max(gh, gw)))
@@ -656,7 +659,7 @@ def _grabcut(rgb: np.ndarray, esboco: _Esboco) -> tuple[np.ndarray | None, tuple
     bw, bh = box[2] - box[0], box[3] - box[1]
     scale = min(1.0, float(np.sqrt(_GRABCUT_PIXELS / (bw * bh))))
     cw, ch = max(8, round(bw * scale)), max(8, round(bh * scale))
-    crop = cv2.resize(rgb[box[1] : box[3], box[0] : box[2]], (cw, ch), interpolation=cv2.INTER_AREA)
+    crop = _resize(rgb[box[1] : box[3], box[0] : box[2]], (cw, ch))
 
     def up(m: np.ndarray) -> np.ndarray:
         cut = m[gy0:gy1, gx0:gx1].astype(np.uint8)
@@ -674,69 +677,83 @@ def _grabcut(rgb: np.ndarray, esboco: _Esboco) -> tuple[np.ndarray | None, tuple
     fg = (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)
     bg = (labels == cv2.GC_BGD) | (labels == cv2.GC_PR_BGD)
     if not fg.any() or not bg.any():
-        return None, box
+        return None, crop, box
     cv2.setRNGSeed(1)  # GrabCut seeds its colour models with k-means: the same photo, the same mask
     no_rect = (0, 0, 0, 0)  # the labels say it all (GC_INIT_WITH_MASK)
     cv2.grabCut(crop[..., ::-1].copy(), labels, no_rect, np.zeros((1, 65)), np.zeros((1, 65)), 2, cv2.GC_INIT_WITH_MASK)
-    return (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD), box
+    return (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD), crop, box
 
 
-def _refine(rgb: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+def _refine(rgb: np.ndarray, mask: np.ndarray, small: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """The mask at the photo's resolution, its edge following the photo's own: a guided filter whose
-    coefficients are found at GrabCut's scale and applied to the full-size crop, kept within one
-    GrabCut pixel of GrabCut's edge (where the guide cannot tell product from background it would
-    smear the edge, a grey fringe over a shadow). The guide is the colour axis along which the
-    product and the background beside it differ most (orange against a grey shadow: the red)."""
+    coefficients are found at GrabCut's scale (`mask` on `small`, the box's pixels scaled down) and
+    applied at full size, on the band along the edge only and within one GrabCut pixel of GrabCut's
+    edge (where the guide cannot tell product from background it would smear the edge: a grey
+    fringe over a shadow). The guide is the colour axis along which the product and the background
+    beside it differ most (orange against a grey shadow: the red)."""
     x0, y0, x1, y1 = box
     crop = rgb[y0:y1, x0:x1]
     ch, cw = mask.shape
-    small = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA).astype(np.float32)
+    size = (x1 - x0, y1 - y0)
+    colours = small.astype(np.float32)
     p = mask.astype(np.float32)
     cell = np.ones((3, 3), np.uint8)
     inner_small, outer_small = cv2.erode(p, cell), cv2.dilate(p, cell)
-    band_in, band_out = (p > inner_small), (outer_small > p)
     axis: np.ndarray = np.array([0.299, 0.587, 0.114], np.float32)
-    if band_in.any() and band_out.any():
-        difference = small[band_in].mean(axis=0) - small[band_out].mean(axis=0)
+    inside_edge, outside_edge = (p > inner_small), (outer_small > p)
+    if inside_edge.any() and outside_edge.any():
+        difference = colours[inside_edge].mean(axis=0) - colours[outside_edge].mean(axis=0)
         if np.linalg.norm(difference) > 12:
             axis = (difference / np.linalg.norm(difference)).astype(np.float32)
-    project = axis[None, :] / 255
-    guide_full = cv2.transform(crop.astype(np.float32), project)
-    guide = cv2.transform(small, project)
+    guide = cv2.transform(colours, axis[None, :] / 255)
     k = (7, 7)
     mean_i, mean_p = cv2.blur(guide, k), cv2.blur(p, k)
     cov = cv2.blur(guide * p, k) - mean_i * mean_p
     var = cv2.blur(guide * guide, k) - mean_i * mean_i
     gain = cov / (var + 1e-3)
-    slope, offset = cv2.blur(gain, k), cv2.blur(mean_p - gain * mean_i, k)
-    size = (x1 - x0, y1 - y0)
-    q = cv2.resize(slope, size, interpolation=cv2.INTER_LINEAR) * guide_full
-    q += cv2.resize(offset, size, interpolation=cv2.INTER_LINEAR)
-    q = (q - 0.5) * 2.5 + 0.5  # one to two pixels of transition, the photo's own edge's width
-    inner = cv2.resize(inner_small, size, interpolation=cv2.INTER_LINEAR)
-    outer = cv2.resize(outer_small, size, interpolation=cv2.INTER_LINEAR)
-    soft = (np.clip(q, inner, outer) * 255).astype(np.uint8)
+    coefficients = cv2.merge([cv2.blur(gain, k), cv2.blur(mean_p - gain * mean_i, k), inner_small, outer_small])
+    # at full size: inside and outside from GrabCut, the band along the edge from the filter
+    band_small = cv2.dilate((outer_small > inner_small).astype(np.uint8), cell)
+    soft = cv2.resize((inner_small * 255).astype(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+    band = cv2.resize(band_small, size, interpolation=cv2.INTER_NEAREST)
+    ys, xs = np.nonzero(band)
+    if ys.size:
+        rows = -(-ys.size // 4096)  # remap's maps are images: the points in rows of 4096
+        at_x = np.zeros(rows * 4096, np.float32)
+        at_y = np.zeros(rows * 4096, np.float32)
+        at_x[: xs.size] = (xs + 0.5) * (cw / size[0]) - 0.5
+        at_y[: ys.size] = (ys + 0.5) * (ch / size[1]) - 0.5
+        sampled = cv2.remap(coefficients, at_x.reshape(rows, 4096), at_y.reshape(rows, 4096), cv2.INTER_LINEAR)
+        slope, offset, inner, outer = sampled.reshape(-1, 4)[: ys.size].T
+        q = slope * (crop[ys, xs].astype(np.float32) @ axis / 255) + offset
+        q = (q - 0.5) * 2.5 + 0.5  # one to two pixels of transition, the photo's own edge's width
+        soft[ys, xs] = (np.clip(q, inner, outer) * 255).astype(np.uint8)
     return cv2.GaussianBlur(soft, (3, 3), 0.7)  # a hard photo edge still gets a pixel of feather
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
 
 
+def _resize(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """`image` shrunk to `size` (width, height) by averaging: whole-pixel steps first, which OpenCV
+    does fast, then a mild last step."""
+    h, w = image.shape[:2]
+    factor = min(w // size[0], h // size[1])
+    if factor >= 2:
+        image = cv2.resize(image, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+        if image.shape[1] == size[0] and image.shape[0] == size[1]:
+            return image
+        return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
 def _reduce(rgb: np.ndarray, side: int) -> np.ndarray:
-    """`rgb` with its long side at most `side`, averaged (area) so noise and JPEG blocks wash out."""
+    """`rgb` with its long side at most `side`, averaged so that noise and JPEG blocks wash out."""
     h, w = rgb.shape[:2]
     if max(h, w) <= side:
         return rgb
-    factor = max(h, w) // side
-    if factor >= 2:  # whole-pixel averaging is fast; the last step is a mild one
-        rgb = cv2.resize(rgb, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
-        h, w = rgb.shape[:2]
-        if max(h, w) <= side:
-            return rgb
-        scale = side / max(h, w)
-        return cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_LINEAR)
     scale = side / max(h, w)
-    return cv2.resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return _resize(rgb, (max(1, round(w * scale)), max(1, round(h * scale))))
 
 
 def _lab(rgb: np.ndarray) -> np.ndarray:
@@ -746,13 +763,11 @@ def _lab(rgb: np.ndarray) -> np.ndarray:
 def _pool(mask: np.ndarray, factor: int, shape: tuple[int, int]) -> np.ndarray:
     """Max-pool a boolean map by `factor` onto a grid of `shape` (a line stays unbroken)."""
     gh, gw = shape
-    if factor == 1:
-        return mask[:gh, :gw].copy()
+    h, w = mask.shape
+    if h < gh * factor or w < gw * factor:  # the grid's rounding took a last row or column more
+        mask = np.pad(mask, ((0, max(0, gh * factor - h)), (0, max(0, gw * factor - w))), mode="edge")
     cut = mask[: gh * factor, : gw * factor]
-    pooled = cut.reshape(cut.shape[0] // factor, factor, cut.shape[1] // factor, factor).max(axis=(1, 3))
-    out = np.zeros((gh, gw), bool)
-    out[: pooled.shape[0], : pooled.shape[1]] = pooled
-    return out
+    return cut.reshape(gh, factor, gw, factor).max(axis=(1, 3))
 
 
 def _disk(radius: int) -> np.ndarray:

@@ -170,8 +170,8 @@ def _wood(size, horizon: float = 0.45) -> np.ndarray:
     return out
 
 
-def _clutter(size, seed: int = 3) -> np.ndarray:
-    """A shelf of out-of-focus things: books, plants, jars in many colours."""
+def _clutter(size, seed: int = 3, focus: bool = False) -> np.ndarray:
+    """A shelf of out-of-focus things (in focus with `focus`): books, plants, jars in many colours."""
     width, height = size
     rng = np.random.default_rng(seed)
     img = Image.new("RGB", size, (196, 188, 176))
@@ -184,7 +184,8 @@ def _clutter(size, seed: int = 3) -> np.ndarray:
             draw.rectangle([x, y, x + w, y + h], fill=colour)
         else:
             draw.ellipse([x, y, x + w, y + h], fill=colour)
-    img = img.filter(ImageFilter.GaussianBlur(width / 400))  # depth of field: the product is in focus
+    if not focus:
+        img = img.filter(ImageFilter.GaussianBlur(width / 400))  # depth of field: the product is in focus
     return np.asarray(img).astype(np.float32)
 
 
@@ -415,7 +416,7 @@ def inseparavel(side: int, v: Variacao = ORIGINAL) -> Cenario:
     )
 
 
-CENARIOS: dict[str, Callable[[int], Cenario]] = {
+CENARIOS: dict[str, Callable[..., Cenario]] = {
     f.__name__: f
     for f in (
         branco,
@@ -435,6 +436,77 @@ CENARIOS: dict[str, Callable[[int], Cenario]] = {
 }
 
 
+# -- harder cases: where the service must say it cannot cut the product out (or just can) ------------
+
+
+def bagunca_nitida(side: int, v: Variacao = ORIGINAL) -> Cenario:
+    """The shelf of `bagunca`, in focus: every thing on it has an edge as sharp as the product's."""
+    size = (side, side)
+    product = _garrafa(size, v.caixa(size, 0.7, 0.3), v.cor or (30, 150, 90), cap=(230, 230, 232))
+    pixels, mask = _compose(_clutter(size, seed=2 + v.semente, focus=True), product, shadow=0.3, seed=v.semente)
+    return Cenario("bagunca_nitida", "garrafa diante de uma estante toda em foco", _jpeg(pixels), mask, separavel=False)
+
+
+def toalha_xadrez(side: int, v: Variacao = ORIGINAL) -> Cenario:
+    """A bottle on a red-and-white checked cloth: the checks are as sharp as the bottle."""
+    size = (side, side)
+    ys, xs = np.mgrid[0:side, 0:side]
+    cell = side // 16
+    red = ((xs // cell + ys // cell) % 2 == 1)[..., None]
+    cloth = np.where(red, np.array([180, 40, 40], np.float32), np.array([235, 230, 225], np.float32))
+    product = _garrafa(size, v.caixa(size, 0.6, 0.3), v.cor or (28, 92, 140))
+    pixels, mask = _compose(cloth, product, shadow=0.3, seed=v.semente)
+    return Cenario("toalha_xadrez", "garrafa sobre toalha xadrez", _jpeg(pixels), mask, separavel=False)
+
+
+def desfocado(side: int, v: Variacao = ORIGINAL) -> Cenario:
+    """The bottle of `branco`, out of focus: no photo for a main image."""
+    size = (side, side)
+    product = _garrafa(size, v.caixa(size, 0.72, 0.3), v.cor or (28, 92, 140))
+    product = product.filter(ImageFilter.GaussianBlur(side / 250))
+    pixels, mask = _compose(_plain(size, (250, 250, 249)), product, seed=v.semente)
+    return Cenario("desfocado", "garrafa fora de foco em fundo branco", _jpeg(pixels), mask, separavel=False)
+
+
+def sombra_dura(side: int, v: Variacao = ORIGINAL) -> Cenario:
+    """A flash's hard shadow cast on the floor: its edge is as sharp as the product's."""
+    size = (side, side)
+    product = _garrafa(size, v.caixa(size, 0.55, 0.3, cx=0.38, cy=0.42), v.cor or (28, 92, 140))
+    alpha = np.asarray(product.getchannel("A")) > 127
+    base = int(np.nonzero(alpha.any(axis=1))[0].max())
+    ys, xs = np.mgrid[0:side, 0:side]
+    back = (ys - base) / 0.35  # a point on the floor maps back up the product's height
+    source_y = np.clip(np.round(base - back).astype(int), 0, side - 1)
+    source_x = np.clip(np.round(xs - back * 0.9).astype(int), 0, side - 1)
+    shadow = (ys >= base) & alpha[source_y, source_x]
+    floor = _plain(size, (245, 245, 243)) * (1 - 0.45 * shadow[..., None])
+    pixels, mask = _compose(floor, product, shadow=0.0, seed=v.semente)
+    return Cenario("sombra_dura", "garrafa com a sombra dura de um flash", _jpeg(pixels), mask, separavel=False)
+
+
+def dois_produtos(side: int, v: Variacao = ORIGINAL) -> Cenario:
+    """A kit: a bottle and a mug apart, both product (the mask is not the largest part alone)."""
+    size = (side, side)
+    bottle = _garrafa(size, v.caixa(size, 0.6, 0.3, cx=0.33), v.cor or (28, 92, 140))
+    mug = _caneca(size, v.caixa(size, 0.35, 1.2, cx=0.7, cy=0.62), (196, 40, 52))
+    pixels, mask = _compose(_plain(size, (248, 248, 246)), Image.alpha_composite(bottle, mug), seed=v.semente)
+    return Cenario("dois_produtos", "kit com garrafa e caneca separadas", _jpeg(pixels), mask)
+
+
+def cinza_no_cinza(side: int, v: Variacao = ORIGINAL) -> Cenario:
+    """A grey box two levels lighter than its grey backdrop: faint, but its edges are all there."""
+    size = (side, side)
+    grey = v.cor or (212, 212, 210)
+    product = _caixa(size, v.caixa(size, 0.6, 0.8), grey, tuple(c - 6 for c in grey), tuple(c - 3 for c in grey))
+    pixels, mask = _compose(_plain(size, (210, 210, 208)), product, shadow=0.15, seed=v.semente)
+    return Cenario("cinza_no_cinza", "caixa cinza num fundo cinza quase igual", _jpeg(pixels), mask)
+
+
+DIFICEIS: dict[str, Callable[..., Cenario]] = {
+    f.__name__: f for f in (bagunca_nitida, toalha_xadrez, desfocado, sombra_dura, dois_produtos, cinza_no_cinza)
+}
+
+
 # two other colours per scene, keeping its kind (dark stays dark, light stays light)
 _CORES: dict[str, tuple[tuple[int, int, int] | None, tuple[int, int, int] | None]] = {
     "branco": ((200, 40, 40), (60, 60, 64)),
@@ -450,11 +522,17 @@ _CORES: dict[str, tuple[tuple[int, int, int] | None, tuple[int, int, int] | None
     "reflexivo": ((150, 30, 30), None),
     "tocando_a_borda": ((200, 80, 40), (90, 90, 100)),
     "inseparavel": (None, None),
+    "bagunca_nitida": ((200, 60, 40), (60, 60, 180)),
+    "toalha_xadrez": ((30, 150, 90), (60, 60, 64)),
+    "desfocado": ((200, 40, 40), (60, 60, 64)),
+    "sombra_dura": ((200, 40, 40), (40, 120, 60)),
+    "dois_produtos": ((120, 40, 160), (200, 120, 30)),
+    "cinza_no_cinza": ((214, 214, 212), (216, 216, 214)),
 }
 
 
 def cenario(nome: str, side: int = 1600, variacao: Variacao = ORIGINAL) -> Cenario:
-    return CENARIOS[nome](side, variacao)
+    return (CENARIOS.get(nome) or DIFICEIS[nome])(side, variacao)
 
 
 def variantes(nome: str) -> list[Variacao]:

@@ -600,12 +600,12 @@ def _hard_shadow(mask: np.ndarray, lab: np.ndarray, fundo: _Fundo) -> float:
         x, y, w, h, area = stats[i]
         if area < 8 or y + h - 1 < bottom - 0.03 * height:
             continue
-        part = labels == i
-        low, high = np.percentile(ratio[part], [25, 75])
+        part = labels[: y + h, x : x + w] == i
+        low, high = np.percentile(ratio[: y + h, x : x + w][part], [25, 75])
         if high - low > 0.04:  # the product's own greys are shaded; a shadow darkens evenly
             continue
         # cast on the floor, it reaches out from under the product: nothing of it stands above it
-        above = np.maximum.accumulate(mask & ~part, axis=0)
+        above = np.maximum.accumulate(mask[: y + h, x : x + w] & ~part, axis=0)
         if (part & ~above).sum() >= 0.5 * area:
             shadow += area
     return float(shadow / mask.sum())

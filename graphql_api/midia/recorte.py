@@ -33,8 +33,9 @@ Measured on tests/render/cenarios.py before choosing (mask IoU over the thirteen
 GrabCut started from the frame alone, 0.03 to 0.94 (it takes vignetting, shadows and text for the
 product); a background colour surface with GrabCut, 0.15 to 0.97 (it fails on clutter, dark on
 dark, light on light and a product cut by the frame); a distance from the frame across edges leaks
-through an outline's gaps. This method: 0.98 to 1.00 on the twelve that can be cut out, and on their
-variants (bench/qualidade_midia.py).
+through an outline's gaps. This method: 0.99 to 1.00 on the twelve that can be cut out (0.94 or
+more at 1000 and 1800 px), 0.91 to 1.00 on their variants (bench/qualidade_midia.py). GrabCut runs
+two rounds: one round saves a third of its time but loses a kit's second piece at 1000 px.
 
 The confidence comes from the photo only (never from a true mask): the weakest of six scores
 (`_SCORES`), each placed where the masks measured on the scenes, their variants and harder cases
@@ -286,14 +287,19 @@ def _colour_norm(lab_difference: np.ndarray) -> np.ndarray:
 
 
 def _text_lines(edges: np.ndarray, side: int) -> np.ndarray:
-    """Lines of lettering (three or more glyph-sized outlines side by side, or a word of them):
-    sellers' banners, shop names and @handles."""
+    """Lines of lettering (three or more glyph-sized outlines side by side, or a word whose letters
+    touch): sellers' banners, shop names and @handles."""
     joined = cv2.dilate(edges.astype(np.uint8), np.ones((2, 2), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     glyphs = []
-    for x, y, w, h, area in stats[1:]:
+    strokes: dict[tuple[int, int, int, int], int] = {}  # across the middle of each glyph (a word: many)
+    for i, (x, y, w, h, area) in enumerate(stats[1:], start=1):
         if 4 <= h <= 0.1 * side and w <= 15 * h and area >= 0.2 * w * h:
-            glyphs.append((int(x), int(y), int(w), int(h)))
+            glyph = (int(x), int(y), int(w), int(h))
+            row = y + h // 2
+            middle = np.concatenate([[False], edges[row, x : x + w] & (labels[row, x : x + w] == i), [False]])
+            strokes[glyph] = int(np.count_nonzero(middle[1:] & ~middle[:-1]))
+            glyphs.append(glyph)
     glyphs.sort()
     parent = list(range(len(glyphs)))
 
@@ -323,8 +329,10 @@ def _text_lines(edges: np.ndarray, side: int) -> np.ndarray:
         y0 = min(g[1] for g in members)
         x1 = max(g[0] + g[2] for g in members)
         y1 = max(g[1] + g[3] for g in members)
-        if (x1 - x0) < 3 * (y1 - y0) or (len(members) < 3 and (x1 - x0) < 5 * (y1 - y0)):
+        if (x1 - x0) < 3 * (y1 - y0):
             continue
+        if len(members) < 3 and ((x1 - x0) < 5 * (y1 - y0) or max(strokes[g] for g in members) < 8):
+            continue  # one or two outlines make a word only when many strokes cross them
         pad = max(2, round(0.25 * (y1 - y0)))
         out[max(0, y0 - pad) : y1 + pad, max(0, x0 - pad) : x1 + pad] = True
     return out

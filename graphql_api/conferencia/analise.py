@@ -21,9 +21,10 @@ from PIL import ExifTags, Image, ImageFilter, ImageOps, ImageStat, UnidentifiedI
 
 from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS
 from graphql_api.midia import sobreposicao
+from graphql_api.midia.enquadramento import LADO_RECORTE
 from graphql_api.midia.recorte import recortar
 
-WORKING_SIZE = 1000
+WORKING_SIZE = LADO_RECORTE  # the cut-out is taken on this copy, as the renderers take it
 # Raised whenever the measures change: a stored photo measured by an older analysis is measured
 # again when a new check re-uses it (graphql_api/conferencia/fotos.py).
 VERSAO = 1

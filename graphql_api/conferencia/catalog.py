@@ -9,8 +9,13 @@ import math
 from dataclasses import dataclass
 
 from graphql_api.midia import sobreposicao
-from graphql_api.midia.enquadramento import AMPLIACAO_MAXIMA, LADO_PRINCIPAL, PREENCHIMENTO, lado_necessario
-from graphql_api.midia.recorte import CONFIANCA_MINIMA
+from graphql_api.midia.enquadramento import (
+    AMPLIACAO_MAXIMA,
+    CONFIANCA_MINIMA,
+    LADO_PRINCIPAL,
+    PREENCHIMENTO,
+    lado_necessario,
+)
 
 BLOQUEIO = "bloqueio"  # a photo: reprovada; a media type: not approved
 FRACO = "fraco"  # still approved, quality drops

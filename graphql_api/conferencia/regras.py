@@ -15,8 +15,13 @@ from typing import Any
 from graphql_api.conferencia import catalog as c
 from graphql_api.conferencia.analise import Medidas, distancia
 from graphql_api.conferencia.fotos import Recebida
-from graphql_api.midia.enquadramento import AMPLIACAO_MAXIMA, LADO_PRINCIPAL, ampliacao, lado_necessario
-from graphql_api.midia.recorte import CONFIANCA_MINIMA
+from graphql_api.midia.enquadramento import (
+    AMPLIACAO_MAXIMA,
+    CONFIANCA_MINIMA,
+    LADO_PRINCIPAL,
+    ampliacao,
+    lado_necessario,
+)
 
 APROVADA, REPROVADA = "aprovada", "reprovada"
 

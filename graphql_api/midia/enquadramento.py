@@ -3,6 +3,11 @@ quality check (which warns when the photo cannot give it enough pixels)."""
 
 from __future__ import annotations
 
+# The check and the renderers cut the product out of the photo at this size, so that their verdicts
+# (separable or not, the product's size) agree; the confidence's thresholds were set there too.
+LADO_RECORTE = 1000
+CONFIANCA_MINIMA = 0.9  # below it the mask is not trusted to make a main image
+
 PREENCHIMENTO = 0.85  # the product's long side, as a share of the main image's side
 TOLERANCIA_PREENCHIMENTO = 0.03  # what the tests accept around PREENCHIMENTO
 LADO_PRINCIPAL = 1200  # the production main image's side

@@ -50,7 +50,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-CONFIANCA_MINIMA = 0.9  # below it the mask is not trusted to make a main image
+from graphql_api.midia.enquadramento import CONFIANCA_MINIMA
 
 TRANSPARENCIA, FUNDO_UNIFORME, FUNDO_VARIADO = "transparencia", "fundo_uniforme", "fundo_variado"
 

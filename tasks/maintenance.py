@@ -14,6 +14,7 @@ from graphql_api.usuario import sessoes
 from graphql_api.vendedor import sessoes as sessoes_vendedor
 from tasks import avisos, conferencia, email, geracao
 from tasks.broker import broker, runtime
+from vitrine import db
 from vitrine.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -69,6 +70,12 @@ async def expirar_recargas() -> dict:
     return {"recargasExpiradas": await recargas.expirar_vencidas()}
 
 
+@broker.task(task_name="manutencao.estatisticas")
+async def atualizar_estatisticas() -> dict:
+    await db.atualizar_estatisticas()
+    return {}
+
+
 def periodic(settings: Settings) -> list:
     """The jobs of tasks/scheduler.py, in every topology: a task runs hourly, a (task, seconds)
     pair at its own period. Every piece of background work is a row first; these sweeps are how
@@ -78,6 +85,7 @@ def periodic(settings: Settings) -> list:
         expurgar_idempotencia,
         expurgar_sessoes,
         expurgar_oauth,
+        atualizar_estatisticas,
         (virar_ciclos, CICLOS_SECONDS),
         (conferencia.varrer, conferencia.SWEEP_SECONDS),
         (geracao.varrer, geracao.SWEEP_SECONDS),

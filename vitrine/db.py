@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tortoise import Tortoise
+from tortoise import Tortoise, connections
 from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.context import TortoiseContext
 from tortoise.migrations.api import migrate as run_migrations
@@ -94,6 +94,16 @@ async def migrate(settings: Settings) -> None:
         await catalogo.sincronizar()
     finally:
         await context.close_connections()
+
+
+async def atualizar_estatisticas() -> None:
+    """Refresh SQLite's planner statistics (sqlite_stat1). With several indexes on one table (the
+    call log has one per filter), a list filtered by two columns should walk the more selective
+    one, and SQLite only knows which from ANALYZE; `analysis_limit` samples each index, so this
+    costs milliseconds at any size. PostgreSQL's autovacuum keeps its own statistics."""
+    connection = connections.get(MAIN_CONNECTION)
+    if connection.capabilities.dialect == "sqlite":
+        await connection.execute_script("PRAGMA analysis_limit=1000; ANALYZE;")
 
 
 async def connect(settings: Settings) -> TortoiseContext:

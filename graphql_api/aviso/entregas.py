@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from tortoise.queryset import QuerySet
+
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.enderecos import chaves, obter_aviso
 from graphql_api.aviso.falhas import desativar
@@ -244,12 +246,16 @@ async def listar_entregas(
     principal: Principal, aviso_id: str, page: PageRequest, *, situacao: str | None = None
 ) -> tuple[list[Entrega], str | None, dict[str, list[Tentativa]]]:
     aviso = await obter_aviso(principal, aviso_id)
-    query = repository.entregas_of(aviso.id)
     if situacao is not None:
         exigir_aceito("situacao", situacao, SITUACOES_ENTREGA)
-        query = query.filter(situacao=situacao)
-    rows, next_cursor = await paginate(query, page)
+    rows, next_cursor = await paginate(consulta_entregas(aviso.id, situacao), page)
     return rows, next_cursor, await repository.tentativas_of([e.id for e in rows])
+
+
+def consulta_entregas(aviso_id: str, situacao: str | None) -> QuerySet[Entrega]:
+    """An address's deliveries before their page: (aviso, id) and (aviso, situacao, id) indexes."""
+    query = repository.entregas_of(aviso_id)
+    return query.filter(situacao=situacao) if situacao is not None else query
 
 
 async def reenviar_entrega(principal: Principal, aviso_id: str, entrega_id: str) -> tuple[Entrega, list[Tentativa]]:

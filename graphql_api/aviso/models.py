@@ -65,7 +65,7 @@ class Entrega(Model):
 
     class Meta:
         table = "aviso_entregas"
-        indexes = (("situacao", "proxima_tentativa_em"), ("aviso_id", "id"))
+        indexes = (("situacao", "proxima_tentativa_em"), ("aviso_id", "id"), ("aviso_id", "situacao", "id"))
 
 
 class Tentativa(Model):

@@ -254,6 +254,7 @@ class CallLogWriter:
             endpoint=r.endpoint[:200],
             caminho=r.caminho[:1000].replace("\x00", "\ufffd"),  # PostgreSQL text holds no NUL
             status=r.status,
+            classe_status=r.status // 100,
             duracao_ms=round(r.duracao_ms, 2),
             codigo_erro=r.codigo_erro,
             mensagem_erro=r.mensagem_erro,

@@ -34,3 +34,9 @@ class Conta(Model):
     class Meta:
         table = "contas"
         unique_together = (("integrador", "ambiente", "codigo_externo"),)
+        # GET /contas, alone and by each filter, newest first off the index (see Chamada).
+        indexes = (
+            ("integrador_id", "ambiente", "id"),
+            ("integrador_id", "ambiente", "origem", "id"),
+            ("integrador_id", "ambiente", "situacao", "id"),
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tortoise.exceptions import IntegrityError
+from tortoise.queryset import QuerySet
 
 from graphql_api.conta import repository
 from graphql_api.conta.models import Conta
@@ -77,6 +78,11 @@ async def listar_contas(
     situacao: str | None = None,
 ) -> tuple[list[Conta], str | None]:
     filtros = validate(FiltroContas, {"codigoExterno": codigo_externo, "origem": origem, "situacao": situacao})
+    return await paginate(consulta_contas(principal, filtros), page)
+
+
+def consulta_contas(principal: Principal, filtros: FiltroContas) -> QuerySet[Conta]:
+    """GET /contas before its page: each filter has its index (tenant, column, id)."""
     query = repository.visible(principal)
     if filtros.codigoExterno is not None:
         query = query.filter(codigo_externo=filtros.codigoExterno)
@@ -84,4 +90,4 @@ async def listar_contas(
         query = query.filter(origem=filtros.origem)
     if filtros.situacao is not None:
         query = query.filter(situacao=filtros.situacao)
-    return await paginate(query, page)
+    return query

@@ -2,7 +2,9 @@
 
 import secrets
 import string
+import time
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 from ulid import ULID
@@ -10,9 +12,29 @@ from ulid import ULID
 T = TypeVar("T")
 
 
-def new_id(prefix: str) -> str:
-    # ULIDs sort by creation time, so the id alone orders lists and serves as the cursor.
-    return f"{prefix}{str(ULID()).lower()}"
+def new_id(prefix: str, momento: datetime | None = None) -> str:
+    """ULIDs sort by creation time, so the id alone orders lists and serves as the cursor.
+    `momento`: a row dated by the domain's clock rather than now (a ledger entry of a plan's turn)
+    gets that moment's millisecond, so its id still agrees with its date and a date filter is an
+    id range; within the millisecond, the real creation order decides (nanoseconds, then chance)."""
+    if momento is None:
+        return f"{prefix}{str(ULID()).lower()}"
+    milissegundo = int(momento.timestamp() * 1000)
+    resto = (time.time_ns() & (2**64 - 1)) << 16 | secrets.randbits(16)
+    return f"{prefix}{str(ULID.from_int(milissegundo << 80 | resto)).lower()}"
+
+
+# How far apart an id's own moment and the row's criado_em may lie (the id is made when the work
+# starts, the row is written later): a time filter read as an id range is widened by this much,
+# and the exact comparison on criado_em still decides.
+FOLGA_DO_MOMENTO = timedelta(minutes=5)
+
+
+def id_do_momento(prefixo: str, momento: datetime) -> str:
+    """The smallest id new_id(prefixo) can make at `momento`. A ULID starts with its millisecond,
+    so a time window is an id range: read off any index that ends in the id, a filter by date
+    costs the rows in the window, not the whole history."""
+    return f"{prefixo}{str(ULID.from_datetime(momento))[:10].lower()}{'0' * 16}"
 
 
 _ALPHANUMERIC = string.ascii_letters + string.digits

@@ -56,11 +56,18 @@ class PageRequest:
         return cls(limite, cursor)
 
 
-async def paginate(query: QuerySet, page: PageRequest, *, id_field: str = "id") -> tuple[list, str | None]:
-    """One page of `query` and the cursor of the next page (None on the last page)."""
+def consulta_da_pagina(query: QuerySet, page: PageRequest, *, id_field: str = "id") -> QuerySet:
+    """The query of one page: newest first from the cursor, one row more than the page to know
+    whether another follows. Every list has an index ending in the id after its filters, so this
+    reads `limite + 1` index entries at any depth (tests/unit/test_indices.py)."""
     if page.cursor:
         query = query.filter(**{f"{id_field}__lt": page.cursor})
-    rows = await query.order_by(f"-{id_field}").limit(page.limite + 1)
+    return query.order_by(f"-{id_field}").limit(page.limite + 1)
+
+
+async def paginate(query: QuerySet, page: PageRequest, *, id_field: str = "id") -> tuple[list, str | None]:
+    """One page of `query` and the cursor of the next page (None on the last page)."""
+    rows = await consulta_da_pagina(query, page, id_field=id_field)
     has_more = len(rows) > page.limite
     rows = rows[: page.limite]
     next_cursor = getattr(rows[-1], id_field) if has_more and rows else None

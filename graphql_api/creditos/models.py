@@ -51,10 +51,12 @@ class Lancamento(Model):
     plano = fields.IntField(default=0, db_default=0)
     pacote = fields.IntField(default=0, db_default=0)
     disponiveis_apos = fields.IntField(null=True)  # the available balance after this entry
-    geracao_id = fields.CharField(max_length=40, null=True, index=True)
+    geracao_id = fields.CharField(max_length=40, null=True)
     recarga_id = fields.CharField(max_length=40, null=True, index=True)
     descricao = fields.CharField(max_length=300)
     criado_em = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
         table = "lancamentos"
+        # The statement, alone and by type, newest first off the index.
+        indexes = (("carteira_id", "id"), ("carteira_id", "tipo", "id"), ("carteira_id", "geracao_id", "id"))

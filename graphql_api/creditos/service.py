@@ -10,8 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from tortoise.queryset import QuerySet
+
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import new_id
+from graphql_api.core.ids import FOLGA_DO_MOMENTO, id_do_momento, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
@@ -106,8 +108,9 @@ async def _lancar(
             "atualizado_em",
         ]
     )
+    momento = em or agora()  # the domain's clock (a cycle's entries are dated at its turn)
     lancamento = await Lancamento.create(
-        id=new_id("lan_"),
+        id=new_id("lan_", momento),  # the id agrees with the date: a date filter is an id range
         carteira=carteira,
         tipo=tipo,
         disponiveis=disponiveis,
@@ -118,7 +121,7 @@ async def _lancar(
         geracao_id=geracao_id,
         recarga_id=recarga_id,
         descricao=descricao[:300],
-        criado_em=em or agora(),  # the domain's clock (a cycle's entries are dated at its turn)
+        criado_em=momento,
     )
     if tipo != "expiracao_plano":  # a turn's expiry is judged after its grant (plano/ciclo.py)
         from graphql_api.plano import alertas
@@ -233,16 +236,23 @@ async def extrato(
     principal: Principal, filtros: FiltroExtrato, page: PageRequest
 ) -> tuple[list[Lancamento], str | None]:
     carteira = await obter_saldo(principal)
-    query = repository.lancamentos_of(carteira.id)
-    if filtros.de:
-        query = query.filter(criado_em__gte=filtros.inicio)
-    if filtros.ate:
-        query = query.filter(criado_em__lte=filtros.fim)
+    return await paginate(consulta_extrato(carteira.id, filtros), page)
+
+
+def consulta_extrato(carteira_id: int, filtros: FiltroExtrato) -> QuerySet[Lancamento]:
+    """The statement before its page: (carteira, id) and (carteira, tipo, id) indexes, a
+    generation's few entries by its own index."""
+    query = repository.lancamentos_of(carteira_id)
+    # Dates are id ranges too, on the (carteira, id) and (carteira, tipo, id) indexes.
+    if (inicio := filtros.inicio) is not None:
+        query = query.filter(id__gte=id_do_momento("lan_", inicio - FOLGA_DO_MOMENTO), criado_em__gte=inicio)
+    if (fim := filtros.fim) is not None:
+        query = query.filter(id__lt=id_do_momento("lan_", fim + FOLGA_DO_MOMENTO), criado_em__lte=fim)
     if filtros.tipo:
         query = query.filter(tipo=filtros.tipo)
     if filtros.geracaoId:
         query = query.filter(geracao_id=filtros.geracaoId)
-    return await paginate(query, page)
+    return query
 
 
 # -- movements of the plans' cycle (graphql_api/plano/ciclo.py) and of staff ----------------------

@@ -43,4 +43,8 @@ class Geracao(Model):
     class Meta:
         table = "geracoes"
         unique_together = (("integrador", "ambiente", "chave_idempotencia"),)
-        indexes = (("situacao", "reservada_ate"),)
+        indexes = (
+            ("situacao", "reservada_ate"),
+            ("integrador_id", "ambiente", "id"),
+            ("integrador_id", "ambiente", "produto_id", "id"),
+        )

@@ -45,6 +45,7 @@ class Produto(Model):
     class Meta:
         table = "produtos"
         unique_together = (("conta", "codigo"),)
+        indexes = (("conta_id", "id"), ("conta_id", "situacao", "id"))
 
 
 class ProdutoVersao(Model):

@@ -7,6 +7,7 @@ import hashlib
 import json
 
 from tortoise.exceptions import IntegrityError
+from tortoise.queryset import QuerySet
 
 from graphql_api.conferencia import service as conferencias
 from graphql_api.conta import service as contas
@@ -117,11 +118,15 @@ async def listar_produtos(
     principal: Principal, conta_id: str, page: PageRequest, *, situacao: str | None = None
 ) -> tuple[list[Produto], str | None]:
     conta = await contas.obter_conta_com_conteudo(principal, conta_id)
-    query = repository.visible(principal).filter(conta_id=conta.id)
     if situacao is not None:
         exigir_aceito("situacao", situacao, SITUACOES)
-        query = query.filter(situacao=situacao)
-    return await paginate(query, page)
+    return await paginate(consulta_produtos(principal, conta.id, situacao), page)
+
+
+def consulta_produtos(principal: Principal, conta_id: str, situacao: str | None) -> QuerySet[Produto]:
+    """An account's products before their page: (conta, id) and (conta, situacao, id) indexes."""
+    query = repository.visible(principal).filter(conta_id=conta_id)
+    return query.filter(situacao=situacao) if situacao is not None else query
 
 
 async def excluir_ficha(principal: Principal, conta_id: str, codigo: str) -> Produto:

@@ -34,7 +34,8 @@ def id_do_momento(prefixo: str, momento: datetime) -> str:
     """The smallest id new_id(prefixo) can make at `momento`. A ULID starts with its millisecond,
     so a time window is an id range: read off any index that ends in the id, a filter by date
     costs the rows in the window, not the whole history."""
-    return f"{prefixo}{str(ULID.from_datetime(momento))[:10].lower()}{'0' * 16}"
+    milissegundo = min(max(int(momento.timestamp() * 1000), 0), 2**48 - 1)  # a date before 1970 starts at 0
+    return f"{prefixo}{str(ULID.from_int(milissegundo << 80))[:10].lower()}{'0' * 16}"
 
 
 _ALPHANUMERIC = string.ascii_letters + string.digits

@@ -47,7 +47,7 @@ def janela(integrador_id: str, ambiente: str, since: datetime):
     """A tenant's calls since a moment, as a range of an index ending in the id: the window's
     calls, never the history."""
     return of_tenant(integrador_id, ambiente).filter(
-        id__gte=id_do_momento("req_", since - FOLGA_DO_MOMENTO), criado_em__gte=since
+        id__gte=id_do_momento("req_", since, -FOLGA_DO_MOMENTO), criado_em__gte=since
     )
 
 

@@ -45,10 +45,10 @@ def consulta_chamadas(principal: Principal, filtros: FiltroChamadas) -> QuerySet
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value)
     if filtros.de:
         inicio = parse_moment(filtros.de, end_of_day=False)
-        query = query.filter(id__gte=id_do_momento("req_", inicio - FOLGA_DO_MOMENTO), criado_em__gte=inicio)
+        query = query.filter(id__gte=id_do_momento("req_", inicio, -FOLGA_DO_MOMENTO), criado_em__gte=inicio)
     if filtros.ate:
         fim = parse_moment(filtros.ate, end_of_day=True)
-        query = query.filter(id__lt=id_do_momento("req_", fim + FOLGA_DO_MOMENTO), criado_em__lte=fim)
+        query = query.filter(id__lt=id_do_momento("req_", fim, FOLGA_DO_MOMENTO), criado_em__lte=fim)
     if filtros.status:
         if filtros.status.endswith("xx"):
             query = query.filter(classe_status=int(filtros.status[0]))
@@ -114,7 +114,7 @@ async def erros_recentes(principal: Principal, *, now: datetime | None = None) -
     range per error type of the catalog: the cost is the window's errors, not the history."""
     since = (now or agora()) - RECENT_ERRORS_WINDOW
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(
-        codigo_erro__in=sorted(CATALOG), id__gte=id_do_momento("req_", since - FOLGA_DO_MOMENTO), criado_em__gte=since
+        codigo_erro__in=sorted(CATALOG), id__gte=id_do_momento("req_", since, -FOLGA_DO_MOMENTO), criado_em__gte=since
     )
     if principal.kind is CredentialKind.OAUTH:
         query = query.filter(

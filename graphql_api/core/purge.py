@@ -5,9 +5,9 @@ statement would hold the single write lock for seconds (every request that write
 log's writer, waiting behind it), and on PostgreSQL it would be one long transaction with a
 million row locks and a burst of WAL. Instead each step walks its rows in the order of an indexed
 column, keyset by keyset, and each batch is one short statement of at most `batch` rows,
-committed at once, followed by a pause as long as the statement took (at least 10 ms): the purge
-holds the write lock at most about half of the time, and every other writer gets its turn between
-batches. A run stops once `budget` seconds have passed; what is left stays matching, so the next
+committed at once, followed by a pause as long as the batch took (at least 10 ms): the purge
+holds SQLite's write lock, and in the embedded default the web process's event loop, at most about
+half of the time, and every other writer gets its turn between batches. A run stops once `budget` seconds have passed; what is left stays matching, so the next
 period's run goes on from there.
 
 Every batch re-checks its condition in the DELETE/UPDATE itself and goes by primary key, so two
@@ -71,11 +71,11 @@ class Purge:
             if self.clock() >= self.deadline:
                 self.finished = False
                 return changed
+            started = time.perf_counter()
             page = query if last is None else query.filter(_after(keys, last))
             rows = await page.using_db(db).order_by(*keys).limit(self.batch).values_list(*keys)
             if not rows:
                 return changed
-            started = time.perf_counter()
             changed += await apply(query.filter(**{f"{pk}__in": [row[-1] for row in rows]}).using_db(db))
             took = time.perf_counter() - started
             if len(rows) < self.batch:

@@ -72,18 +72,25 @@ class Purge:
                 self.finished = False
                 return changed
             started = time.perf_counter()
-            page = query if last is None else query.filter(_after(keys, last))
-            rows = await page.using_db(db).order_by(*keys).limit(self.batch).values_list(*keys)
-            if not rows:
+            # Keyset, never "from the start again": on PostgreSQL the index keeps the entries of
+            # rows deleted a moment ago until vacuum, and every batch would step over all of them.
+            rest = query if last is None else query.filter(_after(keys, last))
+            ordered = rest.using_db(db).order_by(*keys)
+            first = await ordered.limit(1).values_list(*keys)
+            if not first:
                 return changed
-            changed += await apply(query.filter(**{f"{pk}__in": [row[-1] for row in rows]}).using_db(db))
-            took = time.perf_counter() - started
-            if len(rows) < self.batch:
+            # The batch is the range from its first key to its last, one short statement: no list
+            # of a thousand keys to build and bind, and the statement starts at the first row due,
+            # not at rows passed over (bodies already emptied) before it.
+            edge = await ordered.offset(self.batch - 1).limit(1).values_list(*keys)
+            batch = rest.filter(_from(keys, tuple(first[0])))
+            if edge:
+                batch = batch.filter(_up_to(keys, tuple(edge[0])))
+            changed += await apply(batch.using_db(db))
+            if not edge:  # fewer than a batch were left
                 return changed
-            # Keyset, not "from the start again": on PostgreSQL the index keeps entries of the rows
-            # deleted a moment ago until vacuum, and every batch would step over all of them.
-            last = tuple(rows[-1])
-            await asyncio.sleep(max(MIN_PAUSE_SECONDS, took))
+            last = tuple(edge[0])
+            await asyncio.sleep(max(MIN_PAUSE_SECONDS, time.perf_counter() - started))
 
 
 def _after(keys: tuple[str, ...], last: tuple) -> Q:
@@ -95,3 +102,21 @@ def _after(keys: tuple[str, ...], last: tuple) -> Q:
     return Q(**{f"{first}__gte": last[0]}) & (
         Q(**{f"{first}__gt": last[0]}) | Q(**{first: last[0], f"{pk}__gt": last[1]})
     )
+
+
+def _from(keys: tuple[str, ...], start: tuple) -> Q:
+    """Rows at or past `start`."""
+    if len(keys) == 1:
+        return Q(**{f"{keys[0]}__gte": start[0]})
+    first, pk = keys
+    return Q(**{f"{first}__gte": start[0]}) & (
+        Q(**{f"{first}__gt": start[0]}) | Q(**{first: start[0], f"{pk}__gte": start[1]})
+    )
+
+
+def _up_to(keys: tuple[str, ...], end: tuple) -> Q:
+    """Rows at or before `end`."""
+    if len(keys) == 1:
+        return Q(**{f"{keys[0]}__lte": end[0]})
+    first, pk = keys
+    return Q(**{f"{first}__lte": end[0]}) & (Q(**{f"{first}__lt": end[0]}) | Q(**{first: end[0], f"{pk}__lte": end[1]}))

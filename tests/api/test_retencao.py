@@ -19,7 +19,9 @@ from graphql_api.oauth.models import FalhaClienteOAuth
 from graphql_api.usuario import sessoes
 from graphql_api.usuario.models import TentativaEntrada
 
-NOW = datetime.now(UTC).replace(microsecond=0)
+# A day ahead: the app's own periodic purge (at start-up, on the real clock) then never reaches
+# rows these tests keep just inside a limit, and only ever takes a part of what they purge.
+NOW = datetime.now(UTC).replace(microsecond=0) + timedelta(days=1)
 DAY = timedelta(days=1)
 SECOND = timedelta(seconds=1)
 
@@ -77,12 +79,19 @@ def expected(ages: dict[str, tuple[timedelta, bool]]) -> dict[str, bool]:
     }
 
 
-async def due_everywhere() -> tuple[int, int]:
-    """(bodies to empty, records to remove) in the whole database, other tests' rows included."""
-    stays = Chamada.filter(criado_em__gte=NOW - chamadas.ROW_RETENTION)
+async def due(integrador_id: str | None = None) -> tuple[int, int]:
+    """(bodies to empty, records to remove) of the integrator, or in the whole database."""
+    calls = Chamada.all() if integrador_id is None else Chamada.filter(integrador_id=integrador_id)
+    stays = calls.filter(criado_em__gte=NOW - chamadas.ROW_RETENTION)
     with_bodies = Q(corpo_enviado__isnull=False) | Q(corpo_recebido__isnull=False)
     bodies = await stays.filter(with_bodies, criado_em__lt=NOW - chamadas.BODY_RETENTION).count()
-    return bodies, await Chamada.filter(criado_em__lt=NOW - chamadas.ROW_RETENTION).count()
+    return bodies, await calls.filter(criado_em__lt=NOW - chamadas.ROW_RETENTION).count()
+
+
+def between(counts: tuple[int, int], mine: tuple[int, int], everywhere: tuple[int, int]) -> bool:
+    """Counts of the purge: at least the integrator's rows, at most all that was due (other
+    tests' rows are in the same database, and the app's periodic purge may have taken some)."""
+    return all(low <= n <= high for n, low, high in zip(counts, mine, everywhere, strict=True))
 
 
 class Counter:
@@ -97,19 +106,19 @@ class Counter:
 
 async def test_the_purge_removes_and_empties_exactly_what_is_due_over_many_batches(integrator):
     ages = await seed_calls(integrator.id)
-    due = await due_everywhere()
+    mine, everywhere = await due(integrator.id), await due()
     clock = Counter()
     purge = Purge(batch=4, clock=clock)
-    assert await chamadas.expurgar(NOW, purge) == due
-    assert purge.finished
+    counts = await chamadas.expurgar(NOW, purge)
+    assert purge.finished and between(counts, mine, everywhere)
     assert await state_of(integrator.id) == expected(ages)
-    assert next(clock.reads) > (due[0] + due[1]) / 4  # one statement per 4 rows at most
+    assert next(clock.reads) > sum(counts) / 4  # four rows a batch at most
     assert await chamadas.expurgar(NOW, Purge(batch=4)) == (0, 0)  # nothing left for the next run
 
 
 async def test_a_run_stops_at_its_budget_and_the_next_goes_on(integrator):
     ages = await seed_calls(integrator.id)
-    due = await due_everywhere()
+    mine, everywhere = await due(integrator.id), await due()
     runs, emptied, removed = 0, 0, 0
     while True:
         runs += 1
@@ -120,15 +129,15 @@ async def test_a_run_stops_at_its_budget_and_the_next_goes_on(integrator):
         if purge.finished:
             break
         assert bodies + rows > 0  # every run gets somewhere
-    assert runs > 3 and (emptied, removed) == due
+    assert runs > 3 and between((emptied, removed), mine, everywhere)
     assert await state_of(integrator.id) == expected(ages)
 
 
 async def test_two_runs_at_once_share_the_work_without_doing_it_twice(integrator):
     ages = await seed_calls(integrator.id)
-    due = await due_everywhere()
+    mine, everywhere = await due(integrator.id), await due()
     first, second = await asyncio.gather(chamadas.expurgar(NOW, Purge(batch=2)), chamadas.expurgar(NOW, Purge(batch=2)))
-    assert (first[0] + second[0], first[1] + second[1]) == due
+    assert between((first[0] + second[0], first[1] + second[1]), mine, everywhere)
     assert await state_of(integrator.id) == expected(ages)
 
 
@@ -143,7 +152,7 @@ async def test_idempotency_records_go_after_seven_days_in_batches(integrator):
             bloqueado_ate=NOW - age,
         )
 
-    old = [record(idempotency_store.KEY_LIFETIME + DAY) for _ in range(7)]
+    old = [record(idempotency_store.KEY_LIFETIME + timedelta(hours=1)) for _ in range(7)]
     recent = [record(idempotency_store.KEY_LIFETIME - DAY) for _ in range(3)]
     await RegistroIdempotencia.bulk_create(old + recent)
     mine = RegistroIdempotencia.filter(integrador_id=integrator.id)

@@ -4,16 +4,17 @@ A purge never deletes or updates a whole table's worth of rows in one statement:
 statement would hold the single write lock for seconds (every request that writes, and the call
 log's writer, waiting behind it), and on PostgreSQL it would be one long transaction with a
 million row locks and a burst of WAL. Instead each step walks its rows in the order of an indexed
-column, keyset by keyset, and each batch is one short statement of at most `batch` rows,
-committed at once, followed by a pause as long as the batch took (at least 10 ms): the purge
-holds SQLite's write lock, and in the embedded default the web process's event loop, at most about
-half of the time, and every other writer gets its turn between batches. A run stops once `budget` seconds have passed; what is left stays matching, so the next
-period's run goes on from there.
+column, keyset by keyset; a batch is at most `batch` rows due, found through the index and
+changed by primary key in one short statement committed at once, then a pause as long as the
+batch took (at least 10 ms): the purge holds SQLite's write lock, and in the embedded default the
+web process's event loop, at most about half of the time, and every other writer gets its turn
+between batches. A run stops once `budget`
+seconds have passed; what is left stays matching, so the next period's run goes on from there.
 
 Every batch re-checks its condition in the DELETE/UPDATE itself and goes by primary key, so two
-runs at once (two workers, a run kicked by hand) are harmless: a row goes once, the counts are the
-rows each run really changed. The periodic scheduler (tasks/scheduler.py) already enqueues each
-purge once per period, and a run's budget is far below the period, so runs do not overlap anyway.
+runs at once (two workers, a run kicked by hand) are harmless: a row goes once, the counts are the rows each run really
+changed. The periodic scheduler (tasks/scheduler.py) already enqueues each purge once per period,
+and a run's budget is far below the period, so runs do not overlap anyway.
 
 Statements run on a connection of their own (`PURGE_CONNECTION`), never in front of the requests'
 queries nor the call log's batches. Partitioning the call log by month was weighed and not taken:
@@ -72,25 +73,18 @@ class Purge:
                 self.finished = False
                 return changed
             started = time.perf_counter()
-            # Keyset, never "from the start again": on PostgreSQL the index keeps the entries of
-            # rows deleted a moment ago until vacuum, and every batch would step over all of them.
-            rest = query if last is None else query.filter(_after(keys, last))
-            ordered = rest.using_db(db).order_by(*keys)
-            first = await ordered.limit(1).values_list(*keys)
-            if not first:
+            page = query if last is None else query.filter(_after(keys, last))
+            rows = await page.using_db(db).order_by(*keys).limit(self.batch).values_list(*keys)
+            if not rows:
                 return changed
-            # The batch is the range from its first key to its last, one short statement: no list
-            # of a thousand keys to build and bind, and the statement starts at the first row due,
-            # not at rows passed over (bodies already emptied) before it.
-            edge = await ordered.offset(self.batch - 1).limit(1).values_list(*keys)
-            batch = rest.filter(_from(keys, tuple(first[0])))
-            if edge:
-                batch = batch.filter(_up_to(keys, tuple(edge[0])))
-            changed += await apply(batch.using_db(db))
-            if not edge:  # fewer than a batch were left
+            changed += await apply(query.filter(**{f"{pk}__in": [row[-1] for row in rows]}).using_db(db))
+            took = time.perf_counter() - started
+            if len(rows) < self.batch:
                 return changed
-            last = tuple(edge[0])
-            await asyncio.sleep(max(MIN_PAUSE_SECONDS, time.perf_counter() - started))
+            # Keyset, not "from the start again": on PostgreSQL the index keeps entries of the rows
+            # deleted a moment ago until vacuum, and every batch would step over all of them.
+            last = tuple(rows[-1])
+            await asyncio.sleep(max(MIN_PAUSE_SECONDS, took))
 
 
 def _after(keys: tuple[str, ...], last: tuple) -> Q:
@@ -102,21 +96,3 @@ def _after(keys: tuple[str, ...], last: tuple) -> Q:
     return Q(**{f"{first}__gte": last[0]}) & (
         Q(**{f"{first}__gt": last[0]}) | Q(**{first: last[0], f"{pk}__gt": last[1]})
     )
-
-
-def _from(keys: tuple[str, ...], start: tuple) -> Q:
-    """Rows at or past `start`."""
-    if len(keys) == 1:
-        return Q(**{f"{keys[0]}__gte": start[0]})
-    first, pk = keys
-    return Q(**{f"{first}__gte": start[0]}) & (
-        Q(**{f"{first}__gt": start[0]}) | Q(**{first: start[0], f"{pk}__gte": start[1]})
-    )
-
-
-def _up_to(keys: tuple[str, ...], end: tuple) -> Q:
-    """Rows at or before `end`."""
-    if len(keys) == 1:
-        return Q(**{f"{keys[0]}__lte": end[0]})
-    first, pk = keys
-    return Q(**{f"{first}__lte": end[0]}) & (Q(**{f"{first}__lt": end[0]}) | Q(**{first: end[0], f"{pk}__lte": end[1]}))

@@ -17,6 +17,7 @@ from graphql_api.core.errors import CATALOG
 from graphql_api.core.ids import FOLGA_DO_MOMENTO, encontrar, id_do_momento
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import CredentialKind, Principal
+from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.core.validation import validate
 
@@ -124,10 +125,12 @@ async def erros_recentes(principal: Principal, *, now: datetime | None = None) -
     return [ErroRecente(r["codigo_erro"], r["total"], r["ultima_em"], r["ultimo_id"]) for r in rows]
 
 
-async def expurgar(now: datetime | None = None) -> tuple[int, int]:
-    """Drop bodies older than 30 days and whole records older than 90 days."""
+async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> tuple[int, int]:
+    """Drop bodies older than 30 days and whole records older than 90 days, in bounded batches
+    (graphql_api/core/purge.py); (bodies emptied, records removed). A run that reaches its
+    budget leaves `purge.finished` false, and the next one goes on from there."""
     now = now or agora()
-    return await repository.purge(now - BODY_RETENTION, now - ROW_RETENTION)
+    return await repository.purge(purge or Purge(), now - BODY_RETENTION, now - ROW_RETENTION)
 
 
 def body_as_json(text: str | None) -> Any:

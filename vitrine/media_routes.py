@@ -3,11 +3,14 @@ link gets 403 and no file; Range requests are served (aiohttp's FileResponse).""
 
 from aiohttp import web
 
+from vitrine.infra.storage import MediaStorage
 from vitrine.keys import RUNTIME
 
 
 async def signed_media(request: web.Request) -> web.StreamResponse:
     storage = request.app[RUNTIME].storage
+    if not isinstance(storage, MediaStorage):  # an S3 store's links go straight to the bucket
+        raise web.HTTPNotFound()
     key = request.match_info["key"]
     if not storage.verify(key, request.query.get("exp", ""), request.query.get("sig", "")):
         return web.json_response(

@@ -17,7 +17,7 @@ from vitrine.infra.bus import InvalidationBus
 from vitrine.infra.cpu import ProcessPool, render_workers
 from vitrine.infra.outbound import OutboundClient
 from vitrine.infra.ratelimit import RateLimiter
-from vitrine.infra.storage import MediaStorage
+from vitrine.infra.storage import Storage, media_storage
 from vitrine.settings import Settings
 
 # Imported once by the forkserver, so that a new worker process starts ready to work.
@@ -32,7 +32,7 @@ class Runtime:
     keys: KeyCache
     oauth_tokens: TokenCache
     limiter: RateLimiter
-    storage: MediaStorage
+    storage: Storage
     call_log: CallLogWriter
     outbound: OutboundClient
     render_pool: ProcessPool  # galleries, videos, image edits
@@ -67,7 +67,7 @@ class Runtime:
             keys=keys,
             oauth_tokens=oauth_tokens,
             limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl")),
-            storage=MediaStorage(settings.media_dir, settings.signing_key, settings.base_url),
+            storage=media_storage(settings),
             call_log=call_log,
             outbound=OutboundClient(
                 allow_private=settings.outbound_allow_private, ca_bundle=settings.outbound_ca_bundle
@@ -87,6 +87,7 @@ class Runtime:
         await self.limiter.close()
         await self.call_log.stop()
         await self.outbound.close()
+        await self.storage.close()
         await self.bus.stop()
         if self.redis is not None:
             await self.redis.aclose()

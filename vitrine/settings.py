@@ -25,7 +25,13 @@ class Settings(BaseSettings):
     data_dir: Path = Path("./data")
     database_url: str = ""  # empty = SQLite file under data_dir
     redis_url: str | None = None  # unset = in-process broker, limits and cache
-    storage_url: str = ""  # empty = file storage under data_dir/media
+    storage_url: str = ""  # empty = file storage under data_dir/media; s3://bucket/prefix = S3
+    # An S3-compatible service (MinIO, AWS...): its endpoint (empty = AWS), region and credentials
+    # (empty = botocore's usual chain: AWS_* variables, instance role).
+    s3_endpoint_url: str = ""
+    s3_region: str = "us-east-1"
+    s3_access_key_id: str = ""
+    s3_secret_access_key: str = ""
     smtp_url: str | None = None  # unset = e-mails only go to the outbox table
     # Most PostgreSQL connections one process opens for its work (opened on demand). Fewer than
     # the concurrent requests queue them for a connection: with Tortoise's default of 5, 20

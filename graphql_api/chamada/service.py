@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from tortoise.expressions import RawSQL
 from tortoise.queryset import QuerySet
 
 from graphql_api.chamada import repository
@@ -39,10 +40,34 @@ async def listar_chamadas(
     return await paginate(consulta_chamadas(principal, filtros), page)
 
 
+# How much of a tenant's log a filter keeps, as traffic goes (lower: fewer rows): one account, an
+# error type or an app is a sliver; a method or a 2xx answer is most of it. The most selective
+# filter of a query drives the page off its own index; no database's statistics can tell that a
+# column nearly all NULL (codigo_erro) is selective, or that two filters rarely meet.
+_DENSOS = {"status": (200, 201, 204), "classe_status": (2,), "metodo": ("GET", "POST", "PUT")}
+_ORDEM = ("conta_id", "codigo_erro", "client_id", "status", "classe_status", "metodo", "endpoint", "chave_id")
+# The others are checked on the rows the driving index yields, written as expressions (a column
+# inside an expression has no index, in either database), so no planner walks their index instead.
+_SEM_INDICE = {
+    "status": '"status" + 0',
+    "classe_status": '"classe_status" + 0',
+    **{
+        coluna: f"\"{coluna}\" || ''"
+        for coluna in ("metodo", "endpoint", "codigo_erro", "conta_id", "chave_id", "client_id")
+    },
+}
+
+
+def _seletividade(coluna: str, valor: object) -> tuple[int, int]:
+    return (valor in _DENSOS.get(coluna, ()), _ORDEM.index(coluna))
+
+
 def consulta_chamadas(principal: Principal, filtros: FiltroChamadas) -> QuerySet[Chamada]:
-    """The call log's list query, before its page: each filter is an equality on one column that
-    has its own index (tenant, column, id), and a date is an id range, so a page is read in id
-    order off one index (tests/unit/test_indices.py checks every filter with EXPLAIN)."""
+    """The call log's list query, before its page. Each filter is an equality on one column that
+    has its own index (tenant, column, id), and a date is an id range: the page is read in id
+    order off the most selective filter's index, and stops after `limite` rows
+    (tests/unit/test_indices.py checks every filter and pair with EXPLAIN; bench/escala.py times
+    them at ten million calls)."""
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value)
     if filtros.de:
         inicio = parse_moment(filtros.de, end_of_day=False)
@@ -50,25 +75,37 @@ def consulta_chamadas(principal: Principal, filtros: FiltroChamadas) -> QuerySet
     if filtros.ate:
         fim = parse_moment(filtros.ate, end_of_day=True)
         query = query.filter(id__lt=id_do_momento("req_", fim, FOLGA_DO_MOMENTO), criado_em__lte=fim)
+    termos: dict[str, object] = {}
     if filtros.status:
         if filtros.status.endswith("xx"):
-            query = query.filter(classe_status=int(filtros.status[0]))
+            termos["classe_status"] = int(filtros.status[0])
         else:
-            query = query.filter(status=int(filtros.status))
+            termos["status"] = int(filtros.status)
     if filtros.metodo:
-        query = query.filter(metodo=filtros.metodo)
+        termos["metodo"] = filtros.metodo
     if filtros.endpoint:
-        query = query.filter(endpoint=filtros.endpoint.removeprefix("/v1"))
+        termos["endpoint"] = filtros.endpoint.removeprefix("/v1")
     if filtros.codigoErro:
-        query = query.filter(codigo_erro=filtros.codigoErro)
+        termos["codigo_erro"] = filtros.codigoErro
     if filtros.contaId:
-        query = query.filter(conta_id=filtros.contaId)
+        termos["conta_id"] = filtros.contaId
     if filtros.chave:
         chave = CHAVE_PATTERN.match(filtros.chave)
         assert chave is not None  # FiltroChamadas accepted only what the pattern matches
-        query = query.filter(chave_id=chave.group(1))
+        termos["chave_id"] = chave.group(1)
     if filtros.clientId:
-        query = query.filter(client_id=filtros.clientId)
+        termos["client_id"] = filtros.clientId
+    if "chave_id" in termos and "client_id" in termos:
+        # A call is made with a key or by an app, never both: an empty id range, one index seek.
+        return query.filter(id__lt="req_")
+    ordem = sorted(termos, key=lambda coluna: _seletividade(coluna, termos[coluna]))
+    for n, coluna in enumerate(ordem):
+        if n == 0:
+            query = query.filter(**{coluna: termos[coluna]})
+        else:
+            query = query.annotate(**{f"_{coluna}": RawSQL(_SEM_INDICE[coluna])}).filter(
+                **{f"_{coluna}": termos[coluna]}
+            )
     return query
 
 

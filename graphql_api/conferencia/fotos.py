@@ -22,7 +22,7 @@ from graphql_api.conferencia.catalog import MAX_FOTO_BYTES
 from graphql_api.conferencia.models import Foto
 from vitrine.infra.cpu import ProcessPool
 from vitrine.infra.outbound import OutboundClient, OutboundError, OutboundResponse
-from vitrine.infra.storage import MediaStorage
+from vitrine.infra.storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -79,13 +79,12 @@ async def baixar(
     )
 
 
-async def garantir_miniatura(storage: MediaStorage, pool: ProcessPool, foto: Foto) -> str:
+async def garantir_miniatura(storage: Storage, pool: ProcessPool, foto: Foto) -> str:
     """The storage key of the photo's thumbnail, made from the stored original the first time."""
     key = foto.arquivo.rsplit(".", 1)[0] + ".min.jpg"
-    if not storage.exists(key):
-        original = await asyncio.get_running_loop().run_in_executor(None, storage.path(foto.arquivo).read_bytes)
-        data = await pool.run(miniatura, original)
-        await asyncio.get_running_loop().run_in_executor(None, storage.save, key, data)
+    if not await storage.has(key):
+        data = await pool.run(miniatura, await storage.get(foto.arquivo))
+        await storage.put(key, data)
     return key
 
 
@@ -121,7 +120,7 @@ class Recebimento:
     """The intake of the photos of one check: one fetch per distinct URL, a few at a time."""
 
     def __init__(
-        self, produto_id: str, *, outbound: OutboundClient, storage: MediaStorage, pool: ProcessPool, timeout: float
+        self, produto_id: str, *, outbound: OutboundClient, storage: Storage, pool: ProcessPool, timeout: float
     ) -> None:
         self.produto_id = produto_id
         self.outbound = outbound
@@ -169,9 +168,7 @@ class Recebimento:
         if foto.medidas.get("versao", 0) >= VERSAO:
             return foto
         try:
-            original = await asyncio.get_running_loop().run_in_executor(
-                None, self.storage.path(foto.arquivo).read_bytes
-            )
+            original = await self.storage.get(foto.arquivo)
             medidas = await self.pool.run(medir, original)
         except (OSError, ImagemRecusada) as exc:
             log.warning("photo %s kept its version %s measures: %s", foto.id, foto.medidas.get("versao", 0), exc)
@@ -195,8 +192,8 @@ class Recebimento:
         self, url: str, digest_url: str, digest: str, response: OutboundResponse, medidas: Medidas
     ) -> Foto:
         key = f"fotos/{self.produto_id}/{digest}.{medidas.extensao}"
-        if not self.storage.exists(key):
-            await asyncio.get_running_loop().run_in_executor(None, self.storage.save, key, response.body)
+        if not await self.storage.has(key):
+            await self.storage.put(key, response.body)
         try:
             return await Foto.create(
                 produto_id=self.produto_id,

@@ -233,9 +233,11 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
         return None
     geracao = await Geracao.get(id=geracao_id)
     heartbeat = asyncio.create_task(_keep_lease(geracao_id))
-    work_dir = runtime.storage.path(f"geracoes/{geracao.id}")
+    prefixo = f"geracoes/{geracao.id}"
+    work_dir = runtime.storage.work_dir(prefixo)
     try:
-        saidas = await _render(geracao, runtime, work_dir)
+        saidas = await _render(geracao, runtime, work_dir, prefixo)
+        await runtime.storage.publish(prefixo)  # to the store every process reads (files: in place)
     except (render.RenderError, render.VideoError) as exc:
         return await _settle_failure(geracao, _motivo(exc))
     except WorkerCrashed:
@@ -278,7 +280,7 @@ async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[rend
     arquivos = {i.id: i for i in await Imagem.filter(id__in=[f["id"] for f in aprovadas])}
     fotos = [
         render.FotoAprovada(
-            path=runtime.storage.path(arquivos[f["id"]].arquivo),
+            path=await runtime.storage.local_file(arquivos[f["id"]].arquivo),
             ordem=f["ordem"],
             principal=f["principal"],
             largura=f["largura"],
@@ -290,12 +292,12 @@ async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[rend
     return versao.ficha, fotos
 
 
-async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas:
+async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path, prefixo: str) -> _Saidas:
     storage = runtime.storage
     ambiente = geracao.ambiente
 
     def key(path: Path) -> str:
-        return str(path.relative_to(storage.root.resolve()))
+        return f"{prefixo}/{path.resolve().relative_to(work_dir.resolve()).as_posix()}"
 
     async def images(rendered: list[render.RenderedImage], origem: str) -> list[dict]:
         entries = []
@@ -330,7 +332,7 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path) -> _Saidas
         pedido = parse_edicao({"operacoes": geracao.pedido["operacoes"]})
         work_dir.mkdir(parents=True, exist_ok=True)
         editada = await runtime.render_pool.run(
-            render.apply_edits, storage.path(fonte.arquivo), pedido, ambiente, work_dir / "edicao-01.jpg"
+            render.apply_edits, await storage.local_file(fonte.arquivo), pedido, ambiente, work_dir / "edicao-01.jpg"
         )
         await _progress(geracao.id, "publicando", 90)
         return _Saidas({"imagens": await images([editada], "edicao")}, 1, [])

@@ -6,7 +6,7 @@ import strawberry
 
 from graphql_api.core.scalars import Timestamp
 from graphql_api.geracao.models import Geracao
-from vitrine.infra.storage import MediaStorage
+from vitrine.infra.storage import Storage
 
 
 @strawberry.type(name="Progresso")
@@ -93,7 +93,7 @@ class GeracaoType:
     atualizado_em: Timestamp
 
     @classmethod
-    def from_model(cls, g: Geracao, storage: MediaStorage) -> GeracaoType:
+    def from_model(cls, g: Geracao, storage: Storage) -> GeracaoType:
         """Results get fresh signed links on every read."""
         return cls(
             id=strawberry.ID(g.id),
@@ -122,7 +122,7 @@ def _erro(data: dict | None) -> ErroType | None:
     )
 
 
-def _video(v: dict[str, Any], storage: MediaStorage) -> VideoResultadoType:
+def _video(v: dict[str, Any], storage: Storage) -> VideoResultadoType:
     url, expira = storage.signed_url(v["arquivo"])
     return VideoResultadoType(
         url=url,
@@ -135,7 +135,7 @@ def _video(v: dict[str, Any], storage: MediaStorage) -> VideoResultadoType:
     )
 
 
-def _resultados(data: dict[str, Any], storage: MediaStorage) -> ResultadosType:
+def _resultados(data: dict[str, Any], storage: Storage) -> ResultadosType:
     imagens = []
     for im in data.get("imagens", []):
         url, expira = storage.signed_url(im["arquivo"])

@@ -60,6 +60,12 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 
+
+def with_media_origin(csp: str, origin: str) -> str:
+    """The policy with images and videos also allowed from the media store's own origin."""
+    return csp.replace("img-src 'self' data:;", f"img-src 'self' data: {origin}; media-src 'self' {origin};")
+
+
 # Messages a redirect may ask the next page to show (?aviso=code): fixed texts, never user input.
 NOTICES = {
     "saiu": "Você saiu. Até logo!",
@@ -330,6 +336,10 @@ class Page:
                     name, value, path="/", httponly=True, secure=secure, samesite="Lax", max_age=max_age
                 )
         response.headers.update(SECURITY_HEADERS)
+        if origin := self.runtime.storage.media_origin:  # media links that go straight to S3
+            response.headers["Content-Security-Policy"] = with_media_origin(
+                SECURITY_HEADERS["Content-Security-Policy"], origin
+            )
         response.headers["Server-Timing"] = f"app;dur={(time.perf_counter() - self.started) * 1000:.1f}"
         return response
 

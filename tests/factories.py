@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -36,6 +37,34 @@ class Integrator:
     @property
     def headers(self) -> dict[str, str]:
         return auth(self.key)
+
+
+def media_origin() -> str:
+    """Where media links point in this run: the service itself (file store), or the run's S3
+    server on the PostgreSQL + Redis leg."""
+    endpoint = os.environ.get("VITRINE_S3_ENDPOINT_URL", "")
+    return endpoint if os.environ.get("VITRINE_STORAGE_URL", "").startswith("s3://") else ""
+
+
+def assert_signed_link(url: str) -> None:
+    """A media link that expires and cannot be changed: the service's HMAC, or S3's presigning."""
+    if media_origin():
+        assert url.startswith(media_origin()) and "X-Amz-Signature=" in url and "X-Amz-Expires=" in url, url
+    else:
+        assert "/midia/" in url and "sig=" in url and "exp=" in url, url
+
+
+async def fetch_media(client, url: str, headers: dict[str, str] | None = None):
+    """GET a media link as a browser would: from the service (file store) or from S3."""
+    url = url.replace("&amp;", "&")
+    if media_origin():
+        import aiohttp
+
+        async with aiohttp.ClientSession() as session, session.get(url, headers=headers) as response:
+            body = await response.read()
+            return response.status, response.content_type, body
+    response = await client.get("/midia/" + url.split("/midia/", 1)[1], headers=headers)
+    return response.status, response.content_type, await response.read()
 
 
 def auth(key: str, **extra: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ import secrets
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -68,6 +69,28 @@ os.environ["VITRINE_AVISO_VARREDURA_SEGUNDOS"] = "0.2"
 # E-mail: a claim of 5 s (a send killed with its worker is taken back within seconds), swept twice a second.
 os.environ["VITRINE_EMAIL_RESERVA_SEGUNDOS"] = "5"
 os.environ["VITRINE_EMAIL_VARREDURA_SEGUNDOS"] = "0.5"
+# The scaled leg keeps media in S3: a real S3 server process (moto's standalone server), tied to
+# this run like the worker, with a bucket of its own; the file store is the embedded default's.
+S3_PORT = _free_port() if BACKEND == "postgres" else None
+S3_BUCKET = f"vitrine-test-{_session_id}"
+_s3: subprocess.Popen | None = None
+if BACKEND == "postgres":
+    from vitrine.infra.process import tied_to_this_process  # noqa: E402
+
+    _s3 = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(S3_PORT)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=tied_to_this_process(),
+    )
+    os.environ["VITRINE_STORAGE_URL"] = f"s3://{S3_BUCKET}/media"
+    os.environ["VITRINE_S3_ENDPOINT_URL"] = f"http://127.0.0.1:{S3_PORT}"
+    os.environ["VITRINE_S3_ACCESS_KEY_ID"] = "teste"
+    os.environ["VITRINE_S3_SECRET_ACCESS_KEY"] = "teste-segredo"
+else:
+    for name in ("VITRINE_STORAGE_URL", "VITRINE_S3_ENDPOINT_URL"):
+        os.environ.pop(name, None)
 if BACKEND == "postgres":
     os.environ["VITRINE_DATABASE_URL"] = f"postgres://postgres@127.0.0.1:5432/{_pg_database}"
     os.environ["VITRINE_REDIS_URL"] = REDIS_URL
@@ -165,9 +188,31 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     _smtp.start()
     if BACKEND == "postgres":
         asyncio.run(_create_pg_database())
+        _create_bucket()
     asyncio.run(db.migrate(Settings()))
     if BACKEND == "postgres":
         _worker = _start_worker()
+
+
+def _create_bucket() -> None:
+    import botocore.session
+
+    s3 = botocore.session.get_session().create_client(
+        "s3",
+        endpoint_url=os.environ["VITRINE_S3_ENDPOINT_URL"],
+        region_name="us-east-1",
+        aws_access_key_id="teste",
+        aws_secret_access_key="teste-segredo",
+    )
+    deadline = time.time() + 30
+    while True:
+        try:
+            s3.create_bucket(Bucket=S3_BUCKET)
+            return
+        except Exception:  # the server is still starting
+            if time.time() > deadline or (_s3 is not None and _s3.poll() is not None):
+                raise
+            time.sleep(0.2)
 
 
 def _stop_worker(worker: subprocess.Popen) -> None:
@@ -187,6 +232,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if BACKEND == "postgres":
         asyncio.run(_drop_pg_database())
         asyncio.run(_drop_redis_namespace())
+    if _s3 is not None:
+        os.killpg(_s3.pid, signal.SIGTERM)
+        _s3.wait(timeout=20)
 
 
 async def _drop_redis_namespace() -> None:
@@ -203,7 +251,7 @@ async def _drop_redis_namespace() -> None:
 
 def pytest_report_header(config: pytest.Config) -> str:
     if BACKEND == "postgres":
-        return f"vitrine back end: PostgreSQL ({_pg_database}) + Redis ({REDIS_URL})"
+        return f"vitrine back end: PostgreSQL ({_pg_database}) + Redis ({REDIS_URL}) + S3 (moto, bucket {S3_BUCKET})"
     return f"vitrine back end: embedded default (SQLite in {_data_dir}, in-process broker)"
 
 
@@ -276,4 +324,3 @@ async def https_server(aiohttp_server):
         return f"https://localhost:{server.port}"
 
     return start
-

@@ -278,9 +278,16 @@ async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[rend
     conferencia = await Conferencia.get(id=pedido["conferenciaId"])
     aprovadas = conferencias.fotos_aprovadas(conferencia)
     arquivos = {i.id: i for i in await Imagem.filter(id__in=[f["id"] for f in aprovadas])}
+
+    async def local(arquivo: str) -> Path:
+        try:
+            return await runtime.storage.local_file(arquivo)
+        except FileNotFoundError:  # a path with no file: the renderer reports that photo as missing
+            return runtime.storage.work_dir(arquivo)
+
     fotos = [
         render.FotoAprovada(
-            path=await runtime.storage.local_file(arquivos[f["id"]].arquivo),
+            path=await local(arquivos[f["id"]].arquivo),
             ordem=f["ordem"],
             principal=f["principal"],
             largura=f["largura"],

@@ -66,7 +66,7 @@ async def test_rich_ficha_is_screened_and_approved_for_every_type(client, factor
     assert eventos[0].dados["conferencia"]["id"] == r["_"]["id"] and eventos[0].dados["produto"]["situacao"] == "aprovado"
     # and the originals are in media storage
     stored = await Foto.filter(produto_id=produto["id"])
-    assert len(stored) == 6 and all(factory.runtime.storage.exists(f.arquivo) for f in stored)
+    assert len(stored) == 6 and all([await factory.runtime.storage.has(f.arquivo) for f in stored])
 
 
 async def test_every_bad_photo_gets_its_reason_and_nothing_else_is_affected(client, factory, integrator, conta, photo_site):
@@ -387,7 +387,7 @@ async def test_photos_measured_by_an_older_analysis_are_measured_again_from_the_
         foto.medidas = {k: foto.medidas[k] for k in old_keys} | {"fundo_claro": 0.5}
         await foto.save(update_fields=["medidas"])
     # and the original of the second is gone from storage
-    factory.runtime.storage.path(stored[imagens[1]["url"]].arquivo).unlink()
+    await factory.runtime.storage.remove(stored[imagens[1]["url"]].arquivo)
     # when a new version re-uses them
     v2 = await factory.conferido(
         integrator, await factory.produto(integrator, conta, codigo="SKU-ANTIGA", **(RICA | {"garantia": "2 anos"}), imagens=imagens)

@@ -1,6 +1,7 @@
 """GET /geracoes/{geracaoId}: the contract's shape, fresh signed links, tenant isolation."""
 
 from tests.api.test_auth import assert_error
+from tests.factories import assert_signed_link
 
 
 async def test_generation_has_the_contract_shape_with_signed_links(client, factory, integrator):
@@ -15,7 +16,7 @@ async def test_generation_has_the_contract_shape_with_signed_links(client, facto
     assert [i["posicao"] for i in imagens] == [1, 2]
     for imagem in imagens:
         assert imagem["id"].startswith("img_")
-        assert "/midia/" in imagem["url"] and "sig=" in imagem["url"] and "exp=" in imagem["url"]
+        assert_signed_link(imagem["url"])
         assert imagem["expiraEm"].endswith("Z") and (imagem["largura"], imagem["altura"]) == (600, 600)
     assert data["resultados"]["video"] is None and data["resultados"]["fala"] is None
 

@@ -14,7 +14,7 @@ from graphql_api.geracao import service as geracoes
 from graphql_api.geracao.models import Geracao
 from graphql_api.geracao.render.media import loudness, probe
 from tests.api.test_auth import assert_error
-from tests.factories import auth, eventually
+from tests.factories import auth, eventually, fetch_media
 from tests.fichas import RICA, fotos
 from tests.render.helpers import watermark_contrast
 
@@ -24,9 +24,9 @@ async def saldo(client, key) -> dict:
 
 
 async def download(client, url: str) -> bytes:
-    response = await client.get(url.split("vitrine.test", 1)[1])
-    assert response.status == 200
-    return await response.read()
+    status, _, body = await fetch_media(client, url)
+    assert status == 200
+    return body
 
 
 async def test_gallery_in_teste_end_to_end(client, factory, integrator, aprovado):
@@ -155,8 +155,8 @@ async def test_presentation_video_with_speech(client, factory, integrator, aprov
     assert info.video_codec == "h264" and info.audio_codec == "aac"
     mean, _peak = loudness(path)
     assert mean > -60  # real speech, not silence
-    ranged = await client.get(video["url"].split("vitrine.test", 1)[1], headers={"Range": "bytes=0-99"})
-    assert ranged.status == 206 and len(await ranged.read()) == 100
+    status, _, parte = await fetch_media(client, video["url"], headers={"Range": "bytes=0-99"})
+    assert status == 206 and len(parte) == 100
     vtt = (await download(client, pronto["resultados"]["legendas"]["url"])).decode()
     assert vtt.startswith("WEBVTT")
     status = (await (await client.get("/v1/integracao/status", headers=integrator.headers)).json())["data"]
@@ -189,7 +189,7 @@ async def test_partial_delivery_charges_only_what_was_delivered(client, factory,
     from graphql_api.imagem.models import Imagem
 
     arquivo = (await Imagem.get(id=segunda)).arquivo
-    factory.runtime.storage.path(arquivo).unlink()
+    await factory.runtime.storage.remove(arquivo)
     parcial = await factory.terminada(integrator.key, (await factory.pedir(integrator.key, "/v1/galerias", {"produtoId": aprovado["id"], "quantidadeImagens": 3}))["id"])
     assert parcial["situacao"] == "parcial"
     assert len(parcial["resultados"]["imagens"]) == 2 and parcial["creditosCobrados"] == 4
@@ -203,7 +203,7 @@ async def test_failure_releases_the_credits_and_is_announced(client, factory, in
     from graphql_api.imagem.models import Imagem
 
     for item in aprovado["fotos"]["itens"]:
-        factory.runtime.storage.path((await Imagem.get(id=item["id"])).arquivo).unlink()
+        await factory.runtime.storage.remove((await Imagem.get(id=item["id"])).arquivo)
     falhou = await factory.terminada(integrator.key, (await factory.pedir(integrator.key, "/v1/galerias", {"produtoId": aprovado["id"], "quantidadeImagens": 3}))["id"])
     assert falhou["situacao"] == "falhou" and falhou["creditosCobrados"] == 0 and falhou["erro"]["codigo"]
     wallet = await saldo(client, integrator.key)

@@ -87,7 +87,7 @@ async def imagem_gerada(factory, integrator: Integrator, conta_id: str) -> str:
     arquivo = f"testes/{new_id('f')}.jpg"
     jpeg = io.BytesIO()
     Image.new("RGB", (600, 600), "white").save(jpeg, "JPEG")
-    factory.runtime.storage.save(arquivo, jpeg.getvalue())
+    await factory.runtime.storage.put(arquivo, jpeg.getvalue())
     imagem = await registrar(
         integrador_id=integrator.id, ambiente="teste", conta_id=conta_id, produto_id=None, geracao_id=geracao.id,
         origem="galeria", arquivo=arquivo, largura=600, altura=600,
@@ -481,7 +481,7 @@ async def test_linked_account_notices_carry_conta_id_and_orders_debit_the_integr
     assert pronta["creditosCobrados"] == criada["creditosReservados"] > 0 and depois["creditosReservados"] == 0
     # a failed order is announced with the account too, and costs nothing
     for item in (await factory.conferido(integrator, produto, key=vinculo.access_token))["fotos"]["itens"]:
-        factory.runtime.storage.path((await Imagem.get(id=item["id"])).arquivo).unlink()
+        await factory.runtime.storage.remove((await Imagem.get(id=item["id"])).arquivo)
     falha = await factory.pedir(vinculo.access_token, "/v1/galerias", {"produtoId": produto["id"], "quantidadeImagens": 3})
     assert (await factory.terminada(vinculo.access_token, falha["id"]))["situacao"] == "falhou"
     falhou = await recebido("geracao.falhou", lambda data: data["id"] == falha["id"])

@@ -8,17 +8,12 @@ import re
 import pytest
 
 from graphql_api.conferencia.catalog import CATALOGO
-from tests.factories import Integrator, eventually
+from tests.factories import Integrator, eventually, fetch_media
 from tests.fichas import RICA, cenas, fotos
 from tests.portal.conftest import create_key, integrador_id
 
-_MINIATURA = re.compile(r'<img src="([^"]*/midia/[^"]+\.min\.jpg[^"]*)"')
+_MINIATURA = re.compile(r'<img src="([^"]+\.min\.jpg[^"]*)"')
 _PEDIDO = re.compile(r'name="pedido" value="([^"]+)"')
-
-
-def _local(url: str) -> str:
-    """The path of a signed media link as the page shows it (HTML-escaped, absolute)."""
-    return "/midia/" + url.replace("&amp;", "&").split("/midia/", 1)[1]
 
 
 @pytest.fixture
@@ -44,9 +39,9 @@ async def test_product_page_shows_ficha_screening_thumbnails_and_the_verdict(cli
     # thumbnails of every decoded photo, through signed links of the service itself
     thumbnails = _MINIATURA.findall(page)
     assert len(thumbnails) == 3
-    response = await client.get(_local(thumbnails[0]))
-    assert response.status == 200 and response.content_type == "image/jpeg"
-    assert len(await response.read()) < 40_000
+    status, content_type, body = await fetch_media(client, thumbnails[0])
+    assert status == 200 and content_type == "image/jpeg"
+    assert len(body) < 40_000
     # the blurred photo is refused, with the catalog's title and fix beside it
     blurred = page[page.index('id="foto-3"'):]
     blurred = blurred[: blurred.index("</li>")]
@@ -104,8 +99,8 @@ async def test_a_gallery_ordered_from_the_page_runs_once_and_shows_its_images(cl
     assert 'value="100"' in fragment and "concluída" in fragment
     images = re.findall(r'<img src="([^"]+)" alt="Imagem (\d+)', fragment)
     assert [int(n) for _, n in images] == list(range(1, int(quantidade) + 1))
-    response = await client.get(_local(images[0][0]))
-    assert response.status == 200 and response.content_type in ("image/png", "image/jpeg")
+    status, content_type, _ = await fetch_media(client, images[0][0])
+    assert status == 200 and content_type in ("image/png", "image/jpeg")
 
     listing = await portal.page("/geracoes")
     assert listing.count(geracao_id) >= 1 and "Galeria" in listing

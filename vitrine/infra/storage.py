@@ -34,6 +34,8 @@ EXPIRY_STEP = 60  # seconds: expiries are rounded up to this step
 class MediaStorage:
     """Files under `root`: every local path is the object itself, so publishing costs nothing."""
 
+    media_origin = ""  # links are the service's own (/midia)
+
     def __init__(self, root: Path, signing_key: bytes, base_url: str) -> None:
         self.root = root
         self._key = signing_key
@@ -150,6 +152,9 @@ class S3MediaStorage:
         # Presigning is local computation: a plain botocore client does it without the event loop.
         self._signer = botocore.session.get_session().create_client("s3", **self._options)
         self._link = lru_cache(maxsize=4096)(self._build_link)
+        # Where links point: pages that show media allow it (the portal's Content-Security-Policy).
+        sample = urlsplit(self._signer.generate_presigned_url("get_object", Params={"Bucket": self.bucket, "Key": "x"}))
+        self.media_origin = f"{sample.scheme}://{sample.netloc}"
 
     def object_key(self, key: str) -> str:
         if not key or key.startswith("/") or ".." in key.split("/"):
@@ -246,8 +251,8 @@ class S3MediaStorage:
         loop = asyncio.get_running_loop()
         try:
             with tmp.open("wb") as file:
-                async with response["Body"] as body:
-                    while chunk := await body.read(CHUNK):
+                async with response["Body"] as stream:
+                    async for chunk in stream.content.iter_chunked(CHUNK):
                         await loop.run_in_executor(None, file.write, chunk)
             os.replace(tmp, path)
         finally:

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from graphql_api.conferencia.catalog import MOTIVOS, PENDENCIAS
 from graphql_api.core.errors import CATALOG, FIELD_CODES
+from vitrine import docs_busca
 from vitrine.keys import RUNTIME
 from vitrine.settings import DOCS_DIR
 from vitrine.templating import environment, render_markdown
@@ -34,12 +35,38 @@ GUIDES = [
 ]
 
 
-def _render(request: web.Request, template: str, **context) -> web.Response:
+# Nothing on the docs comes from another origin. The API reference's renderer (Redoc, from npm,
+# served from /static/vendor) styles itself with inline styles and searches in a blob: worker.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; object-src 'none'; form-action 'self'"
+)
+
+
+def _render(request: web.Request, template: str, *, status: int = 200, **context) -> web.Response:
     settings = request.app[RUNTIME].settings
     html = _templates.get_template(template).render(
         guides=GUIDES, api_url=settings.api_url, docs_url=settings.docs_url, **context
     )
-    return web.Response(text=html, content_type="text/html")
+    return web.Response(text=html, content_type="text/html", status=status, headers={"Content-Security-Policy": CSP})
+
+
+async def reference(request: web.Request) -> web.Response:
+    """The API reference, rendered in the browser from the service's own /v1/openapi.json."""
+    return _render(
+        request,
+        "docs/referencia.html",
+        title="Referência da API",
+        spec_url="/v1/openapi.json",
+        current="referencia",
+    )
+
+
+async def search(request: web.Request) -> web.Response:
+    consulta = request.query.get("q", "").strip()[:200]
+    resultados = docs_busca.buscar(consulta, tuple(GUIDES)) if consulta else []
+    return _render(request, "docs/busca.html", title="Busca", consulta=consulta, resultados=resultados, current="busca")
 
 
 async def guide(request: web.Request) -> web.Response:
@@ -119,6 +146,8 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/docs/integracao", integration_page)
     app.router.add_get("/docs/pendencias", pendencias_page)
     app.router.add_get("/docs/pendencias.json", pendencias_json)
+    app.router.add_get("/docs/referencia", reference)
+    app.router.add_get("/docs/busca", search)
     app.router.add_static("/docs/samples", DOCS_DIR / "samples")  # what Vitrine makes, to look at
     app.router.add_static("/docs/screenshots", DOCS_DIR / "screenshots")  # the pages the guides show
     app.router.add_get("/docs/{page}", guide)

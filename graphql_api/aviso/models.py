@@ -65,7 +65,7 @@ class Entrega(Model):
 
     class Meta:
         table = "aviso_entregas"
-        indexes = (("situacao", "proxima_tentativa_em"), ("aviso_id", "id"), ("aviso_id", "situacao", "id"))
+        indexes = (("situacao", "proxima_tentativa_em"), ("aviso_id", "id"), ("aviso_id", "situacao", "id"), ("aviso_id", "tipo", "id"))
 
 
 class Tentativa(Model):
@@ -82,6 +82,11 @@ class Tentativa(Model):
     status = fields.SmallIntField(null=True)
     resposta = fields.TextField(null=True)  # the first bytes of the answer
     erro = fields.CharField(max_length=300, null=True)
+    # What was sent (the body is the delivery's, identical on every attempt) and what came back.
+    cabecalhos_enviados: dict[str, Any] | None = fields.JSONField(null=True)
+    cabecalhos_resposta: dict[str, Any] | None = fields.JSONField(null=True)
+    # Why no answer came: dns | tls | tempo_esgotado | recusada | conexao (None: the server answered).
+    falha = fields.CharField(max_length=20, null=True)
 
     class Meta:
         table = "aviso_tentativas"
@@ -127,6 +132,8 @@ class TesteAviso(Model):
     status = fields.SmallIntField(null=True)
     resposta = fields.TextField(null=True)
     erro = fields.CharField(max_length=300, null=True)
+    cabecalhos_resposta: dict[str, Any] | None = fields.JSONField(null=True)
+    falha = fields.CharField(max_length=20, null=True)  # as Tentativa.falha
     duracao_ms = fields.FloatField(null=True)
     veredito = fields.CharField(max_length=10, null=True)  # passou | falhou
     criado_em = fields.DatetimeField(auto_now_add=True)

@@ -47,6 +47,8 @@ class Chamada(Model):
     replay = fields.BooleanField(default=False)  # answered Idempotent-Replayed: true
     idempotency_key = fields.CharField(max_length=130, null=True)  # partially masked
     cabecalhos: dict[str, Any] | None = fields.JSONField(null=True)  # request headers worth seeing, masked
+    # Response headers an integrator debugs with: rate limit, Retry-After, Idempotent-Replayed.
+    cabecalhos_resposta: dict[str, Any] | None = fields.JSONField(null=True)
     corpo_enviado = fields.TextField(null=True)
     corpo_recebido = fields.TextField(null=True)
     corpo_enviado_cortado = fields.BooleanField(default=False)  # cut at 64 KB

@@ -90,6 +90,7 @@ class CallRecord:
     retry_after: int | None = None  # seconds, when the answer carried Retry-After
     client_id: str | None = None  # the OAuth app of an oat_ token
     tipo: TipoChamada | None = None  # what the call was (not stored: only the batch's listeners read it)
+    cabecalhos_resposta: dict[str, str] | None = None  # the response headers worth seeing
 
 
 Listener = Callable[[list[CallRecord]], Awaitable[None]]
@@ -262,6 +263,7 @@ class CallLogWriter:
             replay=r.replay,
             idempotency_key=headers.get("Idempotency-Key"),
             cabecalhos=headers,
+            cabecalhos_resposta=r.cabecalhos_resposta,
             corpo_enviado=sent,
             corpo_recebido=received,
             corpo_enviado_cortado=sent_cut,

@@ -22,6 +22,8 @@ class ChaveApi(Model):
     hash_segredo = fields.CharField(max_length=64)
     criado_em = fields.DatetimeField(auto_now_add=True)
     revogada_em = fields.DatetimeField(null=True)
+    # The latest call made with the key, as the call log's batches see it (at most a minute late).
+    ultimo_uso_em = fields.DatetimeField(null=True)
 
     class Meta:
         table = "chaves_api"

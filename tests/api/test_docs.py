@@ -26,7 +26,9 @@ async def test_openapi_document_lists_every_route_with_its_errors(client):
     assert post_contas["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith("/NovaConta")
     assert "Conta" in spec["components"]["schemas"] and "Ficha" in spec["components"]["schemas"]
     geracao = spec["components"]["schemas"]["Geracao"]
-    assert {"id", "tipo", "situacao", "creditosReservados", "ambiente", "progresso", "resultados"} <= set(geracao["properties"])
+    assert {"id", "tipo", "situacao", "creditosReservados", "ambiente", "progresso", "resultados"} <= set(
+        geracao["properties"]
+    )
 
 
 async def test_error_page_has_an_anchor_per_type_and_every_link_resolves(client, integrator):
@@ -46,7 +48,17 @@ async def test_error_catalog_as_json(client):
 
 
 async def test_guides_render_and_unknown_pages_are_404(client):
-    for path in ("/docs", "/docs/ficha", "/docs/conferencia", "/docs/limites", "/docs/autenticacao", "/docs/chamadas", "/docs/avisos", "/docs/geracoes", "/docs/midia"):
+    for path in (
+        "/docs",
+        "/docs/ficha",
+        "/docs/conferencia",
+        "/docs/limites",
+        "/docs/autenticacao",
+        "/docs/chamadas",
+        "/docs/avisos",
+        "/docs/geracoes",
+        "/docs/midia",
+    ):
         response = await client.get(path)
         assert response.status == 200, path
         assert "<h1>" in await response.text()
@@ -91,7 +103,9 @@ async def test_pendencias_page_has_an_anchor_per_code_and_is_linked_from_the_err
     entries = body["data"]["motivosDeFoto"] + body["data"]["pendencias"]
     assert {e["codigo"] for e in entries} == set(CATALOGO)
     assert all(e["causa"] and e["correcao"] and e["severidade"] in ("bloqueio", "fraco") for e in entries)
-    assert {"GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "CINEPREMIUM_FOTOS_INSUFICIENTES"} <= {e["codigo"] for e in entries}
+    assert {"GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "CINEPREMIUM_FOTOS_INSUFICIENTES"} <= {
+        e["codigo"] for e in entries
+    }
 
 
 async def test_openapi_documents_the_check_and_product_routes(client):
@@ -102,7 +116,9 @@ async def test_openapi_documents_the_check_and_product_routes(client):
     assert spec["paths"]["/contas/{contaId}/produtos/{codigo}"]["delete"]["responses"]["204"]
     assert {"get", "put", "delete"} == set(spec["paths"]["/contas/{contaId}/produtos/{codigo}"])
     resultado = spec["components"]["schemas"]["ResultadoConferencia"]["properties"]
-    assert {"tipo", "aprovado", "quantidadeMaximaImagens", "quantidadesAprovadas", "notaVideo", "pendencias"} <= set(resultado)
+    assert {"tipo", "aprovado", "quantidadeMaximaImagens", "quantidadesAprovadas", "notaVideo", "pendencias"} <= set(
+        resultado
+    )
 
 
 async def test_generated_samples_are_served_with_the_docs(client):
@@ -118,3 +134,55 @@ async def test_the_screenshots_the_guides_show_are_served_with_the_docs(client):
         assert f'<img src="/docs/screenshots/{name}.png"' in html
         response = await client.get(f"/docs/screenshots/{name}.png")
         assert response.status == 200 and response.content_type == "image/png"
+
+
+async def test_api_reference_is_served_from_the_service_alone(client):
+    page = await client.get("/docs/referencia")
+    assert page.status == 200
+    html = await page.text()
+    assert 'data-spec-url="/v1/openapi.json"' in html
+    assert "/static/vendor/redoc.standalone.js" in html
+    csp = page.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "script-src 'self';" in csp and "connect-src 'self'" in csp
+    # every script the page loads is the service's own, and is there
+    for src in re.findall(r'<script src="([^"]+)"', html):
+        assert src.startswith("/static/"), src
+        assert (await client.get(src)).status == 200, src
+
+
+async def test_search_finds_guide_sections_errors_and_codes_ignoring_accents(client):
+    page = await client.get("/docs/busca", params={"q": "conferencia"})
+    html = await page.text()
+    assert page.status == 200
+    assert "seções encontradas" in html
+    assert "<mark>conferência</mark>" in html.lower()  # "conferencia" found "Conferência"
+
+    erros = await (await client.get("/docs/busca", params={"q": "IDEMPOTENCY_KEY_REQUIRED"})).text()
+    assert 'href="/docs/erros#IDEMPOTENCY_KEY_REQUIRED"' in erros
+
+    nada = await (await client.get("/docs/busca", params={"q": "xyzzy plugh"})).text()
+    assert "Nada encontrado para <strong>xyzzy plugh</strong>" in nada
+
+    hostil = await client.get("/docs/busca", params={"q": "<script>alert(1)</script>" * 50})
+    assert hostil.status == 200
+    assert "<script>alert" not in await hostil.text()
+
+
+async def test_every_search_result_links_to_a_section_that_exists(client):
+    html = await (await client.get("/docs/busca", params={"q": "chave"})).text()
+    links = sorted(set(re.findall(r'<li>\s*<a href="(/docs[^"#]*)#([^"]+)"', html)))
+    assert len(links) > 5
+    pages: dict[str, str] = {}
+    for path, anchor in links:
+        if path not in pages:
+            response = await client.get(path)
+            assert response.status == 200, path
+            pages[path] = await response.text()
+        assert f'id="{anchor}"' in pages[path], (path, anchor)
+
+
+async def test_docs_pages_lead_back_to_the_portal_and_to_the_reference(client):
+    html = await (await client.get("/docs/avisos")).text()
+    assert 'href="/visao-geral">Voltar ao portal' in html
+    assert 'href="/docs/referencia"' in html
+    assert 'role="search"' in html

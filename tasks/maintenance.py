@@ -1,11 +1,12 @@
 """Periodic jobs: retention (call-log bodies after 30 days and records after 90, idempotency keys
 after 7, expired portal and seller sessions, sign-in failures and password links, expired OAuth
-codes and tokens), the turn of the plans' monthly cycles, the expiry of unpaid purchases and
+codes and tokens; each in bounded batches within a time budget, graphql_api/core/purge.py), the turn of the plans' monthly cycles, the expiry of unpaid purchases and
 the recovery sweeps of quality checks, generations, e-mail and notices."""
 
 import logging
 
 from graphql_api.chamada import service as chamadas
+from graphql_api.core.purge import Purge
 from graphql_api.idempotencia import service as idempotency_store
 from graphql_api.oauth import tokens as oauth_tokens
 from graphql_api.plano import service as planos
@@ -22,33 +23,43 @@ log = logging.getLogger(__name__)
 
 @broker.task(task_name="manutencao.expurgar_chamadas")
 async def expurgar_chamadas() -> dict:
-    bodies, rows = await chamadas.expurgar()
-    log.info("call log purge: %d bodies emptied, %d records removed", bodies, rows)
-    return {"corposApagados": bodies, "registrosRemovidos": rows}
+    purge = Purge()
+    bodies, rows = await chamadas.expurgar(purge=purge)
+    log.info("call log purge: %d bodies emptied, %d records removed, finished: %s", bodies, rows, purge.finished)
+    return {"corposApagados": bodies, "registrosRemovidos": rows, "concluido": purge.finished}
 
 
 @broker.task(task_name="manutencao.expurgar_idempotencia")
 async def expurgar_idempotencia() -> dict:
-    removed = await idempotency_store.purge()
-    return {"chavesRemovidas": removed}
+    purge = Purge()
+    removed = await idempotency_store.purge(purge=purge)
+    return {"chavesRemovidas": removed, "concluido": purge.finished}
 
 
 @broker.task(task_name="manutencao.expurgar_sessoes")
 async def expurgar_sessoes() -> dict:
-    sessions, failures, links = await sessoes.expurgar()
-    seller_sessions = await sessoes_vendedor.expurgar()
+    purge = Purge()  # one budget for the three kinds
+    sessions, failures, links = await sessoes.expurgar(purge=purge)
+    seller_sessions = await sessoes_vendedor.expurgar(purge=purge)
     return {
         "sessoesRemovidas": sessions,
         "sessoesVendedorRemovidas": seller_sessions,
         "tentativasRemovidas": failures,
         "linksRemovidos": links,
+        "concluido": purge.finished,
     }
 
 
 @broker.task(task_name="manutencao.expurgar_oauth")
 async def expurgar_oauth() -> dict:
-    codes, tokens, failures = await oauth_tokens.expurgar()
-    return {"codigosRemovidos": codes, "tokensRemovidos": tokens, "falhasRemovidas": failures}
+    purge = Purge()
+    codes, tokens, failures = await oauth_tokens.expurgar(purge=purge)
+    return {
+        "codigosRemovidos": codes,
+        "tokensRemovidos": tokens,
+        "falhasRemovidas": failures,
+        "concluido": purge.finished,
+    }
 
 
 @broker.task(task_name="planos.virar_ciclos")

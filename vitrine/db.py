@@ -10,6 +10,7 @@ from tortoise.context import TortoiseContext
 from tortoise.migrations.api import migrate as run_migrations
 
 from graphql_api.chamada.models import CALL_LOG_CONNECTION
+from graphql_api.core.purge import PURGE_CONNECTION
 from graphql_api.core.transactions import MAIN_CONNECTION
 from vitrine.settings import Settings
 
@@ -66,6 +67,8 @@ def tortoise_config(settings: Settings) -> dict:
         "connections": {
             MAIN_CONNECTION: _connection(url, settings.database_pool_size),
             CALL_LOG_CONNECTION: _connection(url),  # one writer flushing batches
+            # Retention's batches, one statement at a time; opened on first use.
+            PURGE_CONNECTION: _connection(url, 1),
         },
         "apps": {
             APP_LABEL: {

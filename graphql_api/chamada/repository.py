@@ -5,6 +5,7 @@ from tortoise.functions import Count, Max
 
 from graphql_api.chamada.models import Chamada
 from graphql_api.core.ids import FOLGA_DO_MOMENTO, id_do_momento
+from graphql_api.core.purge import Purge
 from graphql_api.oauth.models import AppOAuth
 
 
@@ -33,13 +34,17 @@ async def errors_grouped(query) -> list[dict]:
     )
 
 
-async def purge(bodies_before: datetime, rows_before: datetime) -> tuple[int, int]:
-    removed = await Chamada.filter(criado_em__lt=rows_before).delete()
-    emptied = await (
-        Chamada.filter(criado_em__lt=bodies_before)
-        .filter(Q(corpo_enviado__isnull=False) | Q(corpo_recebido__isnull=False))
-        .update(corpo_enviado=None, corpo_recebido=None)
+async def purge(purge: Purge, bodies_before: datetime, rows_before: datetime) -> tuple[int, int]:
+    """Bodies first (of the records that stay: the older ones go whole), then the records; both
+    in the order of the criado_em index. A backlog of records to remove never keeps a body past
+    its 30 days."""
+    with_bodies = Chamada.filter(criado_em__gte=rows_before, criado_em__lt=bodies_before).filter(
+        Q(corpo_enviado__isnull=False) | Q(corpo_recebido__isnull=False)
     )
+    emptied = await purge.update(with_bodies, "criado_em", corpo_enviado=None, corpo_recebido=None)
+    removed = 0
+    if purge.finished:
+        removed = await purge.delete(Chamada.filter(criado_em__lt=rows_before), "criado_em")
     return emptied, removed
 
 
@@ -47,7 +52,7 @@ def janela(integrador_id: str, ambiente: str, since: datetime):
     """A tenant's calls since a moment, as a range of an index ending in the id: the window's
     calls, never the history."""
     return of_tenant(integrador_id, ambiente).filter(
-        id__gte=id_do_momento("req_", since - FOLGA_DO_MOMENTO), criado_em__gte=since
+        id__gte=id_do_momento("req_", since, -FOLGA_DO_MOMENTO), criado_em__gte=since
     )
 
 

@@ -17,6 +17,7 @@ from graphql_api.core.errors import CATALOG
 from graphql_api.core.ids import FOLGA_DO_MOMENTO, encontrar, id_do_momento
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import CredentialKind, Principal
+from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.core.validation import validate
 
@@ -45,10 +46,10 @@ def consulta_chamadas(principal: Principal, filtros: FiltroChamadas) -> QuerySet
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value)
     if filtros.de:
         inicio = parse_moment(filtros.de, end_of_day=False)
-        query = query.filter(id__gte=id_do_momento("req_", inicio - FOLGA_DO_MOMENTO), criado_em__gte=inicio)
+        query = query.filter(id__gte=id_do_momento("req_", inicio, -FOLGA_DO_MOMENTO), criado_em__gte=inicio)
     if filtros.ate:
         fim = parse_moment(filtros.ate, end_of_day=True)
-        query = query.filter(id__lt=id_do_momento("req_", fim + FOLGA_DO_MOMENTO), criado_em__lte=fim)
+        query = query.filter(id__lt=id_do_momento("req_", fim, FOLGA_DO_MOMENTO), criado_em__lte=fim)
     if filtros.status:
         if filtros.status.endswith("xx"):
             query = query.filter(classe_status=int(filtros.status[0]))
@@ -114,7 +115,7 @@ async def erros_recentes(principal: Principal, *, now: datetime | None = None) -
     range per error type of the catalog: the cost is the window's errors, not the history."""
     since = (now or agora()) - RECENT_ERRORS_WINDOW
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value).filter(
-        codigo_erro__in=sorted(CATALOG), id__gte=id_do_momento("req_", since - FOLGA_DO_MOMENTO), criado_em__gte=since
+        codigo_erro__in=sorted(CATALOG), id__gte=id_do_momento("req_", since, -FOLGA_DO_MOMENTO), criado_em__gte=since
     )
     if principal.kind is CredentialKind.OAUTH:
         query = query.filter(
@@ -124,10 +125,12 @@ async def erros_recentes(principal: Principal, *, now: datetime | None = None) -
     return [ErroRecente(r["codigo_erro"], r["total"], r["ultima_em"], r["ultimo_id"]) for r in rows]
 
 
-async def expurgar(now: datetime | None = None) -> tuple[int, int]:
-    """Drop bodies older than 30 days and whole records older than 90 days."""
+async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> tuple[int, int]:
+    """Drop bodies older than 30 days and whole records older than 90 days, in bounded batches
+    (graphql_api/core/purge.py); (bodies emptied, records removed). A run that reaches its
+    budget leaves `purge.finished` false, and the next one goes on from there."""
     now = now or agora()
-    return await repository.purge(now - BODY_RETENTION, now - ROW_RETENTION)
+    return await repository.purge(purge or Purge(), now - BODY_RETENTION, now - ROW_RETENTION)
 
 
 def body_as_json(text: str | None) -> Any:

@@ -30,11 +30,14 @@ def new_id(prefix: str, momento: datetime | None = None) -> str:
 FOLGA_DO_MOMENTO = timedelta(minutes=5)
 
 
-def id_do_momento(prefixo: str, momento: datetime) -> str:
-    """The smallest id new_id(prefixo) can make at `momento`. A ULID starts with its millisecond,
-    so a time window is an id range: read off any index that ends in the id, a filter by date
-    costs the rows in the window, not the whole history."""
-    return f"{prefixo}{str(ULID.from_datetime(momento))[:10].lower()}{'0' * 16}"
+def id_do_momento(prefixo: str, momento: datetime, folga: timedelta = timedelta(0)) -> str:
+    """The smallest id new_id(prefixo) can make at `momento` + `folga`. A ULID starts with its
+    millisecond, so a time window is an id range: read off any index that ends in the id, a filter
+    by date costs the rows in the window, not the whole history. Computed in milliseconds, so the
+    calendar's ends (year 1, year 9999) stay in range."""
+    milissegundo = int(momento.timestamp() * 1000) + int(folga / timedelta(milliseconds=1))
+    milissegundo = min(max(milissegundo, 0), 2**48 - 1)  # before 1970: the first id
+    return f"{prefixo}{str(ULID.from_int(milissegundo << 80))[:10].lower()}{'0' * 16}"
 
 
 _ALPHANUMERIC = string.ascii_letters + string.digits

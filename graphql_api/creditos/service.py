@@ -245,9 +245,9 @@ def consulta_extrato(carteira_id: int, filtros: FiltroExtrato) -> QuerySet[Lanca
     query = repository.lancamentos_of(carteira_id)
     # Dates are id ranges too, on the (carteira, id) and (carteira, tipo, id) indexes.
     if (inicio := filtros.inicio) is not None:
-        query = query.filter(id__gte=id_do_momento("lan_", inicio - FOLGA_DO_MOMENTO), criado_em__gte=inicio)
+        query = query.filter(id__gte=id_do_momento("lan_", inicio, -FOLGA_DO_MOMENTO), criado_em__gte=inicio)
     if (fim := filtros.fim) is not None:
-        query = query.filter(id__lt=id_do_momento("lan_", fim + FOLGA_DO_MOMENTO), criado_em__lte=fim)
+        query = query.filter(id__lt=id_do_momento("lan_", fim, FOLGA_DO_MOMENTO), criado_em__lte=fim)
     if filtros.tipo:
         query = query.filter(tipo=filtros.tipo)
     if filtros.geracaoId:

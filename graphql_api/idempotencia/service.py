@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from tortoise.exceptions import IntegrityError
 
 from graphql_api.core.principal import CredentialKind, Principal
+from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.idempotencia.models import RegistroIdempotencia
 
@@ -91,5 +92,8 @@ async def release(record: RegistroIdempotencia) -> None:
     await RegistroIdempotencia.filter(id=record.id, situacao="em_andamento").delete()
 
 
-async def purge(now: datetime | None = None) -> int:
-    return await RegistroIdempotencia.filter(criado_em__lt=(now or agora()) - KEY_LIFETIME).delete()
+async def purge(now: datetime | None = None, purge: Purge | None = None) -> int:
+    """Records older than 7 days, in bounded batches. By id: ids grow with criado_em, which has no
+    index of its own."""
+    expired = RegistroIdempotencia.filter(criado_em__lt=(now or agora()) - KEY_LIFETIME)
+    return await (purge or Purge()).delete(expired, "id")

@@ -9,6 +9,7 @@ from tortoise.queryset import QuerySet
 
 from graphql_api.conta.models import Conta
 from graphql_api.core.principal import Principal
+from graphql_api.core.purge import Purge
 from graphql_api.core.tenancy import tenant_filter
 from graphql_api.integrador import situacao
 from graphql_api.integrador.models import Integrador
@@ -152,9 +153,12 @@ async def bloquear_app(app_id: str, ate: datetime) -> None:
     await AppOAuth.filter(id=app_id).update(bloqueado_ate=ate)
 
 
-async def expurgar(codigos_antes: datetime, tokens_antes: datetime, falhas_antes: datetime) -> tuple[int, int, int]:
+async def expurgar(
+    purge: Purge, codigos_antes: datetime, tokens_antes: datetime, falhas_antes: datetime
+) -> tuple[int, int, int]:
     """Codes and tokens expired before these moments, failures outside the counting window."""
-    codigos = await CodigoAutorizacao.filter(expira_em__lt=codigos_antes).delete()
-    tokens = await TokenOAuth.filter(expira_em__lt=tokens_antes).delete()
-    falhas = await FalhaClienteOAuth.filter(criado_em__lt=falhas_antes).delete()
+    # Codes live minutes (a few per sign-in to an app): a small table, walked by its key.
+    codigos = await purge.delete(CodigoAutorizacao.filter(expira_em__lt=codigos_antes), "id")
+    tokens = await purge.delete(TokenOAuth.filter(expira_em__lt=tokens_antes), "expira_em")
+    falhas = await purge.delete(FalhaClienteOAuth.filter(criado_em__lt=falhas_antes), "criado_em")
     return codigos, tokens, falhas

@@ -29,6 +29,7 @@ from graphql_api.chave.service import Authenticated
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import pode_existir
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
+from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
@@ -371,8 +372,8 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
     return Authenticated(principal, limits)
 
 
-async def expurgar(now: datetime | None = None) -> tuple[int, int, int]:
+async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> tuple[int, int, int]:
     """Codes a day after they expired (a replay still finds them the first day), tokens once
     expired, authentication failures outside the counting window."""
     now = now or agora()
-    return await repository.expurgar(now - timedelta(days=1), now, now - JANELA_FALHAS)
+    return await repository.expurgar(purge or Purge(), now - timedelta(days=1), now, now - JANELA_FALHAS)

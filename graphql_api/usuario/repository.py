@@ -2,6 +2,7 @@ from datetime import datetime
 
 from tortoise.models import Model
 
+from graphql_api.core.purge import Purge
 from graphql_api.usuario.models import LinkSenha, Sessao, TentativaEntrada, Usuario
 
 # What the session rules read of any session (staff or seller), and what a portal request needs
@@ -56,8 +57,8 @@ async def update_session(modelo: type[Model], token_hash: str, **values) -> int:
     return await modelo.filter(id=token_hash).update(**values)
 
 
-async def purge_sessions(modelo: type[Model], now: datetime) -> int:
-    return await modelo.filter(expira_em__lt=now).delete()
+async def purge_sessions(purge: Purge, modelo: type[Model], now: datetime) -> int:
+    return await purge.delete(modelo.filter(expira_em__lt=now), "expira_em")
 
 
 async def delete_sessions_of(usuario_id: str) -> int:
@@ -91,7 +92,8 @@ async def close_links_of(usuario_id: str, now: datetime) -> None:
     await LinkSenha.filter(usuario_id=usuario_id, usado_em__isnull=True).update(usado_em=now)
 
 
-async def purge(failures_before: datetime, links_before: datetime) -> tuple[int, int]:
-    failures = await TentativaEntrada.filter(criado_em__lt=failures_before).delete()
-    links = await LinkSenha.filter(expira_em__lt=links_before).delete()
+async def purge(purge: Purge, failures_before: datetime, links_before: datetime) -> tuple[int, int]:
+    failures = await purge.delete(TentativaEntrada.filter(criado_em__lt=failures_before), "criado_em")
+    # A link expires a fixed time after it was made: the indexed criado_em walks them in expiry order.
+    links = await purge.delete(LinkSenha.filter(expira_em__lt=links_before), "criado_em")
     return failures, links

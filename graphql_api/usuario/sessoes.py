@@ -14,6 +14,7 @@ from tortoise.models import Model
 
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
+from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.usuario import repository
 from graphql_api.usuario.autenticacao import FAILURE_WINDOW, verificar_senha
@@ -77,9 +78,9 @@ class Sessoes:
     async def encerrar(self, token: str) -> None:
         await repository.delete_session(self.modelo, token_hash(token))
 
-    async def expurgar(self, now: datetime) -> int:
+    async def expurgar(self, now: datetime, purge: Purge) -> int:
         """Expired sessions (the maintenance task)."""
-        return await repository.purge_sessions(self.modelo, now)
+        return await repository.purge_sessions(purge, self.modelo, now)
 
 
 SESSOES = Sessoes(Sessao, "usuario_id", repository.SESSION_FIELDS, repository.touch_user)
@@ -157,9 +158,10 @@ async def trocar_ambiente(sessao: SessaoAtiva, ambiente: str) -> None:
     await repository.update_session(Sessao, sessao.id, ambiente=ambiente)
 
 
-async def expurgar(now: datetime | None = None) -> tuple[int, int, int]:
+async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> tuple[int, int, int]:
     """Expired sessions, failures outside the counting window, links expired a day ago."""
     now = now or agora()
-    sessions = await SESSOES.expurgar(now)
-    failures, links = await repository.purge(now - FAILURE_WINDOW, now - timedelta(days=1))
+    purge = purge or Purge()
+    sessions = await SESSOES.expurgar(now, purge)
+    failures, links = await repository.purge(purge, now - FAILURE_WINDOW, now - timedelta(days=1))
     return sessions, failures, links

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
+from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.usuario.autenticacao import Entrada
 from graphql_api.usuario.sessoes import Sessoes
@@ -55,6 +56,6 @@ async def encerrar_sessao(token: str) -> None:
     await SESSOES.encerrar(token)
 
 
-async def expurgar(now: datetime | None = None) -> int:
+async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> int:
     """Expired seller sessions (the failed sign-ins go with the portal's, in usuario.sessoes.expurgar)."""
-    return await SESSOES.expurgar(now or agora())
+    return await SESSOES.expurgar(now or agora(), purge or Purge())

@@ -127,6 +127,9 @@ async def test_every_filter_of_the_listing(client, factory, integrator):
     today = datetime.now(timezone.utc).date()
     assert len(await endpoints(f"?de={today}&ate={today}")) >= 6
     assert await endpoints(f"?ate={today - timedelta(days=1)}") == []
+    # dates read as id ranges hold at the calendar's ends too
+    assert len(await endpoints("?de=0001-01-01&ate=9999-12-31")) >= 6
+    assert await endpoints("?ate=1969-12-31") == []
     for bad in ("status=abc", "de=ontem", "chave=sk_x", "ambiente=qa", "filtro=1"):
         response = await client.get(f"/v1/integracao/chamadas?{bad}", headers=integrator.headers)
         assert response.status == 422, bad

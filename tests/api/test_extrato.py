@@ -75,6 +75,7 @@ async def test_filters_by_type_generation_and_moment(client, factory, integrator
     assert ultimo["id"] not in {e["id"] for e in antes} and len(antes) == 7  # all but the last
     no_dia = await get(client, f"/extrato?de={quando.date().isoformat()}&ate={quando.date().isoformat()}&tipo=ajuste", integrator.key)
     assert [e["id"] for e in no_dia] == [ultimo["id"]]
+    assert len(await get(client, "/extrato?de=0001-01-01&ate=9999-12-31", integrator.key)) == 8  # the calendar's ends
 
 
 async def test_pagination_walks_the_whole_ledger_newest_first(client, integrator):

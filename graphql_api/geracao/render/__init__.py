@@ -23,6 +23,7 @@ from graphql_api.geracao.render.types import (
 )
 from graphql_api.geracao.render.video import (
     AVATARES,
+    ROTULOS_AVATAR,
     CINEPREMIUM_MIN_FOTOS,
     TIPOS,
     VideoError,
@@ -31,6 +32,7 @@ from graphql_api.geracao.render.video import (
 
 __all__ = [
     "AVATARES",
+    "ROTULOS_AVATAR",
     "CINEPREMIUM_MIN_FOTOS",
     "FORMATS",
     "TIPOS",

@@ -79,9 +79,7 @@ async def test_the_consent_screen_says_who_asks_what_and_what_stays_hidden(porta
 
 async def test_authorise_sends_the_code_state_and_iss_to_the_app(client, portal, seller, app, oauth, settings):
     url = authorize_url(app)
-    response = await portal.submit(
-        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
-    )
+    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
     query = callback(response)
     assert query["code"].startswith("oac_") and query["state"] == "st-123"
     assert query["iss"] == settings.base_url
@@ -89,9 +87,7 @@ async def test_authorise_sends_the_code_state_and_iss_to_the_app(client, portal,
 
 async def test_cancel_sends_access_denied(portal, seller, app):
     url = authorize_url(app)
-    response = await portal.submit(
-        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="cancelar"), token_from=url
-    )
+    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="cancelar"), token_from=url)
     query = callback(response)
     assert query["error"] == "access_denied" and query["state"] == "st-123" and "code" not in query
 
@@ -177,14 +173,10 @@ async def test_without_scope_the_request_is_for_every_allowed_scope(portal, sell
 async def test_ten_authorisations_in_ten_minutes_then_temporarily_unavailable(portal, seller, app):
     for _ in range(10):
         url = authorize_url(app)
-        response = await portal.submit(
-            "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
-        )
+        response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
         assert "code" in callback(response)
     url = authorize_url(app)
-    response = await portal.submit(
-        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
-    )
+    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
     assert callback(response)["error"] == "temporarily_unavailable"
 
 
@@ -195,9 +187,7 @@ async def test_a_staff_session_does_not_consent(portal, owner, app):
 
 async def test_the_linked_account_takes_the_store_name_under_the_app_integrator(portal, seller, app, oauth, integrator):
     url = authorize_url(app)
-    response = await portal.submit(
-        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
-    )
+    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
     assert "code" in callback(response)
     from graphql_api.conta.models import Conta
 

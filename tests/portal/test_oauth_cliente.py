@@ -36,14 +36,9 @@ async def test_authlib_client_runs_the_whole_flow(client, portal, oauth, integra
         code_challenge_method="S256",
         token_endpoint_auth_method="client_secret_basic" if app.client_secret else "none",
     ) as integrador:
-        meta = (
-            await integrador.request("GET", f"{base}/.well-known/oauth-authorization-server", withhold_token=True)
-        ).json()
+        meta = (await integrador.request("GET", f"{base}/.well-known/oauth-authorization-server", withhold_token=True)).json()
         # The metadata names the service's public address; this test server listens elsewhere.
-        meta |= {
-            k: base + urlsplit(meta[k]).path
-            for k in ("authorization_endpoint", "token_endpoint", "revocation_endpoint")
-        }
+        meta |= {k: base + urlsplit(meta[k]).path for k in ("authorization_endpoint", "token_endpoint", "revocation_endpoint")}
         verifier = generate_token(64)
         url, state = integrador.create_authorization_url(meta["authorization_endpoint"], code_verifier=verifier)
         volta = await consent_in_browser(portal, url)
@@ -52,9 +47,7 @@ async def test_authlib_client_runs_the_whole_flow(client, portal, oauth, integra
         token = await integrador.fetch_token(
             meta["token_endpoint"], authorization_response=volta, code_verifier=verifier, state=state
         )
-        assert (
-            token["access_token"].startswith("oat_test_") and token["scope"] == "contas:ler produtos:ler geracoes:ler"
-        )
+        assert token["access_token"].startswith("oat_test_") and token["scope"] == "contas:ler produtos:ler geracoes:ler"
         conta = await integrador.get(f"{base}/v1/contas/{token['conta_id']}")
         assert conta.status_code == 200 and conta.json()["data"]["nome"] == "Loja do Fluxo"
 

@@ -96,16 +96,12 @@ async def test_a_live_key_needs_the_password_again_and_then_production_access(po
     assert response.status == 303
     assert response.headers["Location"].startswith("/reautenticar?proximo=")
     # a wrong password is shown beside the field
-    response = await portal.submit(
-        "/reautenticar", {"senha": "errada-errada", "proximo": "/chaves"}, token_from="/reautenticar"
-    )
+    response = await portal.submit("/reautenticar", {"senha": "errada-errada", "proximo": "/chaves"}, token_from="/reautenticar")
     assert response.status == 422
     page = await response.text()
     assert "Senha incorreta." in page and 'aria-invalid="true"' in page
     # the right one opens 5 minutes
-    response = await portal.submit(
-        "/reautenticar", {"senha": owner.senha, "proximo": "/chaves"}, token_from="/reautenticar"
-    )
+    response = await portal.submit("/reautenticar", {"senha": owner.senha, "proximo": "/chaves"}, token_from="/reautenticar")
     assert response.status == 303 and response.headers["Location"].startswith("/chaves")
     # then the one live-key rule speaks: no production access yet
     response = await portal.submit("/chaves", {"nome": "produção"})
@@ -115,9 +111,7 @@ async def test_a_live_key_needs_the_password_again_and_then_production_access(po
     assert await ChaveApi.filter(ambiente="producao", nome="produção").count() == 0
     # released, but the current contract not accepted yet: the page says which
     usuario = await Usuario.get(email=owner.email)
-    await Integrador.filter(id=usuario.integrador_id).update(
-        producao_situacao="liberada", producao_liberacao="automatica"
-    )
+    await Integrador.filter(id=usuario.integrador_id).update(producao_situacao="liberada", producao_liberacao="automatica")
     response = await portal.submit("/chaves", {"nome": "produção"})
     assert response.status == 409 and "contrato" in await response.text()
     await contrato.aceitar(usuario.integrador_id, (await contrato.vigente()).versao, por="Dona Ana")
@@ -174,16 +168,9 @@ async def test_unknown_and_known_e_mails_get_the_same_answer(portal, owner):
 
 
 async def test_cookie_flags_and_security_headers(client, portal):
-    response = await portal.submit(
-        "/cadastro",
-        {
-            "empresa": "Flags",
-            "emailAlertas": "a@flags.test",
-            "nome": "F",
-            "email": "f@flags.test",
-            "senha": "senha-com-flags",
-        },
-    )
+    response = await portal.submit("/cadastro", {
+        "empresa": "Flags", "emailAlertas": "a@flags.test", "nome": "F", "email": "f@flags.test", "senha": "senha-com-flags",
+    })
     cookie = response.cookies[SESSION_COOKIE]
     assert cookie["httponly"] is True and cookie["samesite"] == "Lax" and cookie["path"] == "/"
     assert not cookie["secure"]  # served over http in this test
@@ -197,25 +184,15 @@ async def test_the_cookie_is_secure_when_served_over_https(client, portal):
     token = await portal.csrf("/cadastro")
     # given the service published at an https address (this test's own app instance)
     client.app[RUNTIME].settings.public_url = "https://portal.test"
-    response = await client.post(
-        "/cadastro",
-        allow_redirects=False,
-        data={
-            "csrf": token,
-            "empresa": "Segura",
-            "emailAlertas": "a@segura.test",
-            "nome": "S",
-            "email": "s@segura.test",
-            "senha": "senha-segura-https",
-        },
-    )
+    response = await client.post("/cadastro", allow_redirects=False, data={
+        "csrf": token, "empresa": "Segura", "emailAlertas": "a@segura.test", "nome": "S", "email": "s@segura.test",
+        "senha": "senha-segura-https",
+    })
     assert response.cookies[SESSION_COOKIE]["secure"] is True
 
 
 async def test_an_expired_session_sends_to_sign_in(portal, owner):
-    await Sessao.filter(id=senhas.token_hash(portal.session)).update(
-        expira_em=datetime.now(timezone.utc) - timedelta(seconds=1)
-    )
+    await Sessao.filter(id=senhas.token_hash(portal.session)).update(expira_em=datetime.now(timezone.utc) - timedelta(seconds=1))
     response = await portal.get("/chaves")
     assert response.status == 303 and response.headers["Location"] == "/entrar?proximo=/chaves"
 

@@ -23,8 +23,8 @@ from graphql_api.geracao.render.types import (
 )
 from graphql_api.geracao.render.video import (
     AVATARES,
-    ROTULOS_AVATAR,
     CINEPREMIUM_MIN_FOTOS,
+    ROTULOS_AVATAR,
     TIPOS,
     VideoError,
     render_video,

@@ -13,7 +13,7 @@ from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
-from graphql_api.geracao.render import AVATARES
+from graphql_api.geracao.render import AVATARES, ROTULOS_AVATAR
 from graphql_api.geracao.schemas import NovaGaleria, NovoVideo
 from graphql_api.operations import fragments
 from portal.geracoes import vocabulario
@@ -77,7 +77,7 @@ async def _render(page: Page, *, status: int = 200, erros: dict[str, str] | None
         catalogo=CATALOGO,
         tipos_midia=TIPOS_MIDIA,
         videos=VIDEOS,
-        avatares=AVATARES,
+        avatares={a: ROTULOS_AVATAR[a] for a in AVATARES},
         pedido=secrets.token_urlsafe(18),
         erros=erros or {},
         base=_path(conta_id, codigo),

@@ -69,13 +69,26 @@ async def search(request: web.Request) -> web.Response:
     return _render(request, "docs/busca.html", title="Busca", consulta=consulta, resultados=resultados, current="busca")
 
 
+def guide_placeholders(settings) -> dict[str, str]:
+    """The contract's names for the service's addresses, as the guides write them. The OAuth
+    endpoints ({auth_url}) and the consent screen ({app_url}) live at the service's root."""
+    return {
+        "{base_url}": settings.api_url,
+        "{docs_url}": settings.docs_url,
+        "{auth_url}": settings.base_url,
+        "{app_url}": settings.base_url,
+    }
+
+
 async def guide(request: web.Request) -> web.Response:
     name = request.match_info.get("page", "index")
     path = DOCS_DIR / f"{name}.md"
     if not _PAGE_NAME.match(name) or not path.is_file():
         raise web.HTTPNotFound(text="Página não encontrada.")
     settings = request.app[RUNTIME].settings
-    text = path.read_text().replace("{base_url}", settings.api_url).replace("{docs_url}", settings.docs_url)
+    text = path.read_text()
+    for placeholder, value in guide_placeholders(settings).items():
+        text = text.replace(placeholder, value)
     title = next((t for n, t in GUIDES if n == name), name)
     return _render(request, "docs/page.html", title=title, body=render_markdown(text), current=name)
 

@@ -65,7 +65,12 @@ class Entrega(Model):
 
     class Meta:
         table = "aviso_entregas"
-        indexes = (("situacao", "proxima_tentativa_em"), ("aviso_id", "id"), ("aviso_id", "situacao", "id"), ("aviso_id", "tipo", "id"))
+        indexes = (
+            ("situacao", "proxima_tentativa_em"),
+            ("aviso_id", "id"),
+            ("aviso_id", "situacao", "id"),
+            ("aviso_id", "tipo", "id"),
+        )
 
 
 class Tentativa(Model):

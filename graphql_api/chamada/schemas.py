@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 from graphql_api.core.errors import CATALOG
 from graphql_api.core.ids import pode_existir
 from graphql_api.core.momentos import momento_valido, parse_moment
-from graphql_api.core.validation import tem_controle
+from graphql_api.core.validation import tem_controle, valores_aceitos
 
 STATUS_PATTERN = re.compile(r"^([1-5][0-9][0-9]|[1-5]xx)$")
 CHAVE_PATTERN = re.compile(r"^(?:sk_(?:test|live)_)?([A-Za-z0-9]{12})$")
@@ -59,7 +59,7 @@ class FiltroChamadas(BaseModel):
     @classmethod
     def _metodo(cls, value: str | None) -> str | None:
         if value is not None and value.upper() not in METODOS:
-            raise PydanticCustomError("valor_invalido", "Valores aceitos: {aceitos}.", {"aceitos": ", ".join(METODOS)})
+            raise PydanticCustomError("valor_invalido", valores_aceitos(METODOS))
         return value.upper() if value else value
 
     @field_validator("endpoint")

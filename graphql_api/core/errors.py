@@ -124,7 +124,7 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         404,
         "Rota não encontrada.",
         "O caminho pedido não existe nesta versão da API.",
-        "Confira o caminho e o prefixo /v1 na referência da API ({docs_url}).",
+        "Confira o caminho e o prefixo /v1 na referência da API, em /docs/referencia.",
     ),
     ErrorKind(
         "METHOD_NOT_ALLOWED",
@@ -314,9 +314,10 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Limite de requisições por minuto excedido.",
         "A chave ou o integrador passou do limite por minuto do plano, ou o seu endereço IP fez "
         "chamadas demais com credencial ausente ou inválida; a requisição não foi processada.",
-        "Espere pelo menos os segundos de Retry-After antes da próxima chamada com a mesma chave; "
-        "ao repetir um POST que gasta créditos, reutilize a mesma Idempotency-Key. Se as chamadas "
-        "recusadas eram 401, corrija a chave (Authorization: Bearer sk_test_… ou sk_live_…).",
+        "Espere pelo menos os segundos de Retry-After antes da próxima chamada e espace as "
+        "seguintes pelo X-RateLimit-Remaining de cada resposta; ao repetir um POST que gasta "
+        "créditos, reutilize a mesma Idempotency-Key. Chamadas sem credencial válida contam no "
+        "limite do endereço IP: confira o cabeçalho Authorization antes de tentar de novo.",
     ),
     ErrorKind(
         "CHECK_LIMIT_EXCEEDED",

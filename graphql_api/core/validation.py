@@ -87,6 +87,7 @@ _CODES = {
     "less_than": "fora_do_intervalo",
     "less_than_equal": "fora_do_intervalo",
     "literal_error": "valor_invalido",
+    "value_error": "valor_invalido",
     "enum": "valor_invalido",
     "string_pattern_mismatch": "formato_invalido",
     "url_parsing": "formato_invalido",
@@ -139,7 +140,10 @@ def _message(code: str, err: ErrorDetails) -> str:
             if key in ctx:
                 return f"O valor deve ser {text} {ctx[key]}."
     if code == "valor_invalido" and "expected" in ctx:
-        return f"Valores aceitos: {ctx['expected']}."
+        # pydantic lists them as "'a', 'b' or 'c'": the values alone, in Portuguese
+        return valores_aceitos(re.findall(r"'((?:[^'\\]|\\.)*)'", str(ctx["expected"])) or [str(ctx["expected"])])
+    if code == "valor_invalido" and err["type"] == "value_error":  # a validator's own ValueError
+        return _frase(str(err["msg"]).removeprefix("Value error, "))
     if code == "formato_invalido" and err["type"].startswith("date"):
         return "Data inválida: use AAAA-MM-DD."
     return err["msg"]
@@ -171,9 +175,19 @@ def validate(model: type[M], data: Any, *, prefix: str = "") -> M:
         raise ApiError("VALIDATION_FAILED", fields=errors) from None
 
 
+def valores_aceitos(aceitos: list[str] | tuple[str, ...]) -> str:
+    """The message of a value outside a fixed set, naming each value as the contract spells it."""
+    if len(aceitos) == 1:
+        return f"Use o valor {aceitos[0]}."
+    return f"Use um destes valores: {', '.join(aceitos)}."
+
+
+def _frase(texto: str) -> str:
+    texto = texto.strip()
+    return (texto[:1].upper() + texto[1:] + ("" if texto.endswith(".") else ".")) if texto else texto
+
+
 def exigir_aceito(campo: str, valor: str, aceitos: tuple[str, ...]) -> None:
     """A listing filter sent as plain text: VALIDATION_FAILED unless it is one of the accepted values."""
     if valor not in aceitos:
-        raise ApiError(
-            "VALIDATION_FAILED", fields=[FieldError(campo, "valor_invalido", f"Valores aceitos: {', '.join(aceitos)}.")]
-        )
+        raise ApiError("VALIDATION_FAILED", fields=[FieldError(campo, "valor_invalido", valores_aceitos(aceitos))])

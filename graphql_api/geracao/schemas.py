@@ -19,7 +19,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, St
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.validation import linha, validate
+from graphql_api.core.validation import linha, validate, valores_aceitos
 from graphql_api.geracao.render.edits import FORMATS
 from graphql_api.geracao.render.video import AVATARES
 
@@ -140,9 +140,7 @@ def parse_edicao(dados: object) -> EdicaoRequest:
             problems.append(FieldError(f"operacoes[{i}].tipo", "obrigatorio", "Campo obrigatório."))
             continue
         if not isinstance(tipo, str) or tipo not in OPERATIONS:
-            problems.append(
-                FieldError(f"operacoes[{i}].tipo", "valor_invalido", f"Valores aceitos: {', '.join(OPERATIONS)}.")
-            )
+            problems.append(FieldError(f"operacoes[{i}].tipo", "valor_invalido", valores_aceitos(OPERATIONS)))
             continue
         try:
             operations.append(validate(OPERATIONS[tipo], item, prefix=f"operacoes[{i}]"))

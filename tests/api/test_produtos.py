@@ -18,7 +18,15 @@ FICHA = {
         {"url": "https://fotos.exemplo.com/1.jpg", "ordem": 1, "principal": True},
         {"url": "https://fotos.exemplo.com/2.jpg", "ordem": 2},
     ],
-    "dimensoes": {"largura": 20, "altura": 30.5, "profundidade": 18, "unidade": "cm", "pesoLiquido": 1.2, "pesoBruto": 1.5, "unidadePeso": "kg"},
+    "dimensoes": {
+        "largura": 20,
+        "altura": 30.5,
+        "profundidade": 18,
+        "unidade": "cm",
+        "pesoLiquido": 1.2,
+        "pesoBruto": 1.5,
+        "unidadePeso": "kg",
+    },
     "composicaoOferta": [{"item": "Cafeteira", "quantidade": 1}, {"item": "Filtro permanente", "quantidade": 1}],
     "garantia": "12 meses",
     "avaliacoes": [{"nota": 5, "texto": "Ótima", "data": "2026-10-01"}],
@@ -52,7 +60,9 @@ async def test_identical_content_keeps_the_version_and_changes_bump_it(client, i
     first = (await (await put(client, integrator, conta, "SKU-2", FICHA)).json())["data"]
     shuffled = copy.deepcopy(FICHA)
     shuffled["imagens"].reverse()  # same photos, listed in another order: same content
-    same = (await (await put(client, integrator, conta, "SKU-2", dict(reversed(list(shuffled.items()))))).json())["data"]
+    same = (await (await put(client, integrator, conta, "SKU-2", dict(reversed(list(shuffled.items()))))).json())[
+        "data"
+    ]
     assert same["versao"] == 1 and same["id"] == first["id"]
     changed = copy.deepcopy(FICHA) | {"garantia": "24 meses"}
     second = (await (await put(client, integrator, conta, "SKU-2", changed)).json())["data"]
@@ -77,14 +87,31 @@ async def test_minimal_ficha_needs_only_a_name(client, integrator, conta):
         ({"imagens": [{"url": "https://a.com/1.jpg", "ordem": 0}]}, "imagens[0].ordem", "fora_do_intervalo"),
         ({"imagens": [{"url": "https://a.com/1.jpg", "ordem": "1"}]}, "imagens[0].ordem", "tipo_invalido"),
         ({"imagens": [{"url": f"https://a.com/{i}.jpg", "ordem": i + 1} for i in range(21)]}, "imagens", "muito_longo"),
-        ({"imagens": [{"url": "https://a.com/1.jpg", "ordem": 1}, {"url": "https://a.com/2.jpg", "ordem": 1}]}, "imagens[1].ordem", "duplicado"),
-        ({"imagens": [{"url": "https://a.com/1.jpg", "ordem": 1, "principal": True}, {"url": "https://a.com/2.jpg", "ordem": 2, "principal": True}]}, "imagens[1].principal", "duplicado"),
+        (
+            {"imagens": [{"url": "https://a.com/1.jpg", "ordem": 1}, {"url": "https://a.com/2.jpg", "ordem": 1}]},
+            "imagens[1].ordem",
+            "duplicado",
+        ),
+        (
+            {
+                "imagens": [
+                    {"url": "https://a.com/1.jpg", "ordem": 1, "principal": True},
+                    {"url": "https://a.com/2.jpg", "ordem": 2, "principal": True},
+                ]
+            },
+            "imagens[1].principal",
+            "duplicado",
+        ),
         ({"gtin": "7891234567890"}, "gtin", "formato_invalido"),
         ({"avaliacoes": [{"nota": 6}]}, "avaliacoes[0].nota", "fora_do_intervalo"),
         ({"avaliacoes": [{"nota": 4, "data": "01/10/2026"}]}, "avaliacoes[0].data", "formato_invalido"),
         ({"avaliacoes": [{"nota": 4, "data": "2999-01-01"}]}, "avaliacoes[0].data", "fora_do_intervalo"),
         ({"dimensoes": {"unidade": "polegadas"}}, "dimensoes.unidade", "valor_invalido"),
-        ({"composicaoOferta": [{"item": "Cabo", "quantidade": 0}]}, "composicaoOferta[0].quantidade", "fora_do_intervalo"),
+        (
+            {"composicaoOferta": [{"item": "Cabo", "quantidade": 0}]},
+            "composicaoOferta[0].quantidade",
+            "fora_do_intervalo",
+        ),
         ({"corDoProduto": "azul"}, "corDoProduto", "desconhecido"),
     ],
 )
@@ -96,7 +123,9 @@ async def test_invalid_ficha_gets_422_with_the_field(client, integrator, conta, 
     assert response.status == 422
     body = await response.json()
     assert_error(body, "VALIDATION_FAILED")
-    assert {"campo": campo, "codigo": codigo} in [{"campo": f["campo"], "codigo": f["codigo"]} for f in body["error"]["fields"]]
+    assert {"campo": campo, "codigo": codigo} in [
+        {"campo": f["campo"], "codigo": f["codigo"]} for f in body["error"]["fields"]
+    ]
 
 
 async def test_several_problems_are_reported_together_and_nothing_is_stored(client, integrator, conta):
@@ -114,3 +143,12 @@ async def test_product_of_an_invisible_account_is_404(client, factory, integrato
     assert response.status == 404
     response = await client.put("/v1/contas/cta_inexistente/produtos/SKU-X", json=FICHA, headers=integrator.headers)
     assert response.status == 404
+
+
+async def test_a_value_outside_a_fixed_set_names_the_accepted_values_in_portuguese(client, integrator, conta):
+    response = await put(
+        client, integrator, conta, "SKU-UNIDADE", copy.deepcopy(FICHA) | {"dimensoes": {"unidade": "polegadas"}}
+    )
+    campo = next(f for f in (await response.json())["error"]["fields"] if f["campo"] == "dimensoes.unidade")
+    assert campo["mensagem"].startswith("Use um destes valores: ")
+    assert "'" not in campo["mensagem"] and " or " not in campo["mensagem"]  # no library wording

@@ -64,7 +64,9 @@ async def test_real_calls_turn_steps_ok_and_the_production_request_lists_what_is
 async def test_production_is_released_then_live_keys_point_to_the_contract(portal, owner):
     integrador = await integrador_id(owner)
     await _all_steps_ok(integrador)
-    await EtapaIntegracao.filter(integrador_id=integrador, codigo="GALERIA_TESTE").update(evidencia={"geracaoId": "ger_abc"})
+    await EtapaIntegracao.filter(integrador_id=integrador, codigo="GALERIA_TESTE").update(
+        evidencia={"geracaoId": "ger_abc"}
+    )
     await portal.switch("producao")
     keys = await portal.page("/chaves")
     assert 'href="/integracao">Ver as etapas de integração' in keys
@@ -91,8 +93,15 @@ async def test_open_alerts_are_shown_on_the_overview_and_the_integration_page(po
     assert "Nenhum alerta aberto neste ambiente" in await portal.page("/visao-geral")
     assert (await portal.submit("/avisos", {"url": receptor.url, "eventos": ["geracao.concluida"]})).status == 201
     aviso = await Aviso.get(url=receptor.url, integrador_id=integrador)
-    await alertas.abrir(integrador, "teste", "aviso_falhando", aviso.id, "Endereço de avisos falhando há 1 hora",
-                        evidencia={"avisoId": aviso.id, "url": aviso.url}, smtp_url=None)
+    await alertas.abrir(
+        integrador,
+        "teste",
+        "aviso_falhando",
+        aviso.id,
+        "Endereço de avisos falhando há 1 hora",
+        evidencia={"avisoId": aviso.id, "url": aviso.url},
+        smtp_url=None,
+    )
     for path in ("/visao-geral", "/integracao"):
         page = await portal.page(path)
         assert "Endereço de avisos falhando há 1 hora" in page and f'href="/avisos/{aviso.id}"' in page
@@ -101,7 +110,9 @@ async def test_open_alerts_are_shown_on_the_overview_and_the_integration_page(po
 
 
 async def test_owners_accept_the_contract_after_typing_the_password(portal, new_portal, owner):
-    vigente = await contrato.publicar("Contrato de integração", "1. **Primeira** cláusula.\n2. Segunda <script>x</script>.", por="stf_teste")
+    vigente = await contrato.publicar(
+        "Contrato de integração", "1. **Primeira** cláusula.\n2. Segunda <script>x</script>.", por="stf_teste"
+    )
     page = await portal.page("/contrato")
     assert f"Versão {vigente.versao}" in page and "ainda não foi aceita" in page
     # the Markdown text rendered, with any HTML in it escaped
@@ -113,8 +124,9 @@ async def test_owners_accept_the_contract_after_typing_the_password(portal, new_
     response = await developer.submit("/contrato", {"versao": str(vigente.versao)})
     assert response.status == 403
     # an owner is asked for the password first, and brought back
-    response = await portal.submit("/contrato", {"versao": str(vigente.versao)},
-                                   headers={"Referer": str(portal.client.make_url("/contrato"))})
+    response = await portal.submit(
+        "/contrato", {"versao": str(vigente.versao)}, headers={"Referer": str(portal.client.make_url("/contrato"))}
+    )
     assert response.status == 303 and response.headers["Location"] == "/reautenticar?proximo=/contrato"
     await portal.reauthenticate(owner, proximo="/contrato")
     # a version that is no longer the current one is refused
@@ -164,14 +176,21 @@ async def test_every_new_form_refuses_a_missing_or_wrong_csrf_token(portal, owne
     aviso = await Aviso.get(url=receptor.url, integrador_id=await integrador_id(owner))
     await portal.reauthenticate(owner)  # CSRF is checked before anything, re-authentication included
     forms = [
-        "/avisos", f"/avisos/{aviso.id}/testar", f"/avisos/{aviso.id}/eventos", f"/avisos/{aviso.id}/segredo",
-        f"/avisos/{aviso.id}/remover", f"/avisos/{aviso.id}/entregas/ent_x/reenviar", "/integracao/producao",
-        "/contrato", "/extrato/recarregar",
+        "/avisos",
+        f"/avisos/{aviso.id}/testar",
+        f"/avisos/{aviso.id}/eventos",
+        f"/avisos/{aviso.id}/segredo",
+        f"/avisos/{aviso.id}/remover",
+        f"/avisos/{aviso.id}/entregas/ent_x/reenviar",
+        "/integracao/producao",
+        "/contrato",
+        "/extrato/recarregar",
     ]
     for path in forms:
         for data in ({}, {"csrf": "0" * 64}):
-            response = await portal.client.post(path, data=data | {"eventos": "geracao.falhou", "versao": "1"},
-                                                allow_redirects=False)
+            response = await portal.client.post(
+                path, data=data | {"eventos": "geracao.falhou", "versao": "1"}, allow_redirects=False
+            )
             assert response.status == 403, path
             assert "Formulário expirado ou inválido." in await response.text()
     # nothing happened
@@ -179,3 +198,11 @@ async def test_every_new_form_refuses_a_missing_or_wrong_csrf_token(portal, owne
     assert aviso.eventos == ["geracao.concluida"] and aviso.segredo_anterior_cifrado is None
     assert await AceiteContrato.filter(integrador_id=aviso.integrador_id).count() == 0
     assert "1.000" in await portal.page("/extrato")
+
+
+async def test_production_cannot_be_asked_with_steps_missing_and_the_page_says_why(portal, owner):
+    page = await portal.page("/integracao")
+    botao = re.search(r"<button[^>]*>Pedir liberação de produção</button>", page).group(0)
+    assert "disabled" in botao and 'aria-describedby="motivo-producao"' in botao
+    motivo = re.search(r'id="motivo-producao">(.*?)</span>', page, re.S).group(1)
+    assert "0 de 8 etapas ok: faltam 8 etapas" in motivo

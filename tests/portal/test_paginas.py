@@ -44,7 +44,8 @@ async def test_keys_of_one_integrator_are_invisible_to_another(portal, new_porta
 async def test_call_log_lists_filters_and_details_calls_with_masked_bodies(client, portal, owner):
     token = await _create_key(portal)
     created = await client.post(
-        "/v1/contas", headers=auth(token),
+        "/v1/contas",
+        headers=auth(token),
         json={"codigoExterno": "loja-portal", "nome": "Loja da Joana joana.silva@loja.com.br (11) 98765-4321"},
     )
     assert created.status == 201
@@ -71,10 +72,16 @@ async def test_call_log_lists_filters_and_details_calls_with_masked_bodies(clien
     # a bad filter is reported beside its field
     response = await portal.get("/chamadas?status=abc")
     assert response.status == 422
-    assert 'id="erro-status"' in await response.text()
+    refused_filter = await response.text()
+    assert 'id="erro-status"' in refused_filter
+    assert "Use um código exato (422) ou uma classe (2xx, 4xx, 5xx)." in refused_filter  # what is accepted
+    assert "Tipo inválido" not in refused_filter
     # detail of the refused call: cause, fix, documentation, masked request
     detail = await portal.page(f"/chamadas/{request_id}")
     assert "VALIDATION_FAILED" in detail and "Como corrigir" in detail and "/docs/erros#VALIDATION_FAILED" in detail
+    # each refused field, as the API answered it
+    campos = detail.split('<ul class="campos-recusados">')[1].split("</ul>")[0]
+    assert "<code>codigoExterno</code>: Campo obrigatório." in campos and "<code>nome</code>" in campos
     assert "Bearer " in detail and token not in detail and "_****" in detail
     # detail of the created account: personal data masked in both bodies
     created_detail = await portal.page(f"/chamadas/{created.headers['X-Request-Id']}")
@@ -85,13 +92,21 @@ async def test_call_log_lists_filters_and_details_calls_with_masked_bodies(clien
 async def test_accounts_and_their_products(client, portal, owner):
     token = await _create_key(portal)
     assert "Nenhuma conta neste ambiente" in await portal.page("/contas")
-    conta = (await (await client.post("/v1/contas", headers=auth(token), json={"codigoExterno": "c-1", "nome": "Loja Um"})).json())["data"]
-    response = await client.put(f"/v1/contas/{conta['id']}/produtos/SKU-9", headers=auth(token), json={"nome": "Cafeteira"})
+    conta = (
+        await (
+            await client.post("/v1/contas", headers=auth(token), json={"codigoExterno": "c-1", "nome": "Loja Um"})
+        ).json()
+    )["data"]
+    response = await client.put(
+        f"/v1/contas/{conta['id']}/produtos/SKU-9", headers=auth(token), json={"nome": "Cafeteira"}
+    )
     assert response.status == 200
     listing = await portal.page("/contas")
     assert "Loja Um" in listing and f"/contas/{conta['id']}" in listing
     page = await portal.page(f"/contas/{conta['id']}")
-    situacao = (await (await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-9", headers=auth(token))).json())["data"]["situacao"]
+    situacao = (await (await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-9", headers=auth(token))).json())[
+        "data"
+    ]["situacao"]
     assert "SKU-9" in page and "Cafeteira" in page
     assert situacao in page or "conferindo" in page  # the check may finish between the two reads
     assert (await portal.get("/contas/cta_naoexiste")).status == 404

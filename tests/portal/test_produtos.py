@@ -43,13 +43,13 @@ async def test_product_page_shows_ficha_screening_thumbnails_and_the_verdict(cli
     assert status == 200 and content_type == "image/jpeg"
     assert len(body) < 40_000
     # the blurred photo is refused, with the catalog's title and fix beside it
-    blurred = page[page.index('id="foto-3"'):]
+    blurred = page[page.index('id="foto-3"') :]
     blurred = blurred[: blurred.index("</li>")]
     assert "reprovada" in blurred and CATALOGO["FOTO_DESFOCADA"].correcao in blurred
     # the verdict per media type; a pendencia is explained with the catalog's cause and fix
     for tipo in ("galeria", "video_apresentacao", "video_cinepremium"):
         assert f'id="veredito-{tipo}"' in page
-    cinepremium = page[page.index('id="veredito-video_cinepremium"'):]
+    cinepremium = page[page.index('id="veredito-video_cinepremium"') :]
     assert "reprovado" in cinepremium[:400]
     assert CATALOGO["CINEPREMIUM_FOTOS_INSUFICIENTES"].causa in cinepremium
     assert "/docs/pendencias#CINEPREMIUM_FOTOS_INSUFICIENTES" in cinepremium
@@ -67,7 +67,7 @@ async def test_the_page_reloads_itself_until_both_the_product_and_its_check_are_
     await Produto.filter(id=produto["id"]).update(situacao="conferindo")
     page = await portal.page(path)
     assert 'id="veredito-galeria"' in page
-    poller = page[page.index('id="atualizacao-automatica"'):]
+    poller = page[page.index('id="atualizacao-automatica"') :]
     assert f'hx-get="{path}"' in poller[:300] and 'hx-trigger="every 2s"' in poller[:300]
 
 
@@ -128,7 +128,7 @@ async def test_an_order_the_check_does_not_allow_is_refused_beside_its_form(port
 
 def _form(page: str, action: str) -> str:
     start = page.index(f'action="{action}"')
-    return page[start: page.index("</form>", start)]
+    return page[start : page.index("</form>", start)]
 
 
 async def test_products_and_generations_of_another_integrator_are_not_found(portal, new_portal, seller):
@@ -163,3 +163,25 @@ async def test_the_page_explains_text_over_a_photo_and_a_small_product_before_an
     galeria = galeria[: galeria.index("</article>")]
     pendencia = CATALOGO["GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO"]
     assert pendencia.titulo in galeria and pendencia.causa in galeria and "(imagens.principal)" in galeria
+
+
+async def test_a_product_that_allows_no_video_disables_the_order_and_fixes_name_its_id(
+    portal, owner, factory, photo_site
+):
+    integrator = Integrator(await integrador_id(owner), await create_key(portal))
+    conta = await factory.conta(integrator, nome="Loja do Pedro")
+    # one good photo (no video type accepts fewer than 2) and one the server answers 404
+    imagens = fotos(photo_site, 1) + [{"url": photo_site("/status/404"), "ordem": 2}]
+    produto = await factory.conferido(
+        integrator, await factory.produto(integrator, conta, codigo="UM-1", **RICA, imagens=imagens)
+    )
+    page = await portal.page(f"/contas/{produto['contaId']}/produtos/UM-1")
+    video_form = _form(page, f"/contas/{produto['contaId']}/produtos/UM-1/video")
+    botao = re.search(r"<button[^>]*>Gerar vídeo</button>", video_form).group(0)
+    assert "disabled" in botao and 'aria-describedby="motivo-video"' in botao
+    assert "reprovou os dois tipos de vídeo" in video_form
+    # the presenter is chosen by what it is, not by the API's value
+    assert '<option value="automatico">Automático' in video_form and ">automatico<" not in video_form
+    # the unreachable photo's fix names this product and points at this page's own button
+    assert f"POST /produtos/{produto['id']}/conferencia?refazer=true" in page
+    assert "{produtoId}" not in page and 'href="#conferir-de-novo"' in page and 'id="conferir-de-novo"' in page

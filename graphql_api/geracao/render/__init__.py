@@ -24,6 +24,7 @@ from graphql_api.geracao.render.types import (
 from graphql_api.geracao.render.video import (
     AVATARES,
     CINEPREMIUM_MIN_FOTOS,
+    ROTULOS_AVATAR,
     TIPOS,
     VideoError,
     render_video,
@@ -31,6 +32,7 @@ from graphql_api.geracao.render.video import (
 
 __all__ = [
     "AVATARES",
+    "ROTULOS_AVATAR",
     "CINEPREMIUM_MIN_FOTOS",
     "FORMATS",
     "TIPOS",

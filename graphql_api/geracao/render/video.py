@@ -41,6 +41,13 @@ from graphql_api.geracao.render.watermark import watermark_layer
 
 TIPOS = ("apresentacao", "cinepremium")
 AVATARES = ("automatico", "legenda", "narrador", "narradora")
+# How a person reads each one (the portal's choice; the API takes the values above).
+ROTULOS_AVATAR = {
+    "automatico": "Automático: legendas na imagem quando cabem, senão narrador",
+    "legenda": "Narrador, com legendas na imagem",
+    "narrador": "Narrador (legendas só no arquivo WebVTT)",
+    "narradora": "Narradora (legendas só no arquivo WebVTT)",
+}
 CINEPREMIUM_MIN_FOTOS = 5  # fewer photos: the quality check reports CINEPREMIUM_FOTOS_INSUFICIENTES
 
 

@@ -1,0 +1,52 @@
+"""Every text a person reads from a catalogue is whole: no placeholder left unfilled. A path
+template such as /contas/{contaId} is content (camelCase, as the contract writes paths); a
+snake_case name in braces ({docs_url}) is a placeholder someone forgot to fill."""
+
+import re
+
+import pytest
+
+from graphql_api.conferencia.catalog import MOTIVOS, PENDENCIAS
+from graphql_api.core.errors import CATALOG
+from graphql_api.integracao.alertas import TIPOS
+from graphql_api.integracao.etapas import ETAPAS
+from portal.web import NOTICES
+from vitrine.docs_site import GUIDES
+
+PLACEHOLDER = re.compile(r"\{[a-z]+(?:_[a-z]+)+\}|\{\}|\{[0-9]+\}")
+
+
+def textos():
+    for kind in CATALOG.values():
+        yield f"erro {kind.type}", (kind.message, kind.causa, kind.correcao)
+    for codigo in [*MOTIVOS.values(), *PENDENCIAS.values()]:
+        yield f"código {codigo.codigo}", (codigo.titulo, codigo.causa, codigo.correcao)
+    for etapa in ETAPAS:
+        yield f"etapa {etapa.codigo}", (etapa.titulo, etapa.como_concluir)
+    for tipo, texto in TIPOS.items():
+        yield f"alerta {tipo}", (str(texto),)
+    for codigo, texto in NOTICES.items():
+        yield f"aviso do portal {codigo}", (texto,)
+
+
+@pytest.mark.parametrize(("nome", "partes"), list(textos()), ids=lambda v: v if isinstance(v, str) else "")
+def test_nenhum_texto_de_catalogo_tem_marcador_vazio(nome, partes):
+    for parte in partes:
+        assert not PLACEHOLDER.search(parte), f"{nome}: {parte}"
+
+
+def test_o_detector_reconhece_marcadores_e_respeita_caminhos():
+    assert PLACEHOLDER.search("na referência ({docs_url}).")
+    assert not PLACEHOLDER.search("POST /imagens/{id}/edicoes e /contas/{contaId}/produtos/{codigo}")
+
+
+def _prosa(html: str) -> str:
+    """The page without its code blocks (a sample's f-string braces are code, not placeholders)."""
+    return re.sub(r"<pre\b.*?</pre>", "", html, flags=re.S)
+
+
+async def test_guias_do_site_saem_sem_marcadores(client):
+    paginas = ["/docs" if nome == "index" else f"/docs/{nome}" for nome, _ in GUIDES]
+    for pagina in [*paginas, "/docs/erros", "/docs/pendencias", "/docs/integracao"]:
+        html = _prosa(await (await client.get(pagina)).text())
+        assert not PLACEHOLDER.search(html), (pagina, PLACEHOLDER.findall(html))

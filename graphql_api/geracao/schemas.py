@@ -140,7 +140,7 @@ def parse_edicao(dados: object) -> EdicaoRequest:
             problems.append(FieldError(f"operacoes[{i}].tipo", "obrigatorio", "Campo obrigatório."))
             continue
         if not isinstance(tipo, str) or tipo not in OPERATIONS:
-            problems.append(FieldError(f"operacoes[{i}].tipo", "valor_invalido", valores_aceitos(OPERATIONS)))
+            problems.append(FieldError(f"operacoes[{i}].tipo", "valor_invalido", valores_aceitos(tuple(OPERATIONS))))
             continue
         try:
             operations.append(validate(OPERATIONS[tipo], item, prefix=f"operacoes[{i}]"))

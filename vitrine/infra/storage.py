@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import mimetypes
 import os
 import time
 from datetime import UTC, datetime
@@ -180,7 +181,7 @@ class S3MediaStorage:
 
     async def put(self, key: str, data: bytes) -> None:
         s3 = await self._s3()
-        await s3.put_object(Bucket=self.bucket, Key=self.object_key(key), Body=data)
+        await s3.put_object(Bucket=self.bucket, Key=self.object_key(key), Body=data, ContentType=_content_type(key))
 
     async def put_file(self, key: str, path: Path) -> None:
         """One file, streamed: a single PUT up to PART_SIZE, parts of PART_SIZE beyond."""
@@ -189,11 +190,10 @@ class S3MediaStorage:
         size = path.stat().st_size
         loop = asyncio.get_running_loop()
         if size <= PART_SIZE:
-            await s3.put_object(
-                Bucket=self.bucket, Key=object_key, Body=await loop.run_in_executor(None, path.read_bytes)
-            )
+            body = await loop.run_in_executor(None, path.read_bytes)
+            await s3.put_object(Bucket=self.bucket, Key=object_key, Body=body, ContentType=_content_type(key))
             return
-        upload = await s3.create_multipart_upload(Bucket=self.bucket, Key=object_key)
+        upload = await s3.create_multipart_upload(Bucket=self.bucket, Key=object_key, ContentType=_content_type(key))
         upload_id, parts = upload["UploadId"], []
         try:
             with path.open("rb") as file:
@@ -289,6 +289,11 @@ class S3MediaStorage:
         once per key and minute in this process (reads in that minute get the very same link)."""
         expires = -(-int((now or time.time()) + ttl) // EXPIRY_STEP) * EXPIRY_STEP  # ceiling
         return self._link(key, expires)
+
+
+def _content_type(key: str) -> str:
+    """What a browser is told a link holds (S3 answers with the type the object was stored with)."""
+    return mimetypes.guess_type(key)[0] or ("text/vtt" if key.endswith(".vtt") else "application/octet-stream")
 
 
 def media_storage(settings: Any) -> MediaStorage | S3MediaStorage:

@@ -16,7 +16,7 @@ from graphql_api.chamada.models import Chamada
 from graphql_api.chamada.schemas import CHAVE_PATTERN, FiltroChamadas, parse_moment
 from graphql_api.core.errors import CATALOG
 from graphql_api.core.ids import FOLGA_DO_MOMENTO, encontrar, id_do_momento
-from graphql_api.core.pagination import PageRequest, paginate
+from graphql_api.core.pagination import PageRequest, em_ordem_do_indice, paginate
 from graphql_api.core.principal import CredentialKind, Principal
 from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
@@ -37,7 +37,23 @@ async def listar_chamadas(
     if filtros.ambiente and filtros.ambiente != principal.ambiente.value:
         # Each environment sees only its own calls (docs/ambientes.md).
         return [], None
-    return await paginate(consulta_chamadas(principal, filtros), page)
+    termos = _termos(filtros)
+    ordem = await _ordem_medida(principal, filtros, termos) if len(termos) > 1 else None
+    return await paginate(consulta_chamadas(principal, filtros, ordem=ordem), page)
+
+
+# With two filters or more, how many rows each keeps is counted on its own index, up to this many:
+# the one with the fewest drives the page. Bounded work (a count stops here), whatever the history.
+CONTAGEM_MAXIMA = 2000
+
+
+async def _ordem_medida(principal: Principal, filtros: FiltroChamadas, termos: dict[str, object]) -> list[str]:
+    base = consulta_chamadas(principal, filtros.model_copy(update={c: None for c in _CAMPOS.values()}))
+    contagens = {}
+    for coluna, valor in termos.items():
+        linhas = await em_ordem_do_indice(base.filter(**{coluna: valor}).limit(CONTAGEM_MAXIMA).only("id"))
+        contagens[coluna] = len(linhas)
+    return sorted(termos, key=lambda coluna: (contagens[coluna], _seletividade(coluna, termos[coluna])))
 
 
 # How much of a tenant's log a filter keeps, as traffic goes (lower: fewer rows): one account, an
@@ -62,19 +78,19 @@ def _seletividade(coluna: str, valor: object) -> tuple[int, int]:
     return (valor in _DENSOS.get(coluna, ()), _ORDEM.index(coluna))
 
 
-def consulta_chamadas(principal: Principal, filtros: FiltroChamadas) -> QuerySet[Chamada]:
-    """The call log's list query, before its page. Each filter is an equality on one column that
-    has its own index (tenant, column, id), and a date is an id range: the page is read in id
-    order off the most selective filter's index, and stops after `limite` rows
-    (tests/unit/test_indices.py checks every filter and pair with EXPLAIN; bench/escala.py times
-    them at ten million calls)."""
-    query = repository.of_tenant(principal.integrador_id, principal.ambiente.value)
-    if filtros.de:
-        inicio = parse_moment(filtros.de, end_of_day=False)
-        query = query.filter(id__gte=id_do_momento("req_", inicio, -FOLGA_DO_MOMENTO), criado_em__gte=inicio)
-    if filtros.ate:
-        fim = parse_moment(filtros.ate, end_of_day=True)
-        query = query.filter(id__lt=id_do_momento("req_", fim, FOLGA_DO_MOMENTO), criado_em__lte=fim)
+# The filter fields of FiltroChamadas that are equalities on a column (dates are ranges).
+_CAMPOS = {
+    "status": "status",
+    "metodo": "metodo",
+    "endpoint": "endpoint",
+    "codigoErro": "codigo_erro",
+    "contaId": "conta_id",
+    "chave": "chave_id",
+    "clientId": "client_id",
+}
+
+
+def _termos(filtros: FiltroChamadas) -> dict[str, object]:
     termos: dict[str, object] = {}
     if filtros.status:
         if filtros.status.endswith("xx"):
@@ -95,10 +111,30 @@ def consulta_chamadas(principal: Principal, filtros: FiltroChamadas) -> QuerySet
         termos["chave_id"] = chave.group(1)
     if filtros.clientId:
         termos["client_id"] = filtros.clientId
+    return termos
+
+
+def consulta_chamadas(
+    principal: Principal, filtros: FiltroChamadas, *, ordem: list[str] | None = None
+) -> QuerySet[Chamada]:
+    """The call log's list query, before its page. Each filter is an equality on one column that
+    has its own index (tenant, column, id), and a date is an id range: the page is read in id
+    order off the most selective filter's index, and stops after `limite` rows
+    (tests/unit/test_indices.py checks every filter and pair with EXPLAIN; bench/escala.py times
+    them at ten million calls)."""
+    query = repository.of_tenant(principal.integrador_id, principal.ambiente.value)
+    if filtros.de:
+        inicio = parse_moment(filtros.de, end_of_day=False)
+        query = query.filter(id__gte=id_do_momento("req_", inicio, -FOLGA_DO_MOMENTO), criado_em__gte=inicio)
+    if filtros.ate:
+        fim = parse_moment(filtros.ate, end_of_day=True)
+        query = query.filter(id__lt=id_do_momento("req_", fim, FOLGA_DO_MOMENTO), criado_em__lte=fim)
+    termos = _termos(filtros)
     if "chave_id" in termos and "client_id" in termos:
         # A call is made with a key or by an app, never both: an empty id range, one index seek.
         return query.filter(id__lt="req_")
-    ordem = sorted(termos, key=lambda coluna: _seletividade(coluna, termos[coluna]))
+    # `ordem`: measured by listar_chamadas; without it, the typical order of traffic
+    ordem = ordem or sorted(termos, key=lambda coluna: _seletividade(coluna, termos[coluna]))
     for n, coluna in enumerate(ordem):
         if n == 0:
             query = query.filter(**{coluna: termos[coluna]})

@@ -214,3 +214,22 @@ async def test_a_batch_written_again_after_a_lost_acknowledgement_is_stored_once
     assert [c.id for c in stored] == sorted([first.id, second.id])
     assert all(c.corpo_recebido == '{"data":{"nota":"fale com j***@loja.com.br"}}' for c in stored)
     assert all(c.cabecalhos["Authorization"] == "Bearer sk_test_abcdefghijkl_****" for c in stored)
+
+
+async def test_with_two_filters_the_one_that_keeps_fewer_calls_drives_the_page(client, integrator):
+    from graphql_api.chamada import service
+    from graphql_api.chamada.schemas import FiltroChamadas
+    from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
+
+    for _ in range(6):
+        await client.get("/v1/saldo", headers=integrator.headers)
+    missing = await client.get("/v1/nao-existe", headers=integrator.headers)
+    await detail(client, integrator, missing.headers["X-Request-Id"])  # written
+    principal = Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=integrator.id)
+    # GET keeps 7 calls and more, 404 a few (the not-yet-written detail answered 404 too): the
+    # status drives, whichever order the filters came in
+    for filtros in (FiltroChamadas(metodo="GET", status="404"), FiltroChamadas(status="404", metodo="GET")):
+        assert await service._ordem_medida(principal, filtros, service._termos(filtros)) == ["status", "metodo"]
+    achadas = (await listing(client, integrator, "?metodo=GET&status=404"))["data"]
+    assert achadas and all(c["status"] == 404 and c["metodo"] == "GET" for c in achadas)
+    assert missing.headers["X-Request-Id"] in {c["requestId"] for c in achadas}

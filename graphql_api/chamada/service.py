@@ -42,9 +42,9 @@ async def listar_chamadas(
     return await paginate(consulta_chamadas(principal, filtros, ordem=ordem), page)
 
 
-# With two filters or more, how many rows each keeps is counted on its own index, up to this many:
+# With two filters or more, how many rows each keeps is counted on its own index, up to this many
 # the one with the fewest drives the page. Bounded work (a count stops here), whatever the history.
-CONTAGEM_MAXIMA = 2000
+CONTAGEM_MAXIMA = 300
 
 
 async def _ordem_medida(principal: Principal, filtros: FiltroChamadas, termos: dict[str, object]) -> list[str]:

@@ -3,12 +3,13 @@
 import re
 
 import pytest
-
 from openapi_spec_validator import validate as validate_openapi
 
 from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import CATALOG
 from rest_v1.app import ROUTE_MODULES
+from tests.unit.test_textos import PLACEHOLDER
+from vitrine.docs_site import GUIDES
 from vitrine.infra.storage import EXPIRY_STEP, MediaStorage
 
 
@@ -186,3 +187,17 @@ async def test_docs_pages_lead_back_to_the_portal_and_to_the_reference(client):
     assert 'href="/visao-geral">Voltar ao portal' in html
     assert 'href="/docs/referencia"' in html
     assert 'role="search"' in html
+
+
+def _prosa(html: str) -> str:
+    """The page without its code blocks (a sample's f-string braces are code, not placeholders)."""
+    return re.sub(r"<pre\b.*?</pre>", "", html, flags=re.S)
+
+
+async def test_docs_pages_have_no_unfilled_placeholder(client):
+    """The guides and the catalogue pages as a reader gets them (tests/unit/test_textos.py checks
+    the catalogues' texts themselves)."""
+    paginas = ["/docs" if nome == "index" else f"/docs/{nome}" for nome, _ in GUIDES]
+    for pagina in [*paginas, "/docs/erros", "/docs/pendencias", "/docs/integracao"]:
+        html = _prosa(await (await client.get(pagina)).text())
+        assert not PLACEHOLDER.search(html), (pagina, PLACEHOLDER.findall(html))

@@ -18,6 +18,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -68,13 +69,19 @@ def banco_vazio(tmp_path_factory):
     if url.startswith("postgres"):
         base, nome = url.rsplit("/", 1)
         env["VITRINE_DATABASE_URL"] = _VAZIO["postgres"] = f"{base}/{nome}_planos"
-        asyncio.run(_pg(f"{base}/postgres", f'CREATE DATABASE "{nome}_planos"'))
+        _a_parte(_pg(f"{base}/postgres", f'CREATE DATABASE "{nome}_planos"'))
     else:
         _VAZIO["sqlite"] = str(Path(env["VITRINE_DATA_DIR"]) / "vitrine.sqlite3")
     subprocess.run([sys.executable, "-c", _MIGRAR], env=env, check=True, capture_output=True, cwd=ROOT)
     yield
     if "postgres" in _VAZIO:
-        asyncio.run(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{nome}_planos" WITH (FORCE)'))
+        _a_parte(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{nome}_planos" WITH (FORCE)'))
+
+
+def _a_parte(corrotina) -> None:
+    """Run it on a thread of its own: asyncio.run here would unset the loop the tests share."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, corrotina).result()
 
 
 async def _pg(url: str, sql: str, *valores):

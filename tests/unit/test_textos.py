@@ -11,7 +11,6 @@ from graphql_api.core.errors import CATALOG
 from graphql_api.integracao.alertas import TIPOS
 from graphql_api.integracao.etapas import ETAPAS
 from portal.web import NOTICES
-from vitrine.docs_site import GUIDES
 
 PLACEHOLDER = re.compile(r"\{[a-z]+(?:_[a-z]+)+\}|\{\}|\{[0-9]+\}")
 
@@ -38,15 +37,3 @@ def test_nenhum_texto_de_catalogo_tem_marcador_vazio(nome, partes):
 def test_o_detector_reconhece_marcadores_e_respeita_caminhos():
     assert PLACEHOLDER.search("na referência ({docs_url}).")
     assert not PLACEHOLDER.search("POST /imagens/{id}/edicoes e /contas/{contaId}/produtos/{codigo}")
-
-
-def _prosa(html: str) -> str:
-    """The page without its code blocks (a sample's f-string braces are code, not placeholders)."""
-    return re.sub(r"<pre\b.*?</pre>", "", html, flags=re.S)
-
-
-async def test_guias_do_site_saem_sem_marcadores(client):
-    paginas = ["/docs" if nome == "index" else f"/docs/{nome}" for nome, _ in GUIDES]
-    for pagina in [*paginas, "/docs/erros", "/docs/pendencias", "/docs/integracao"]:
-        html = _prosa(await (await client.get(pagina)).text())
-        assert not PLACEHOLDER.search(html), (pagina, PLACEHOLDER.findall(html))

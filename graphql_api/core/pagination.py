@@ -7,11 +7,9 @@ from typing import Generic, TypeVar
 
 import strawberry
 from tortoise.queryset import QuerySet
-from tortoise.transactions import in_transaction
 
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import pode_existir
-from graphql_api.core.transactions import MAIN_CONNECTION
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
@@ -67,23 +65,9 @@ def consulta_da_pagina(query: QuerySet, page: PageRequest, *, id_field: str = "i
     return query.order_by(f"-{id_field}").limit(page.limite + 1)
 
 
-async def em_ordem_do_indice(consulta: QuerySet) -> list:
-    """The rows of a page query, read in the index's order. PostgreSQL may instead gather every
-    match of a filter (a bitmap scan) and sort them, when its statistics think the matches are
-    few: a tenant's app or error type lives in one tenant only, and its estimate comes out 10x
-    low at ten million calls (bench/escala.py: 170-250 ms instead of a few). A page wants the
-    first `limite` rows of an ordered index, so lists forbid those two plans for their own query
-    (SET LOCAL: this transaction only). SQLite never gathers and sorts when an index gives the order."""
-    if consulta.model._meta.db.capabilities.dialect != "postgres":
-        return await consulta
-    async with in_transaction(MAIN_CONNECTION) as conn:
-        await conn.execute_script("SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off")
-        return await consulta.using_db(conn)
-
-
 async def paginate(query: QuerySet, page: PageRequest, *, id_field: str = "id") -> tuple[list, str | None]:
     """One page of `query` and the cursor of the next page (None on the last page)."""
-    rows = await em_ordem_do_indice(consulta_da_pagina(query, page, id_field=id_field))
+    rows = await consulta_da_pagina(query, page, id_field=id_field)
     has_more = len(rows) > page.limite
     rows = rows[: page.limite]
     next_cursor = getattr(rows[-1], id_field) if has_more and rows else None

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from tortoise.expressions import RawSQL
 from tortoise.queryset import QuerySet
 
 from graphql_api.chamada import repository
@@ -37,58 +36,7 @@ async def listar_chamadas(
     if filtros.ambiente and filtros.ambiente != principal.ambiente.value:
         # Each environment sees only its own calls (docs/ambientes.md).
         return [], None
-    termos = _termos(filtros)
-    guiar = len(termos) > 1 and Chamada._meta.db.capabilities.dialect == "sqlite"
-    ordem = await _ordem_medida(principal, filtros, termos) if guiar else None
-    return await paginate(consulta_chamadas(principal, filtros, ordem=ordem), page)
-
-
-# On SQLite, with two filters or more, each is counted on its own index up to this many rows, and
-# the one that keeps fewest drives the page. Bounded work (a count stops here), whatever the history.
-CONTAGEM_MAXIMA = 300
-
-
-async def _ordem_medida(principal: Principal, filtros: FiltroChamadas, termos: dict[str, object]) -> list[str]:
-    base = consulta_chamadas(principal, filtros.model_copy(update={c: None for c in _CAMPOS.values()}))
-    contagens = {}
-    for coluna, valor in termos.items():
-        linhas = await base.filter(**{coluna: valor}).limit(CONTAGEM_MAXIMA).only("id")
-        contagens[coluna] = len(linhas)
-    return sorted(termos, key=lambda coluna: (contagens[coluna], _seletividade(coluna, termos[coluna])))
-
-
-# How much of a tenant's log a filter keeps, as traffic goes (lower: fewer rows): one account, an
-# error type or an app is a sliver; a method or a 2xx answer is most of it. The most selective
-# filter of a query drives the page off its own index; no database's statistics can tell that a
-# column nearly all NULL (codigo_erro) is selective, or that two filters rarely meet.
-_DENSOS = {"status": (200, 201, 204), "classe_status": (2,), "metodo": ("GET", "POST", "PUT")}
-_ORDEM = ("conta_id", "codigo_erro", "client_id", "status", "classe_status", "metodo", "endpoint", "chave_id")
-# The others are checked on the rows the driving index yields, written as expressions (a column
-# inside an expression has no index, in either database), so no planner walks their index instead.
-_SEM_INDICE = {
-    "status": '"status" + 0',
-    "classe_status": '"classe_status" + 0',
-    **{
-        coluna: f"\"{coluna}\" || ''"
-        for coluna in ("metodo", "endpoint", "codigo_erro", "conta_id", "chave_id", "client_id")
-    },
-}
-
-
-def _seletividade(coluna: str, valor: object) -> tuple[int, int]:
-    return (valor in _DENSOS.get(coluna, ()), _ORDEM.index(coluna))
-
-
-# The filter fields of FiltroChamadas that are equalities on a column (dates are ranges).
-_CAMPOS = {
-    "status": "status",
-    "metodo": "metodo",
-    "endpoint": "endpoint",
-    "codigoErro": "codigo_erro",
-    "contaId": "conta_id",
-    "chave": "chave_id",
-    "clientId": "client_id",
-}
+    return await paginate(consulta_chamadas(principal, filtros), page)
 
 
 def _termos(filtros: FiltroChamadas) -> dict[str, object]:
@@ -115,12 +63,10 @@ def _termos(filtros: FiltroChamadas) -> dict[str, object]:
     return termos
 
 
-def consulta_chamadas(
-    principal: Principal, filtros: FiltroChamadas, *, ordem: list[str] | None = None
-) -> QuerySet[Chamada]:
+def consulta_chamadas(principal: Principal, filtros: FiltroChamadas) -> QuerySet[Chamada]:
     """The call log's list query, before its page. Each filter is an equality on one column that
     has its own index (tenant, column, id), and a date is an id range: the page is read in id
-    order off the most selective filter's index, and stops after `limite` rows
+    order off a filter's index, and stops after `limite` rows
     (tests/unit/test_indices.py checks every filter and pair with EXPLAIN; bench/escala.py times
     them at ten million calls)."""
     query = repository.of_tenant(principal.integrador_id, principal.ambiente.value)
@@ -134,23 +80,9 @@ def consulta_chamadas(
     if "chave_id" in termos and "client_id" in termos:
         # A call is made with a key or by an app, never both: an empty id range, one index seek.
         return query.filter(id__lt="req_")
-    if Chamada._meta.db.capabilities.dialect != "sqlite":
-        # PostgreSQL combines two filters' indexes (a bitmap AND) and reads only their common
-        # rows: bench/escala.py measured it far better than steering it (a forced walk of one
-        # index cost 1-2 s at ten million calls when the two filters rarely meet).
-        return query.filter(**termos)
-    # SQLite uses one index per query, chosen by statistics that cannot tell a column nearly all
-    # NULL is selective: the service names the index. `ordem`: measured by listar_chamadas;
-    # without it, the typical order of traffic.
-    ordem = ordem or sorted(termos, key=lambda coluna: _seletividade(coluna, termos[coluna]))
-    for n, coluna in enumerate(ordem):
-        if n == 0:
-            query = query.filter(**{coluna: termos[coluna]})
-        else:
-            query = query.annotate(**{f"_{coluna}": RawSQL(_SEM_INDICE[coluna])}).filter(
-                **{f"_{coluna}": termos[coluna]}
-            )
-    return query
+    # Each filter has its index; with two, the planner picks one (SQLite) or combines both
+    # (PostgreSQL's bitmap AND). bench/escala.py measures the pairs this leaves slow.
+    return query.filter(**termos)
 
 
 async def endpoints_chamadas(principal: Principal) -> list[str]:

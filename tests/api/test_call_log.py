@@ -63,12 +63,20 @@ async def test_bodies_and_headers_are_masked(client, factory, integrator):
     }
     conta = await factory.conta(integrator)
     response = await client.put(
-        f"/v1/contas/{conta['id']}/produtos/SKU-PII", json=ficha,
+        f"/v1/contas/{conta['id']}/produtos/SKU-PII",
+        json=ficha,
         headers=auth(integrator.key, **{"Idempotency-Key": "pedido-1234567890"}),
     )
     call = await detail(client, integrator, response.headers["X-Request-Id"])
     sent = json.dumps(call["corpoEnviado"], ensure_ascii=False)
-    for secret in ("joana.silva", "98765-4321", "123.456.789-09", "11.222.333/0001-81", "s" * 40, "c2VncmVkb3NlY3JldG8"):
+    for secret in (
+        "joana.silva",
+        "98765-4321",
+        "123.456.789-09",
+        "11.222.333/0001-81",
+        "s" * 40,
+        "c2VncmVkb3NlY3JldG8",
+    ):
         assert secret not in sent, secret
     assert "j***@loja.com.br" in sent and "sk_test_ABCDEFGHIJKL_****" in sent
     assert call["corpoEnviado"]["gtin"] == "7891234567895"  # an EAN is not personal data
@@ -90,9 +98,13 @@ async def test_phones_in_a_ficha_are_masked_in_the_call_detail(client, factory, 
 
 async def test_bodies_are_cut_at_64_kb(client, factory, integrator):
     conta = await factory.conta(integrator)
-    ficha = {"nome": "Grande", "atributos": [{"nome": f"a{i}", "valor": "v" * 490} for i in range(100)],
-             "descricao": "d" * 5000, "descricaoComplementar": "c" * 5000,
-             "perguntas": [{"pergunta": "p" * 500, "resposta": "r" * 2000} for _ in range(50)]}
+    ficha = {
+        "nome": "Grande",
+        "atributos": [{"nome": f"a{i}", "valor": "v" * 490} for i in range(100)],
+        "descricao": "d" * 5000,
+        "descricaoComplementar": "c" * 5000,
+        "perguntas": [{"pergunta": "p" * 500, "resposta": "r" * 2000} for _ in range(50)],
+    }
     response = await client.put(f"/v1/contas/{conta['id']}/produtos/SKU-BIG", json=ficha, headers=integrator.headers)
     assert response.status == 200
     call = await detail(client, integrator, response.headers["X-Request-Id"])
@@ -174,7 +186,10 @@ async def test_recent_errors_are_grouped_by_type(client, integrator):
 
 
 async def test_retention_purges_bodies_after_30_days_and_records_after_90(client, integrator):
-    ids = [(await client.post("/v1/contas", json={"nome": ""}, headers=integrator.headers)).headers["X-Request-Id"] for _ in range(3)]
+    ids = [
+        (await client.post("/v1/contas", json={"nome": ""}, headers=integrator.headers)).headers["X-Request-Id"]
+        for _ in range(3)
+    ]
     await detail(client, integrator, ids[-1])
     now = datetime.now(timezone.utc)
     await Chamada.filter(id=ids[0]).update(criado_em=now - timedelta(days=31))
@@ -195,11 +210,26 @@ async def test_a_batch_written_again_after_a_lost_acknowledgement_is_stored_once
 
     def record() -> CallRecord:
         return CallRecord(
-            id=new_id("req_"), integrador_id=integrator.id, ambiente="teste", credencial="api_key",
-            chave_id="abcdefghijkl", conta_id=None, metodo="GET", endpoint="/saldo", caminho="/v1/saldo",
-            status=200, duracao_ms=1.5, codigo_erro=None, mensagem_erro=None, causa_erro=None, replay=False,
-            idempotency_key=None, authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40, content_type=None,
-            request_body=None, response_body='{"data":{"nota":"fale com joana@loja.com.br"}}'.encode(),
+            id=new_id("req_"),
+            integrador_id=integrator.id,
+            ambiente="teste",
+            credencial="api_key",
+            chave_id="abcdefghijkl",
+            conta_id=None,
+            metodo="GET",
+            endpoint="/saldo",
+            caminho="/v1/saldo",
+            status=200,
+            duracao_ms=1.5,
+            codigo_erro=None,
+            mensagem_erro=None,
+            causa_erro=None,
+            replay=False,
+            idempotency_key=None,
+            authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40,
+            content_type=None,
+            request_body=None,
+            response_body='{"data":{"nota":"fale com joana@loja.com.br"}}'.encode(),
             criado_em=datetime.now(timezone.utc),
         )
 
@@ -214,22 +244,3 @@ async def test_a_batch_written_again_after_a_lost_acknowledgement_is_stored_once
     assert [c.id for c in stored] == sorted([first.id, second.id])
     assert all(c.corpo_recebido == '{"data":{"nota":"fale com j***@loja.com.br"}}' for c in stored)
     assert all(c.cabecalhos["Authorization"] == "Bearer sk_test_abcdefghijkl_****" for c in stored)
-
-
-async def test_with_two_filters_the_one_that_keeps_fewer_calls_drives_the_page(client, integrator):
-    from graphql_api.chamada import service
-    from graphql_api.chamada.schemas import FiltroChamadas
-    from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
-
-    for _ in range(6):
-        await client.get("/v1/saldo", headers=integrator.headers)
-    missing = await client.get("/v1/nao-existe", headers=integrator.headers)
-    await detail(client, integrator, missing.headers["X-Request-Id"])  # written
-    principal = Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=integrator.id)
-    # GET keeps 7 calls and more, 404 a few (the not-yet-written detail answered 404 too): the
-    # status drives, whichever order the filters came in
-    for filtros in (FiltroChamadas(metodo="GET", status="404"), FiltroChamadas(status="404", metodo="GET")):
-        assert await service._ordem_medida(principal, filtros, service._termos(filtros)) == ["status", "metodo"]
-    achadas = (await listing(client, integrator, "?metodo=GET&status=404"))["data"]
-    assert achadas and all(c["status"] == 404 and c["metodo"] == "GET" for c in achadas)
-    assert missing.headers["X-Request-Id"] in {c["requestId"] for c in achadas}

@@ -200,45 +200,6 @@ async def test_chave_e_app_juntos_sao_uma_busca_vazia():
     exigir_indice(linhas, "chamadas", ("integrador_id", "ambiente", "id"))
 
 
-@pytest.mark.parametrize(
-    ("filtros", "guia"),
-    [
-        ({"codigoErro": "INTERNAL_ERROR", "chave": "sk_test_" + "b" * 12}, "codigo_erro"),
-        ({"metodo": "GET", "endpoint": "/galerias"}, "endpoint"),  # GET is most calls
-        ({"metodo": "DELETE", "endpoint": "/galerias"}, "metodo"),  # DELETE is few
-        ({"status": "2xx", "chave": "sk_test_" + "b" * 12}, "chave_id"),
-        ({"status": "5xx", "endpoint": "/galerias"}, "classe_status"),
-        ({"contaId": new_id("cta_"), "codigoErro": "NOT_FOUND"}, "conta_id"),
-    ],
-)
-async def test_o_filtro_mais_seletivo_guia_a_pagina(filtros, guia):
-    """SQLite's statistics cannot tell that a column nearly all NULL is selective: the service
-    names the index, and the other filters are checked on the rows it yields (PostgreSQL picks,
-    and combines indexes, by itself)."""
-    if dialeto() != "sqlite":
-        pytest.skip("SQLite only: PostgreSQL's planner picks and combines the indexes")
-    linhas = await plano(
-        consulta_da_pagina(consulta_chamadas(principal(), FiltroChamadas(**filtros)), PAGINAS["funda"])
-    )
-    busca = next(linha for linha in linhas if linha.startswith("SEARCH chamadas"))
-    condicoes = busca.split("(", 1)[1]
-    assert re.search(rf"\b{guia}\b", condicoes), linhas
-    outras = {"codigo_erro", "chave_id", "endpoint", "metodo", "classe_status", "conta_id", "status"} - {guia}
-    assert not [c for c in outras if re.search(rf"\b{c}\b", condicoes)], linhas
-
-
-@pytest.mark.parametrize(("a", "b"), PARES)
-async def test_chamadas_com_dois_filtros_leem_o_indice_de_um_deles(a, b):
-    (filtros_a, coluna_a), (filtros_b, coluna_b) = FILTROS_CHAMADAS[a], FILTROS_CHAMADAS[b]
-    query = consulta_da_pagina(
-        consulta_chamadas(principal(), FiltroChamadas(**filtros_a, **filtros_b)), PAGINAS["funda"]
-    )
-    linhas = await plano(query)
-    exigir_indice(linhas, "chamadas", ("integrador_id", "ambiente"))
-    condicoes = next(linha for linha in linhas if linha.startswith("SEARCH chamadas"))
-    assert re.search(rf"\b({coluna_a}|{coluna_b})\b", condicoes), "\n".join(linhas)
-
-
 async def test_erros_recentes_contam_so_a_janela_pelo_indice_do_codigo():
     since = datetime(2026, 11, 1, tzinfo=UTC)
     query = chamadas_repo.of_tenant(INTEGRADOR, "teste").filter(codigo_erro__in=["INTERNAL_ERROR", "NOT_FOUND"])

@@ -5,6 +5,8 @@ from typing import Any
 from tortoise import fields
 from tortoise.models import Model
 
+from graphql_api.core.indices import IndiceDosPreenchidos
+
 # The call log writes through a connection of its own (vitrine/db.py), so its batches never
 # queue in front of the requests' reads.
 CALL_LOG_CONNECTION = "chamadas"
@@ -20,6 +22,9 @@ COLUNAS_FILTRADAS = (
     "chave_id",
     "client_id",
 )
+# Filled on a minority of calls (errors; calls for an account; a key's or an app's calls): their
+# indexes hold only the filled rows.
+COLUNAS_ESPARSAS = ("codigo_erro", "conta_id", "chave_id", "client_id")
 
 
 class Chamada(Model):
@@ -60,9 +65,21 @@ class Chamada(Model):
         # One index per filter of the call log, each the tenant, the filtered column and the id: a
         # page of any filter is read in id order straight off its index and stops after `limite`
         # rows, whatever the tenant's history. Pairs use the more selective one (the planner's
-        # statistics: ANALYZE on PostgreSQL, `PRAGMA optimize` on SQLite).
+        # statistics: ANALYZE on PostgreSQL, `PRAGMA optimize` on SQLite); method and endpoint,
+        # each common alone and rare together, have an index of their own. PostgreSQL also
+        # keeps extended statistics on the tenant with the account, key and app columns
+        # (migration 0011): each belongs to one tenant, which independent estimates ignore.
         indexes = (
             ("integrador_id", "ambiente", "id"),
-            *(("integrador_id", "ambiente", coluna, "id") for coluna in COLUNAS_FILTRADAS),
+            *(
+                ("integrador_id", "ambiente", coluna, "id")
+                for coluna in COLUNAS_FILTRADAS
+                if coluna not in COLUNAS_ESPARSAS
+            ),
+            *(
+                IndiceDosPreenchidos(fields=("integrador_id", "ambiente", coluna, "id"), coluna=coluna)
+                for coluna in COLUNAS_ESPARSAS
+            ),
+            ("integrador_id", "ambiente", "endpoint", "metodo", "id"),
             ("criado_em",),
         )

@@ -68,7 +68,7 @@ def service() -> str:
     log_path = data_dir / "serve.log"
     log = open(log_path, "w")
     process = start_vitrine("serve", env=env, log=log)
-    deadline = time.time() + 30
+    deadline = time.time() + 90  # a loaded shared machine starts it slowly
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"vitrine serve exited: {log_path.read_text()}")
@@ -79,7 +79,7 @@ def service() -> str:
         except OSError:
             pass
         if time.time() > deadline:
-            raise RuntimeError(f"vitrine serve did not answer in 30 s: {log_path.read_text()}")
+            raise RuntimeError(f"vitrine serve did not answer in 90 s: {log_path.read_text()}")
         time.sleep(0.2)
     yield base
     os.killpg(process.pid, signal.SIGTERM)

@@ -2,6 +2,8 @@
 
 from aiohttp import web
 
+from portal.web import not_found_handlers
+
 from portal import (
     acesso,
     apps,
@@ -44,6 +46,10 @@ ROUTE_MODULES = (
 
 
 def add_routes(app: web.Application) -> None:
+    """The portal's routes, and last of all (after /v1, /docs, /midia and /static, which the
+    composition root adds first) the page for an address nobody serves."""
     for module in ROUTE_MODULES:
         for method, path, handler in module.routes.routes:
             app.router.add_route(method, path, handler)
+    for method, handler in not_found_handlers().items():
+        app.router.add_route(method, "/{caminho:.*}", handler)

@@ -18,12 +18,13 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Protocol, TypeVar
 from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
 
 from aiohttp import web
+from jinja2 import pass_context
 from markupsafe import Markup
 from multidict import MultiDictProxy
 
@@ -96,15 +97,44 @@ NOTICES = {
     "mudanca_cancelada": "Mudança de plano cancelada: o plano atual continua no próximo ciclo.",
 }
 
-_SAO_PAULO = ZoneInfo("America/Sao_Paulo")
 _Response = TypeVar("_Response", bound=web.StreamResponse)
 
+# Times: every moment in the person's own zone, named on the page, with the exact UTC instant on
+# hover (and in `datetime` for machines). The browser tells its zone in the `fuso` cookie
+# (static/portal.js); before it has, the zone is the one of most of our integrators.
+DEFAULT_ZONE = "America/Sao_Paulo"
+ZONE_COOKIE = "fuso"
 
-def _format_moment(value: str | None) -> str:
+
+@dataclass(frozen=True, slots=True)
+class Fuso:
+    zona: ZoneInfo
+
+    @classmethod
+    def of(cls, name: str | None) -> Fuso:
+        try:
+            return cls(ZoneInfo(name or DEFAULT_ZONE))
+        except (ValueError, KeyError, OSError):  # not an IANA name (or a path trying to be one)
+            return cls(ZoneInfo(DEFAULT_ZONE))
+
+    @property
+    def nome(self) -> str:
+        """How people name it: the city of the IANA name and its offset now (São Paulo, UTC−03:00)."""
+        key = self.zona.key
+        cidade = {"America/Sao_Paulo": "São Paulo", "UTC": "UTC", "Etc/UTC": "UTC"}.get(key, key.rsplit("/", 1)[-1].replace("_", " "))
+        offset = datetime.now(self.zona).strftime("%z")
+        return f"{cidade}, UTC{offset[0].replace('-', '−')}{offset[1:3]}:{offset[3:]}"
+
+
+@pass_context
+def _format_moment(context: Any, value: str | None) -> Markup | str:
     if not value:
         return "—"
-    moment: datetime = parse_timestamp(value).astimezone(_SAO_PAULO)
-    return moment.strftime("%d/%m/%Y %H:%M:%S")
+    fuso = context.get("fuso") or Fuso.of(None)
+    instant = parse_timestamp(value).astimezone(timezone.utc)
+    utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
+    local = instant.astimezone(fuso.zona).strftime("%d/%m/%Y %H:%M:%S")
+    return Markup('<time datetime="{0}" title="{0} (UTC)">{1}</time>').format(utc, local)
 
 
 def _format_number(value: int | float | None) -> str:
@@ -290,6 +320,7 @@ class Page:
             current=self.request.path,
             can=self.can,
             notice=notice,
+            fuso=Fuso.of(self.request.cookies.get(ZONE_COOKIE)),
             docs_url=self.runtime.settings.docs_url,
             api_url=self.runtime.settings.api_url,
             **context,
@@ -376,6 +407,33 @@ def render_error(page: Page, *, status: int, titulo: str, descricao: str, correc
         tipo=tipo,
         inicio=page.kind.home if page.session else page.kind.sign_in,
     )
+
+
+async def _not_found(page: Page) -> web.StreamResponse:
+    return render_error(
+        page,
+        status=404,
+        titulo="Página não encontrada",
+        descricao=f"Nada no portal responde pelo endereço {page.request.path}.",
+        correcao="Confira o endereço, ou siga pelo menu ou pelo botão abaixo.",
+        tipo="",
+    )
+
+
+def not_found_handlers() -> dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]]:
+    """An unknown address: a page in the layout of whoever asks (staff, seller or visitor), with
+    its title, language and heading. A form sent there finds the same page, without the CSRF check
+    that would otherwise answer first."""
+    staff = _edge(_not_found, STAFF, signed_in=False)
+    seller = _edge(_not_found, SELLER, signed_in=False)
+
+    async def page(request: web.Request) -> web.StreamResponse:
+        return await (seller if request.path.startswith("/vendedor/") else staff)(request)
+
+    async def other(request: web.Request) -> web.StreamResponse:
+        raise web.HTTPNotFound(text="Página não encontrada.")
+
+    return {"GET": page, "POST": other, "PUT": other, "PATCH": other, "DELETE": other}
 
 
 def _referer_path(request: web.Request, home: str) -> str:

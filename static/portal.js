@@ -2,6 +2,25 @@
 // Content-Security-Policy allows no inline script.
 "use strict";
 
+// The person's time zone, for the times the server writes (portal/web.py: Fuso). IANA names
+// ("America/Manaus") are valid cookie values as they are.
+try {
+  var zona = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zona && !document.cookie.split("; ").includes("fuso=" + zona)) {
+    document.cookie = "fuso=" + zona + "; path=/; max-age=31536000; samesite=lax";
+  }
+} catch (e) { /* an old browser: the default zone stays, named on the page */ }
+
+// Without this script every section stays listed; with it, phones fold them behind the menu button.
+document.documentElement.classList.add("js");
+document.addEventListener("click", function (event) {
+  var toggle = event.target.closest(".menu-toggle");
+  if (!toggle) return;
+  var open = toggle.getAttribute("aria-expanded") !== "true";
+  toggle.setAttribute("aria-expanded", String(open));
+  toggle.closest(".portal-nav").classList.toggle("aberto", open);
+});
+
 // Copy buttons: <button data-copy="ID"> copies the value of the element with that id.
 document.addEventListener("click", function (event) {
   var button = event.target.closest("[data-copy]");

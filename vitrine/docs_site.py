@@ -84,7 +84,11 @@ async def guide(request: web.Request) -> web.Response:
     name = request.match_info.get("page", "index")
     path = DOCS_DIR / f"{name}.md"
     if not _PAGE_NAME.match(name) or not path.is_file():
-        raise web.HTTPNotFound(text="Página não encontrada.")
+        body = render_markdown(
+            f"# Página não encontrada\n\nNenhuma página da documentação tem o endereço `{request.path}`. "
+            "Siga pelo índice, ou busque o que procura."
+        )
+        return _render(request, "docs/page.html", status=404, title="Página não encontrada", body=body, current="")
     settings = request.app[RUNTIME].settings
     text = path.read_text()
     for placeholder, value in guide_placeholders(settings).items():

@@ -14,6 +14,29 @@ STATIC_DIR = ROOT / "static"
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table").use(anchors_plugin, min_level=2, max_level=3)
 
 
+# A wide table or code block scrolls inside its own box, which the keyboard can reach (a scroll
+# region nobody can focus is unusable without a mouse); the page itself never scrolls sideways.
+def _table_open(self, tokens, idx, options, env) -> str:
+    return '<div class="table-wrap" tabindex="0">' + self.renderToken(tokens, idx, options, env)
+
+
+def _table_close(self, tokens, idx, options, env) -> str:
+    return self.renderToken(tokens, idx, options, env) + "</div>"
+
+
+def _focusable_pre(default):
+    def render(self, tokens, idx, options, env) -> str:
+        return default(tokens, idx, options, env).replace("<pre>", '<pre tabindex="0">', 1)
+
+    return render
+
+
+_markdown.add_render_rule("table_open", _table_open)
+_markdown.add_render_rule("table_close", _table_close)
+for _rule in ("fence", "code_block"):
+    _markdown.add_render_rule(_rule, _focusable_pre(_markdown.renderer.rules[_rule]))
+
+
 def markdown_tokens(text: str) -> list:
     """The parsed tokens of a text, as render_markdown sees them (headings carry their id)."""
     return _markdown.parse(text)

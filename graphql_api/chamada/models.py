@@ -66,7 +66,9 @@ class Chamada(Model):
         # page of any filter is read in id order straight off its index and stops after `limite`
         # rows, whatever the tenant's history. Pairs use the more selective one (the planner's
         # statistics: ANALYZE on PostgreSQL, `PRAGMA optimize` on SQLite); method and endpoint,
-        # each common alone and rare together, have an index of their own. PostgreSQL also
+        # each common alone and rare together, have an index of their own, and so do an account
+        # with an app (a linked account's calls: many for the account, most from one app, none
+        # from the others, which made both back ends walk the account's calls). PostgreSQL also
         # keeps extended statistics on the tenant with the account, key and app columns
         # (migration 0011): each belongs to one tenant, which independent estimates ignore.
         indexes = (
@@ -81,5 +83,6 @@ class Chamada(Model):
                 for coluna in COLUNAS_ESPARSAS
             ),
             ("integrador_id", "ambiente", "endpoint", "metodo", "id"),
+            IndiceDosPreenchidos(fields=("integrador_id", "ambiente", "conta_id", "client_id", "id"), coluna="client_id"),
             ("criado_em",),
         )

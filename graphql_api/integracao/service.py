@@ -128,8 +128,8 @@ def _apply_idempotency(row: EtapaIntegracao, now: datetime) -> None:
         row.situacao = "falhou"
         row.evidencia = {"requestId": missing["requestId"]}
         row.ultima_falha = (
-            f"POST {missing['endpoint']} chegou sem Idempotency-Key em {missing['em']} "
-            f"(requestId {missing['requestId']}); a etapa volta a ok 7 dias depois da última chamada assim."
+            f"POST {missing['endpoint']} chegou sem Idempotency-Key (requestId {missing['requestId']}); "
+            "a etapa volta a ok 7 dias depois da última chamada assim."
         )
         row.falhou_em = _parse(missing["em"])
         row.verificado_em = _parse(missing["em"])

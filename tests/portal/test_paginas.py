@@ -1,5 +1,8 @@
 """The pages, through real HTTP: keys, call log, accounts and products, overview."""
 
+import re
+from datetime import datetime, timedelta
+
 from tests.factories import auth, eventually
 from tests.portal.conftest import create_key as _create_key
 
@@ -128,3 +131,23 @@ async def test_overview_shows_balance_errors_and_latest_calls(client, portal, ow
     await portal.switch("producao")
     production = await portal.page("/visao-geral")
     assert "Você está vendo <strong>produção</strong>" in production and "NOT_FOUND" not in production
+
+
+async def test_times_follow_the_browsers_zone_and_name_it(client, portal, owner):
+    token = await _create_key(portal)
+    call = await client.get("/v1/saldo", headers=auth(token))
+    request_id = call.headers["X-Request-Id"]
+    await eventually(lambda: _listed(portal, request_id))
+    for zona, nome in (("", "São Paulo, UTC−03:00"), ("Asia/Tokyo", "Tokyo, UTC+09:00")):
+        client.session.cookie_jar.update_cookies({"fuso": zona})
+        detail = await portal.page(f"/chamadas/{request_id}")
+        assert f"Horários de {nome}." in detail
+        # the UTC instant on hover, the local time shown
+        utc, local = re.search(r'<time datetime="([^"]+)" title="\1 \(UTC\)">([^<]+)</time>', detail).groups()
+        shown = datetime.strptime(local, "%d/%m/%Y %H:%M:%S")
+        instant = datetime.strptime(utc, "%Y-%m-%dT%H:%M:%SZ")
+        assert shown - instant == timedelta(hours=9 if zona else -3)
+
+
+async def _listed(portal, request_id: str) -> None:
+    assert request_id in await portal.page("/chamadas")

@@ -1,0 +1,181 @@
+"""Every portal and docs page, at a laptop's and a phone's size, checked by axe-core (npm) with
+zero violations allowed, and by the layout rules axe does not know: nothing wider than the screen,
+no table cut off (wide content scrolls inside a region the keyboard can reach), every navigation
+item reachable and the current one in view."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from e2e.passos import api, create_test_key, sign_up
+from tests.fichas import RICA
+
+pytestmark = pytest.mark.slow
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+PRODUTO = "CANECA-CERAMICA-ESMALTADA-AZUL-350ML-0001"  # a long external code, as catalogues have
+VIEWPORTS = {"notebook": {"width": 1366, "height": 900}, "celular": {"width": 390, "height": 844}}
+
+# The layout rules, measured in the page: the page itself never scrolls sideways, and every table
+# either fits its box or sits in a scroll region that is focusable and named.
+LAYOUT_PROBLEMS = """() => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth + 1) {
+    // name the culprits: the deepest boxes past the right edge that no scroll box holds
+    const clipped = e => { for (let a = e.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return true; return false; };
+    const past = [...document.body.querySelectorAll("*")].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !clipped(e));
+    const deepest = past.filter(e => !past.some(o => o !== e && e.contains(o))).slice(0, 3);
+    problems.push(`page ${root.scrollWidth}px wide in ${window.innerWidth}px: ` + deepest.map(e => `${e.tagName.toLowerCase()}.${e.className} "${e.textContent.trim().slice(0, 40)}"`).join(", "));
+  }
+  for (const table of document.querySelectorAll("table")) {
+    const box = table.parentElement;
+    if (table.offsetWidth <= box.clientWidth + 1) continue;
+    const region = table.closest(".table-wrap");
+    if (!region) { problems.push(`table ${table.offsetWidth}px in ${box.clientWidth}px with no scroll region`); continue; }
+    const style = getComputedStyle(region);
+    if (!["auto", "scroll"].includes(style.overflowX)) problems.push("scroll region that does not scroll");
+    if (region.tabIndex < 0) problems.push("scroll region the keyboard cannot reach");
+    if (region.getAttribute("role") === "region" && !region.getAttribute("aria-label")) problems.push("scroll region without a name");
+  }
+  return problems;
+}"""
+
+
+def _check(page: Page, name: str) -> list[str]:
+    if name == "/docs/referencia":  # rendered in the browser from /v1/openapi.json: wait for it
+        page.locator("[id^='operation/']").first.wait_for()
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => `${v.id}: ${v.nodes.length} (${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')})`)"
+    )
+    return [f"{name}: {problem}" for problem in result + page.evaluate(LAYOUT_PROBLEMS)]
+
+
+@pytest.fixture(scope="module")
+def integrador(browser: Browser, service: str, receptor_modulo) -> dict:
+    """An integrator with something on every page: a key, calls (a refused one included), an
+    account with a product, a notice address with its test deliveries."""
+    context = browser.new_context(viewport=VIEWPORTS["notebook"])
+    page = context.new_page()
+    sign_up(page, service, empresa="Integradora de Nome Bem Comprido para Testar o Cabeçalho Ltda.",
+            nome="Maria Aparecida dos Santos Albuquerque de Vasconcelos")
+    key = create_test_key(page)
+    api(service, "GET", "/saldo", key)
+    assert api(service, "POST", "/contas", key, {"codigoExterno": "loja-recusada", "nome": 7}).status == 422
+    criada = api(service, "POST", "/contas", key, {"codigoExterno": "loja-a11y", "nome": "Loja Acessível"})
+    assert criada.status == 201, criada.data
+    conta = criada.data["data"]
+    produto = api(service, "PUT", f"/contas/{conta['id']}/produtos/{PRODUTO}", key,
+                  {**RICA, "imagens": [{"url": f"https://localhost:1/foto-{n}.jpg", "ordem": n} for n in (1, 2, 3)]})
+    assert produto.status == 200, produto.data
+    page.goto(f"{service}/avisos")
+    page.get_by_label("URL do seu servidor").fill(receptor_modulo.url)
+    page.get_by_label("geracao.concluida").check()
+    page.get_by_role("button", name="Registrar endereço").click()
+    receptor_modulo.segredos.append(page.get_by_label("Segredo de assinatura").input_value())
+    page.goto(f"{service}/avisos")
+    aviso = page.locator("a[href^='/avisos/avs_']").first.get_attribute("href")
+    page.goto(f"{service}{aviso}")
+    page.get_by_role("button", name="Enviar entregas de teste").click()
+    expect(page.locator("#resultado-testes").get_by_text("passou")).to_have_count(3, timeout=20_000)
+    page.goto(f"{service}/chamadas")
+    chamada = page.locator("#lista-chamadas a[href^='/chamadas/req_']").first.get_attribute("href")
+    state = context.storage_state()
+    context.close()
+    return {"state": state, "conta": conta["id"], "aviso": aviso, "chamada": chamada}
+
+
+@pytest.fixture(scope="module")
+def receptor_modulo():
+    from e2e.conftest import app_in_thread
+    from tests.receptor import Receptor
+
+    receptor = Receptor()
+    with app_in_thread(receptor.app()) as port:
+        receptor.url = f"https://localhost:{port}/avisos"
+        yield receptor
+
+
+def _portal_pages(integrador: dict) -> list[str]:
+    conta = integrador["conta"]
+    return [
+        "/visao-geral", "/integracao", "/chaves", "/chamadas", integrador["chamada"], "/avisos",
+        integrador["aviso"], "/apps", "/contas", f"/contas/{conta}",
+        f"/contas/{conta}/produtos/{PRODUTO}", "/geracoes", "/creditos",
+        "/extrato", "/plano", "/emails", "/equipe", "/contrato", "/uma-pagina-que-nao-existe",
+    ]
+
+
+PUBLIC_PAGES = ["/entrar", "/cadastro", "/senha/esqueci", "/vendedor/entrar", "/vendedor/cadastro", "/nada-aqui"]
+
+
+@pytest.mark.parametrize("tamanho", list(VIEWPORTS))
+def test_every_portal_page_has_no_accessibility_violation_and_never_clips(
+    browser: Browser, service: str, integrador: dict, tamanho: str
+):
+    context = browser.new_context(viewport=VIEWPORTS[tamanho], storage_state=integrador["state"], bypass_csp=True)
+    page = context.new_page()
+    problems: list[str] = []
+    for path in _portal_pages(integrador):
+        page.goto(f"{service}{path}")
+        problems += _check(page, path)
+    context.close()
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("tamanho", list(VIEWPORTS))
+def test_every_public_and_docs_page_has_no_accessibility_violation(browser: Browser, service: str, tamanho: str):
+    context = browser.new_context(viewport=VIEWPORTS[tamanho], bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{service}/docs")
+    docs = sorted({href for href in page.locator("a[href^='/docs']").evaluate_all("l => l.map(a => a.getAttribute('href'))")
+                   if "#" not in href})
+    assert len(docs) >= 8, docs
+    problems: list[str] = []
+    for path in PUBLIC_PAGES + docs:
+        page.goto(f"{service}{path}")
+        problems += _check(page, path)
+    context.close()
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("tamanho", list(VIEWPORTS))
+def test_every_navigation_item_is_reachable_and_the_current_one_is_in_view(
+    browser: Browser, service: str, integrador: dict, tamanho: str
+):
+    context = browser.new_context(viewport=VIEWPORTS[tamanho], storage_state=integrador["state"])
+    page = context.new_page()
+    page.goto(f"{service}/chamadas")
+    nav = page.get_by_role("navigation", name="Seções do portal")
+    menu = page.get_by_role("button", name=re.compile("Menu"))
+    if tamanho == "celular":
+        # on a phone the sections hide behind a menu button that names the current one
+        expect(menu).to_be_visible()
+        expect(menu).to_contain_text("Chamadas")
+        expect(menu).to_have_attribute("aria-expanded", "false")
+        menu.click()
+        expect(menu).to_have_attribute("aria-expanded", "true")
+    else:
+        expect(menu).to_be_hidden()
+    expect(nav.locator("[aria-current=page]")).to_have_text("Chamadas")
+    expect(nav.locator("[aria-current=page]")).to_be_in_viewport()
+    links = nav.get_by_role("link")
+    assert links.count() >= 14
+    for index in range(links.count()):
+        link = links.nth(index)
+        link.focus()
+        box = link.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORTS[tamanho]["width"], (
+            link.inner_text(), box)
+        assert link.evaluate("a => a.scrollWidth <= a.clientWidth + 1"), f"cut: {link.inner_text()}"
+    # a long company or person name is shortened, whole on hover, and the header stays small
+    header = page.locator("header").first
+    assert header.bounding_box()["height"] <= (140 if tamanho == "celular" else 80)
+    expect(page.locator(".org")).to_have_attribute("title", re.compile("Nome Bem Comprido"))
+    context.close()

@@ -309,7 +309,9 @@ def build(base_url: str, api_url: str, docs_url: str) -> dict[str, Any]:
             else:
                 body_schema = {"type": "object"}
             errors = tuple(dict.fromkeys(spec.errors + _middleware_errors(spec)))
-            success = {"description": "Sucesso", "content": {"application/json": {"schema": body_schema}}}
+            if spec.media_type != "application/json":
+                body_schema = {"type": "string"}
+            success = {"description": "Sucesso", "content": {spec.media_type: {"schema": body_schema}}}
             operation["responses"] = {
                 str(spec.status): {"description": "Sucesso, sem corpo"} if spec.status == 204 else success,
                 **{str(status): success | {"description": meaning} for status, meaning in spec.also},

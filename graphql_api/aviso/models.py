@@ -149,7 +149,7 @@ class TesteAviso(Model):
 
 
 class Escuta(Model):
-    """A listening session of `vitrine-cli listen` (test environment only): while its stream is
+    """A listening session of the vitrine-cli listen command, test environment only. While its stream is
     connected, every event of the integrator's test environment (of the chosen types) becomes an
     EntregaEscuta that the stream hands to the command, which forwards it to a local address and
     reports the answer back. A session whose stream stopped renewing `sinal_em` is over, even if
@@ -171,7 +171,7 @@ class Escuta(Model):
 
 
 class EntregaEscuta(Model):
-    """One event for one listening session. Its id is the webhook-id the command signs with; the
+    """One event for one listening session. Its id is the webhook-id the command signs with, and the
     answer of the local address, as the command reports it, is its result."""
 
     id = fields.CharField(pk=True, max_length=40)  # ent_

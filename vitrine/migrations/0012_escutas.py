@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                 ('conectada_em', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),
                 ('encerrada_em', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),
             ],
-            options={'table': 'aviso_escutas', 'app': 'vitrine', 'indexes': [Index(fields=['integrador_id', 'ambiente', 'situacao'])], 'pk_attr': 'id', 'table_description': 'A listening session of `vitrine-cli listen` (test environment only): while its stream is'},
+            options={'table': 'aviso_escutas', 'app': 'vitrine', 'indexes': [Index(fields=['integrador_id', 'ambiente', 'situacao'])], 'pk_attr': 'id', 'table_description': 'A listening session of the vitrine-cli listen command, test environment only. While its stream is'},
             bases=['Model'],
         ),
         ops.CreateModel(
@@ -48,7 +48,7 @@ class Migration(migrations.Migration):
                 ('enviada_em', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),
                 ('respondida_em', fields.DatetimeField(null=True, auto_now=False, auto_now_add=False)),
             ],
-            options={'table': 'aviso_escuta_entregas', 'app': 'vitrine', 'indexes': [Index(fields=['escuta_id', 'situacao', 'id']), Index(fields=['escuta_id', 'id'])], 'pk_attr': 'id', 'table_description': 'One event for one listening session. Its id is the webhook-id the command signs with; the'},
+            options={'table': 'aviso_escuta_entregas', 'app': 'vitrine', 'indexes': [Index(fields=['escuta_id', 'situacao', 'id']), Index(fields=['escuta_id', 'id'])], 'pk_attr': 'id', 'table_description': 'One event for one listening session. Its id is the webhook-id the command signs with, and the'},
             bases=['Model'],
         ),
         ops.AddField(

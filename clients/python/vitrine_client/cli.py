@@ -79,7 +79,7 @@ def _erro_da_api(response: httpx.Response) -> Falha:
         linhas.append(erro["description"])
     linhas += [f"  {f.get('campo')}: {f.get('mensagem')}" for f in erro.get("fields") or []]
     if erro.get("documentation"):
-        linhas.append(f"Como corrigir: {erro['documentation']}")
+        linhas.append(f"Causa e como corrigir: {erro['documentation']}")
     return Falha("\n".join(linhas))
 
 

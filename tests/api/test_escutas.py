@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 
 from graphql_api.aviso.escutas import MAX_ESCUTAS, VIDA
 from graphql_api.core.principal import Ambiente
 from graphql_api.evento.amostras import AMOSTRAS
 from graphql_api.evento.catalog import EVENT_TYPES
+from rest_v1.handlers.escutas import HEARTBEAT_SECONDS
 from tests.api.test_auth import assert_error as assert_envelope
 from tests.factories import eventually
 
@@ -258,3 +260,26 @@ async def test_sessions_are_the_integrators_own(client, factory, integrator):
     await assert_error(response, 404, "NOT_FOUND")
     response = await client.get(f"/v1/avisos/escutas/{aberta['id']}/eventos", headers=outro.headers)
     await assert_error(response, 404, "NOT_FOUND")
+
+
+async def test_an_event_of_another_process_wakes_the_stream_at_once(
+    client, integrator, receptor_local, vitrine_cli, worker_process
+):
+    """PostgreSQL + Redis: the event's process publishes on the invalidation bus, and the stream of
+    this web process forwards it well before its next heartbeat would have read it."""
+    from tests.processes import ROOT
+
+    execucao, _ = await escutando(vitrine_cli, integrator, receptor_local)
+    await asyncio.sleep(1)  # the stream is now waiting for deliveries, not reading them
+    outro = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.outro_processo", integrator.id, "geracao.concluida",
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    saida, erro = await outro.communicate()
+    assert outro.returncode == 0, erro.decode()
+    registrado = asyncio.get_running_loop().time()
+    evento_id = saida.decode().strip()
+    await execucao.linha(evento_id, timeout=HEARTBEAT_SECONDS)
+    assert asyncio.get_running_loop().time() - registrado < HEARTBEAT_SECONDS / 3
+    assert receptor_local.recebidos[0].valido and receptor_local.recebidos[0].evento["id"] == evento_id
+    assert await execucao.interromper() == 0

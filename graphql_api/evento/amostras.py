@@ -69,7 +69,13 @@ AMOSTRAS: dict[str, Amostra] = {
     "produto.conferido": Amostra(
         CONTA,
         {
-            "produto": {"id": PRODUTO, "contaId": CONTA, "codigo": "SKU-AMOSTRA-1", "situacao": "aprovado", "versao": 1},
+            "produto": {
+                "id": PRODUTO,
+                "contaId": CONTA,
+                "codigo": "SKU-AMOSTRA-1",
+                "situacao": "aprovado",
+                "versao": 1,
+            },
             "conferencia": {
                 "id": CONFERENCIA,
                 "produtoId": PRODUTO,

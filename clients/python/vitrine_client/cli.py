@@ -12,6 +12,7 @@ local answer goes back to the service as the delivery's result. Ctrl-C ends the 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -181,10 +182,8 @@ def listen(args: argparse.Namespace) -> int:
             return 0
         finally:
             # The service frees the session when the stream closes too; this says it at once.
-            try:
+            with contextlib.suppress(httpx.HTTPError):
                 api.delete(f"/avisos/escutas/{escuta_id}", timeout=5.0)
-            except httpx.HTTPError:
-                pass
             print(f"Sessão de escuta {escuta_id} encerrada.", flush=True)
 
 

@@ -89,6 +89,7 @@ class RouteSpec:
     # A response that is not the contract's JSON body (the server-sent events of a listening
     # session): the document declares this media type, with `description` saying what flows.
     media_type: str = "application/json"
+    sse_events: tuple[str, ...] = ()  # text/event-stream: the names of the events it sends
     paginated: bool = True  # a list_response with "paginacao" (cursor pagination)
     errors: tuple[str, ...] = ()  # catalog types this route can answer
     query: dict[str, dict] = field(default_factory=dict)  # query parameter -> its JSON schema

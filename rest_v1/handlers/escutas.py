@@ -126,6 +126,7 @@ async def encerrar_escuta(request: web.Request) -> web.Response:
     "/avisos/escutas/{escutaId}/eventos",
     summary="O fluxo de entregas de uma sessão de escuta (server-sent events)",
     media_type="text/event-stream",
+    sse_events=("sessao", "aviso", "encerrada"),
     errors=_ERRORS + ("NOT_FOUND", "NOTICE_LISTEN_CLOSED"),
     description=_FLUXO_DOC,
 )

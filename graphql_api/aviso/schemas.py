@@ -16,6 +16,18 @@ CARENCIA_PADRAO_HORAS = 24
 CARENCIA_MAX_HORAS = 7 * 24
 
 
+def _conhecidos(eventos: list[str]) -> list[str]:
+    """Known event names, each once, in the order given."""
+    unknown = [e for e in eventos if e not in EVENT_TYPES]
+    if unknown:
+        raise PydanticCustomError(
+            "valor_invalido",
+            "Eventos desconhecidos: {unknown}. Aceitos: {aceitos}.",
+            {"unknown": ", ".join(unknown), "aceitos": ", ".join(EVENT_TYPES)},
+        )
+    return list(dict.fromkeys(eventos))
+
+
 class NovoAviso(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
@@ -42,17 +54,7 @@ class NovoAviso(BaseModel):
         netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
         return urlunsplit(("https", netloc, parts.path or "/", parts.query, ""))
 
-    @field_validator("eventos", mode="after")
-    @classmethod
-    def _known(cls, eventos: list[str]) -> list[str]:
-        unknown = [e for e in eventos if e not in EVENT_TYPES]
-        if unknown:
-            raise PydanticCustomError(
-                "valor_invalido",
-                "Eventos desconhecidos: {unknown}. Aceitos: {aceitos}.",
-                {"unknown": ", ".join(unknown), "aceitos": ", ".join(EVENT_TYPES)},
-            )
-        return list(dict.fromkeys(eventos))
+    _known = field_validator("eventos", mode="after")(_conhecidos)
 
 
 class Rotacao(BaseModel):
@@ -71,17 +73,6 @@ class PedidoTeste(BaseModel):
 
 EventoNome = Annotated[StrictStr, Field(json_schema_extra={"enum": list(EVENT_TYPES)})]
 RESPOSTA_MAX = 1024  # characters of a local answer kept, as for a registered address
-
-
-def _conhecidos(eventos: list[str]) -> list[str]:
-    unknown = [e for e in eventos if e not in EVENT_TYPES]
-    if unknown:
-        raise PydanticCustomError(
-            "valor_invalido",
-            "Eventos desconhecidos: {unknown}. Aceitos: {aceitos}.",
-            {"unknown": ", ".join(unknown), "aceitos": ", ".join(EVENT_TYPES)},
-        )
-    return list(dict.fromkeys(eventos))
 
 
 class NovaEscuta(BaseModel):

@@ -3,7 +3,7 @@
 from aiohttp import web
 
 from rest_v1 import openapi
-from rest_v1.handlers import avisos, conferencias, contas, geracoes, integracao, produtos, recargas, saldo
+from rest_v1.handlers import avisos, conferencias, contas, escutas, geracoes, integracao, produtos, recargas, saldo
 from rest_v1.keys import METHODS
 from rest_v1.middlewares.access import access_middleware
 from rest_v1.middlewares.auth import auth_middleware
@@ -43,6 +43,7 @@ ROUTE_MODULES: tuple[Routes, ...] = (
     geracoes.routes,
     integracao.routes,
     avisos.routes,
+    escutas.routes,
     recargas.routes,
 )
 
@@ -53,6 +54,7 @@ def create_v1_app(runtime: Runtime) -> web.Application:
     app[METHODS] = MethodTable(spec for routes in ROUTE_MODULES for spec in routes.specs)
     app.on_response_prepare.append(add_request_id_header)
     app.on_response_prepare.append(add_rate_limit_headers)
+    escutas.setup(app)
     for routes in ROUTE_MODULES:
         app.add_routes(routes.aiohttp_routes())
     return app

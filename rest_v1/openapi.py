@@ -246,6 +246,19 @@ def _description(spec: RouteSpec) -> str:
 
 
 @lru_cache(maxsize=4)
+def _sse_schema(events: tuple[str, ...]) -> dict[str, Any]:
+    """One server-sent event (its fields as the stream sends them): the data of each is JSON."""
+    return {
+        "type": "object",
+        "required": ["event", "data"],
+        "properties": {
+            "event": {"type": "string", "enum": list(events)},
+            "data": {"type": "string", "contentMediaType": "application/json"},
+            "id": {"type": "string"},
+        },
+    }
+
+
 def build(base_url: str, api_url: str, docs_url: str) -> dict[str, Any]:
     from graphql_api.schema import schema
     from rest_v1.app import ROUTE_MODULES
@@ -309,7 +322,11 @@ def build(base_url: str, api_url: str, docs_url: str) -> dict[str, Any]:
             else:
                 body_schema = {"type": "object"}
             errors = tuple(dict.fromkeys(spec.errors + _middleware_errors(spec)))
-            success = {"description": "Sucesso", "content": {"application/json": {"schema": body_schema}}}
+            if spec.media_type == "text/event-stream":
+                body_schema = _sse_schema(spec.sse_events)
+            elif spec.media_type != "application/json":
+                body_schema = {"type": "string"}
+            success = {"description": "Sucesso", "content": {spec.media_type: {"schema": body_schema}}}
             operation["responses"] = {
                 str(spec.status): {"description": "Sucesso, sem corpo"} if spec.status == 204 else success,
                 **{str(status): success | {"description": meaning} for status, meaning in spec.also},

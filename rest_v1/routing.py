@@ -48,6 +48,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "entregaId": id_schema("ent_"),
     "testeId": id_schema("tst_"),
     "recargaId": id_schema("rec_"),
+    "escutaId": id_schema("esc_"),
     # A SKU: 1 to MAX_CODIGO characters, none a control character; "/" cannot travel in a segment.
     "codigo": {"type": "string", "pattern": f"^[^\\u0000-\\u001f\\u007f/]{{1,{MAX_CODIGO}}}$"},
 }
@@ -85,6 +86,10 @@ class RouteSpec:
     # Fields of other GraphQL types the handler adds to `data` when present: (("Type", "field"),)
     response_extra: tuple[tuple[str, str], ...] = ()
     list_response: bool = False
+    # A response that is not the contract's JSON body (the server-sent events of a listening
+    # session): the document declares this media type, with `description` saying what flows.
+    media_type: str = "application/json"
+    sse_events: tuple[str, ...] = ()  # text/event-stream: the names of the events it sends
     paginated: bool = True  # a list_response with "paginacao" (cursor pagination)
     errors: tuple[str, ...] = ()  # catalog types this route can answer
     query: dict[str, dict] = field(default_factory=dict)  # query parameter -> its JSON schema

@@ -44,12 +44,16 @@ class Runtime:
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
+        from graphql_api.aviso import escutas
         from graphql_api.integracao import service as integracao
 
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
         keys = KeyCache()
         bus.subscribe(lambda topic: keys.clear() if topic == CACHE_TOPIC else None)
+        # Listening streams wake when an event for their session is registered in any process.
+        bus.subscribe(escutas.acordar)
+        escutas.ligar(bus.publish)
         oauth_tokens = TokenCache()
         # A token's entry also carries its integrator's state, which the keys' topic announces.
         bus.subscribe(lambda topic: oauth_tokens.clear() if topic in (oauth_cache.CACHE_TOPIC, CACHE_TOPIC) else None)

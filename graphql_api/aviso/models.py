@@ -146,3 +146,51 @@ class TesteAviso(Model):
 
     class Meta:
         table = "aviso_testes"
+
+
+class Escuta(Model):
+    """A listening session of the vitrine-cli listen command, test environment only. While its stream is
+    connected, every event of the integrator's test environment (of the chosen types) becomes an
+    EntregaEscuta that the stream hands to the command, which forwards it to a local address and
+    reports the answer back. A session whose stream stopped renewing `sinal_em` is over, even if
+    its process died before closing it."""
+
+    id = fields.CharField(pk=True, max_length=40)  # esc_
+    integrador_id = fields.CharField(max_length=40)
+    ambiente = fields.CharField(max_length=10)
+    eventos: list[str] = fields.JSONField()  # event names; empty means every event
+    situacao = fields.CharField(max_length=12, default="aberta")  # aberta | conectada | encerrada
+    sinal_em = fields.DatetimeField()  # last sign of life of its stream (or its creation)
+    criado_em = fields.DatetimeField(auto_now_add=True)
+    conectada_em = fields.DatetimeField(null=True)
+    encerrada_em = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "aviso_escutas"
+        indexes = (("integrador_id", "ambiente", "situacao"),)
+
+
+class EntregaEscuta(Model):
+    """One event for one listening session. Its id is the webhook-id the command signs with, and the
+    answer of the local address, as the command reports it, is its result."""
+
+    id = fields.CharField(pk=True, max_length=40)  # ent_
+    escuta: fields.ForeignKeyRelation[Escuta] = fields.ForeignKeyField(
+        "vitrine.Escuta", related_name="entregas", on_delete=fields.CASCADE
+    )
+    escuta_id: str  # column tortoise adds for the relation above
+    evento_id = fields.CharField(max_length=40)
+    tipo = fields.CharField(max_length=60)
+    corpo = fields.TextField()  # the exact JSON body, as for a registered address
+    situacao = fields.CharField(max_length=10, default="pendente")  # pendente | enviando | entregue | falhou
+    status = fields.SmallIntField(null=True)
+    resposta = fields.TextField(null=True)  # the first bytes of the local answer
+    erro = fields.CharField(max_length=300, null=True)
+    duracao_ms = fields.FloatField(null=True)
+    criado_em = fields.DatetimeField(auto_now_add=True)
+    enviada_em = fields.DatetimeField(null=True)
+    respondida_em = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "aviso_escuta_entregas"
+        indexes = (("escuta_id", "situacao", "id"), ("escuta_id", "id"))

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from tortoise.expressions import F, Q
 
-from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
+from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import tenant_filter
 
@@ -151,3 +151,64 @@ async def stale_rodadas(before: datetime) -> list[RodadaTeste]:
     return await RodadaTeste.filter(situacao__in=("pendente", "enviando")).filter(
         Q(iniciada_em__lt=before) | Q(iniciada_em__isnull=True, criado_em__lt=before)
     )
+
+
+# -- listening sessions (graphql_api/aviso/escutas.py) -------------------------------------------
+
+
+async def travar_integrador(integrador_id: str) -> None:
+    """Lock the integrator's row until the transaction ends (PostgreSQL; SQLite writes one at a time)."""
+    from graphql_api.integrador.models import Integrador
+
+    await Integrador.select_for_update().filter(id=integrador_id).first()
+
+
+def escutas_vivas(integrador_id: str, ambiente: str, desde: datetime):
+    """Sessions still open: not ended, with a sign of life since `desde`."""
+    return Escuta.filter(
+        integrador_id=integrador_id, ambiente=ambiente, situacao__in=("aberta", "conectada"), sinal_em__gte=desde
+    )
+
+
+async def escuta_visivel(principal: Principal, escuta_id: str) -> Escuta | None:
+    return await Escuta.filter(**tenant_filter(principal), id=escuta_id).first()
+
+
+async def conectar_escuta(escuta_id: str, agora: datetime, desde: datetime) -> bool:
+    """aberta and alive -> conectada: one stream per session."""
+    updated = await Escuta.filter(id=escuta_id, situacao="aberta", sinal_em__gte=desde).update(
+        situacao="conectada", conectada_em=agora, sinal_em=agora
+    )
+    return updated == 1
+
+
+async def sinal_escuta(escuta_id: str, agora: datetime) -> bool:
+    """A connected session's sign of life; False once it ended."""
+    return await Escuta.filter(id=escuta_id, situacao="conectada").update(sinal_em=agora) == 1
+
+
+async def encerrar_escuta(escuta_id: str, agora: datetime) -> bool:
+    updated = await Escuta.filter(id=escuta_id, situacao__in=("aberta", "conectada")).update(
+        situacao="encerrada", encerrada_em=agora
+    )
+    return updated == 1
+
+
+def entregas_escuta(escuta_id: str):
+    return EntregaEscuta.filter(escuta_id=escuta_id)
+
+
+async def tomar_entregas_escuta(escuta_id: str, agora: datetime, limite: int) -> list[EntregaEscuta]:
+    """The session's waiting deliveries, oldest first, each marked as handed out (pendente ->
+    enviando; a session has one stream, so nobody else takes them)."""
+    rows = await EntregaEscuta.filter(escuta_id=escuta_id, situacao="pendente").order_by("id").limit(limite)
+    if rows:
+        await EntregaEscuta.filter(id__in=[r.id for r in rows], situacao="pendente").update(
+            situacao="enviando", enviada_em=agora
+        )
+    return rows
+
+
+async def responder_entrega_escuta(entrega_id: str, **values: Any) -> bool:
+    """Record the answer of a delivery handed out, once."""
+    return await EntregaEscuta.filter(id=entrega_id, situacao="enviando").update(**values) == 1

@@ -3,12 +3,17 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.types import Info
 
-from graphql_api.aviso import enderecos, entregas, testes
-from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
+from graphql_api.aviso import enderecos, entregas, escutas, testes
+from graphql_api.aviso.schemas import Disparo, NovaEscuta, NovoAviso, PedidoTeste, ResultadoEscuta, Rotacao
 from graphql_api.aviso.types import (
+    AberturaEscutaType,
     AvisoType,
+    EntregaEscutaType,
     EntregaType,
+    EscutaType,
     EventoAvisoType,
+    EventoEmitidoType,
+    LoteEscutaType,
     RegistroAvisoType,
     RodadaTesteType,
     TesteAvisoType,
@@ -67,6 +72,18 @@ class Query:
         found = await testes.ultima_rodada(info.context.principal, aviso_id)
         return RodadaTesteType.from_model(*found) if found else None
 
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
+    async def escuta_aviso(self, info: Info, id: strawberry.ID) -> EscutaType:
+        return EscutaType.from_model(await escutas.obter(info.context.principal, id))
+
+    @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
+    async def entregas_escuta_aviso(
+        self, info: Info, escuta_id: str, limite: int | None = None, cursor: str | None = None
+    ) -> Pagina[EntregaEscutaType]:
+        page = PageRequest.of(limite, cursor, prefixo="ent_")
+        rows, next_cursor = await escutas.listar_entregas(info.context.principal, escuta_id, page)
+        return pagina([EntregaEscutaType.from_model(e) for e in rows], page, next_cursor)
+
     @strawberry.field(
         extensions=requires(GERENCIAR, integrator_only=True), description="The events an address can subscribe to."
     )
@@ -77,6 +94,9 @@ class Query:
 NovoAvisoInput = input_type(NovoAviso)
 RotacaoInput = input_type(Rotacao)
 PedidoTesteInput = input_type(PedidoTeste)
+NovaEscutaInput = input_type(NovaEscuta)
+ResultadoEscutaInput = input_type(ResultadoEscuta)
+DisparoInput = input_type(Disparo)
 
 
 @strawberry.type
@@ -117,3 +137,45 @@ class Mutation:
         self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=PedidoTesteInput | None)] = None
     ) -> list[TesteAvisoType]:
         return [TesteAvisoType.from_model(t) for t in await testes.testar(info.context.principal, as_dados(dados))]
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def abrir_escuta_aviso(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovaEscutaInput | None)] = None
+    ) -> AberturaEscutaType:
+        abertura = await escutas.abrir(info.context.principal, as_dados(dados) or {})
+        return AberturaEscutaType(escuta=EscutaType.from_model(abertura.escuta), segredo=abertura.segredo)
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def conectar_escuta_aviso(self, info: Info, id: strawberry.ID) -> EscutaType:
+        return EscutaType.from_model(await escutas.conectar(info.context.principal, id))
+
+    @strawberry.mutation(
+        extensions=requires(GERENCIAR, integrator_only=True),
+        description="A connected session's heartbeat and its next deliveries, waiting up to esperaSegundos for them.",
+    )
+    async def proximas_entregas_escuta(self, info: Info, escuta_id: str, espera_segundos: float) -> LoteEscutaType:
+        lote = await escutas.proximas(info.context.principal, escuta_id, espera_segundos)
+        return LoteEscutaType(
+            encerrada=lote.encerrada, entregas=[EntregaEscutaType.from_model(e) for e in lote.entregas]
+        )
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def encerrar_escuta_aviso(self, info: Info, id: strawberry.ID) -> EscutaType:
+        return EscutaType.from_model(await escutas.encerrar(info.context.principal, id))
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def registrar_resultado_escuta(
+        self,
+        info: Info,
+        escuta_id: str,
+        entrega_id: str,
+        dados: Annotated[Any, strawberry.argument(graphql_type=ResultadoEscutaInput)],
+    ) -> EntregaEscutaType:
+        entrega = await escutas.registrar_resultado(info.context.principal, escuta_id, entrega_id, as_dados(dados))
+        return EntregaEscutaType.from_model(entrega)
+
+    @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
+    async def disparar_evento_aviso(
+        self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=DisparoInput)]
+    ) -> EventoEmitidoType:
+        return EventoEmitidoType.from_model(await escutas.disparar(info.context.principal, as_dados(dados)))

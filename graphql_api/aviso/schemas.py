@@ -5,15 +5,27 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 
-from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha
+from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, texto_livre
 from graphql_api.evento.catalog import EVENT_TYPES
 
 MAX_URL = 2048
 CARENCIA_PADRAO_HORAS = 24
 CARENCIA_MAX_HORAS = 7 * 24
+
+
+def _conhecidos(eventos: list[str]) -> list[str]:
+    """Known event names, each once, in the order given."""
+    unknown = [e for e in eventos if e not in EVENT_TYPES]
+    if unknown:
+        raise PydanticCustomError(
+            "valor_invalido",
+            "Eventos desconhecidos: {unknown}. Aceitos: {aceitos}.",
+            {"unknown": ", ".join(unknown), "aceitos": ", ".join(EVENT_TYPES)},
+        )
+    return list(dict.fromkeys(eventos))
 
 
 class NovoAviso(BaseModel):
@@ -42,17 +54,7 @@ class NovoAviso(BaseModel):
         netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
         return urlunsplit(("https", netloc, parts.path or "/", parts.query, ""))
 
-    @field_validator("eventos", mode="after")
-    @classmethod
-    def _known(cls, eventos: list[str]) -> list[str]:
-        unknown = [e for e in eventos if e not in EVENT_TYPES]
-        if unknown:
-            raise PydanticCustomError(
-                "valor_invalido",
-                "Eventos desconhecidos: {unknown}. Aceitos: {aceitos}.",
-                {"unknown": ", ".join(unknown), "aceitos": ", ".join(EVENT_TYPES)},
-            )
-        return list(dict.fromkeys(eventos))
+    _known = field_validator("eventos", mode="after")(_conhecidos)
 
 
 class Rotacao(BaseModel):
@@ -65,3 +67,43 @@ class PedidoTeste(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     avisoId: StrictStr | None = None
+
+
+# -- listening sessions (vitrine-cli listen) and sample events (vitrine-cli trigger) -------------
+
+EventoNome = Annotated[StrictStr, Field(json_schema_extra={"enum": list(EVENT_TYPES)})]
+RESPOSTA_MAX = 1024  # characters of a local answer kept, as for a registered address
+
+
+class NovaEscuta(BaseModel):
+    """Opening a listening session: the event types it receives (none listed: every one)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    eventos: list[EventoNome] = Field(default_factory=list, max_length=len(EVENT_TYPES))
+
+    _known = field_validator("eventos", mode="after")(_conhecidos)
+
+
+class ResultadoEscuta(BaseModel):
+    """What the local address answered to one forwarded delivery, as the command saw it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: Annotated[StrictInt, Field(ge=100, le=599)] | None = None  # None: no answer came
+    duracaoMs: Annotated[StrictInt | StrictFloat, Field(ge=0, le=3_600_000)]
+    resposta: Annotated[StrictStr, texto_livre(RESPOSTA_MAX)] | None = None
+    erro: Annotated[StrictStr, linha(300)] | None = None
+
+
+class Disparo(BaseModel):
+    """A sample event to emit in the test environment."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tipo: EventoNome
+
+    @field_validator("tipo", mode="after")
+    @classmethod
+    def _known(cls, tipo: str) -> str:
+        return _conhecidos([tipo])[0]

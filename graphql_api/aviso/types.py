@@ -3,9 +3,11 @@ from __future__ import annotations
 import strawberry
 from strawberry.scalars import JSON
 
-from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
+from graphql_api.aviso import escutas
+from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.aviso.testes import ESPERADO
 from graphql_api.core.scalars import Timestamp
+from graphql_api.evento.models import Evento
 
 
 @strawberry.type(name="Aviso", description="Endereço de avisos. `segredo` vem só na criação (201) e na rotação.")
@@ -172,3 +174,96 @@ class RodadaTesteType:
 class EventoAvisoType:
     nome: str
     descricao: str
+
+
+@strawberry.type(
+    name="EscutaAviso",
+    description="Sessão de escuta do vitrine-cli listen (só em teste). `segredo` vem só na abertura.",
+)
+class EscutaType:
+    id: strawberry.ID
+    eventos: list[str]
+    situacao: str  # aberta | conectada | encerrada
+    ambiente: str
+    criado_em: Timestamp
+    conectada_em: Timestamp | None
+    encerrada_em: Timestamp | None
+
+    @classmethod
+    def from_model(cls, e: Escuta) -> EscutaType:
+        return cls(
+            id=strawberry.ID(e.id),
+            eventos=list(e.eventos),
+            situacao=escutas.situacao(e),
+            ambiente=e.ambiente,
+            criado_em=e.criado_em,
+            conectada_em=e.conectada_em,
+            encerrada_em=e.encerrada_em,
+        )
+
+
+@strawberry.type(name="AberturaEscutaAviso")
+class AberturaEscutaType:
+    escuta: EscutaType
+    segredo: str
+
+
+@strawberry.type(
+    name="EntregaEscuta",
+    description="Um evento para uma sessão de escuta e o que o endereço local respondeu. `id` é o webhook-id.",
+)
+class EntregaEscutaType:
+    id: strawberry.ID
+    evento_id: str
+    tipo: str
+    corpo: str
+    situacao: str  # pendente | enviando | entregue | falhou
+    status: int | None
+    resposta: str | None
+    erro: str | None
+    duracao_ms: float | None
+    criado_em: Timestamp
+    enviada_em: Timestamp | None
+    respondida_em: Timestamp | None
+
+    @classmethod
+    def from_model(cls, e: EntregaEscuta) -> EntregaEscutaType:
+        return cls(
+            id=strawberry.ID(e.id),
+            evento_id=e.evento_id,
+            tipo=e.tipo,
+            corpo=e.corpo,
+            situacao=e.situacao,
+            status=e.status,
+            resposta=e.resposta,
+            erro=e.erro,
+            duracao_ms=e.duracao_ms,
+            criado_em=e.criado_em,
+            enviada_em=e.enviada_em,
+            respondida_em=e.respondida_em,
+        )
+
+
+@strawberry.type(name="LoteEscuta", description="The next deliveries of a session's stream; encerrada ends it.")
+class LoteEscutaType:
+    encerrada: bool
+    entregas: list[EntregaEscutaType]
+
+
+@strawberry.type(name="EventoEmitido", description="Um evento emitido, com o corpo que as entregas levam.")
+class EventoEmitidoType:
+    id: strawberry.ID
+    tipo: str
+    criado_em: Timestamp
+    conta_id: str | None
+    data: JSON
+
+    @classmethod
+    def from_model(cls, e: Evento) -> EventoEmitidoType:
+        return cls(
+            id=strawberry.ID(e.id),
+            tipo=e.tipo,
+            criado_em=e.criado_em,
+            conta_id=e.conta_id,
+            data=JSON(e.dados),
+        )

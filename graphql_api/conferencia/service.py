@@ -210,12 +210,12 @@ async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: lis
                 integrador_id=produto.integrador_id,
                 ambiente=produto.ambiente,
                 conta_id=produto.conta_id,
-                dados=_evento(produto, current),
+                dados=dados_do_evento(produto, current),
             )
     return CONCLUIDA
 
 
-def _evento(produto: Produto, conferencia: Conferencia) -> dict:
+def dados_do_evento(produto: Produto, conferencia: Conferencia) -> dict:
     return {
         "produto": {
             "id": produto.id,

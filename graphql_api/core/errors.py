@@ -237,6 +237,33 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Remova um endereço que não usa (DELETE /avisos/{avisoId}) ou junte eventos num só endereço.",
     ),
     ErrorKind(
+        "TEST_ENVIRONMENT_ONLY",
+        403,
+        "Esta operação existe só no ambiente de teste.",
+        "Sessões de escuta (vitrine-cli listen) e eventos de amostra (vitrine-cli trigger) recebem e "
+        "emitem só avisos de teste, e a chamada usou uma chave de produção (sk_live_).",
+        "Use uma chave sk_test_ (opção --chave ou variável VITRINE_CHAVE). Em produção, os avisos vão "
+        "para endereços https registrados com PUT /avisos.",
+    ),
+    ErrorKind(
+        "NOTICE_LISTEN_LIMIT_REACHED",
+        409,
+        "Limite de sessões de escuta abertas atingido.",
+        "Cada integrador pode ter até 3 sessões de escuta (vitrine-cli listen) abertas ao mesmo tempo no "
+        "ambiente de teste.",
+        "Pare uma das sessões abertas (Ctrl-C no terminal dela, ou DELETE /avisos/escutas/{escutaId}). "
+        "Uma sessão cujo processo morreu sem fechar se encerra sozinha em até 1 minuto.",
+    ),
+    ErrorKind(
+        "NOTICE_LISTEN_CLOSED",
+        409,
+        "Esta sessão de escuta não aceita mais conexões.",
+        "Cada sessão de escuta aceita uma única conexão ao fluxo de eventos, até 1 minuto depois de aberta; "
+        "esta já foi conectada, foi encerrada ou passou desse prazo.",
+        "Abra uma nova sessão com POST /avisos/escutas (o vitrine-cli listen faz isso a cada execução) e "
+        "conecte-se ao fluxo dela logo em seguida.",
+    ),
+    ErrorKind(
         "OAUTH_APP_LIMIT_REACHED",
         409,
         "Limite de apps OAuth ativos atingido.",

@@ -22,6 +22,9 @@ class Evento(Model):
     tipo = fields.CharField(max_length=60)  # e.g. produto.conferido, see graphql_api/evento/catalog.py
     conta_id = fields.CharField(max_length=40, null=True)
     dados: dict[str, Any] = fields.JSONField()
+    # Emitted by POST /avisos/disparos with a sample payload: delivered like any event, but no
+    # integration step takes it as proof of anything.
+    amostra = fields.BooleanField(default=False, db_default=False)
     criado_em = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

@@ -3,7 +3,8 @@
 `registrar` runs inside the transaction of the change it describes (joining it; it opens one
 when there is none), so an event exists if and only if the change was committed. In the same
 transaction each subscribed notice address gets a delivery row (the outbox); the sends are
-queued once it commits."""
+queued once it commits, and so does each live listening session (`vitrine-cli listen`) of the
+test environment."""
 
 from __future__ import annotations
 
@@ -17,16 +18,32 @@ from graphql_api.integracao import service as integracao
 
 
 async def registrar(
-    tipo: str, *, integrador_id: str, ambiente: str, conta_id: str | None, dados: dict[str, Any]
+    tipo: str,
+    *,
+    integrador_id: str,
+    ambiente: str,
+    conta_id: str | None,
+    dados: dict[str, Any],
+    amostra: bool = False,
 ) -> Evento:
-    from graphql_api.aviso import entregas  # avisos depends on the event catalog
+    """`amostra`: a sample (POST /avisos/disparos), delivered like any event but proof of nothing
+    for the integration steps."""
+    from graphql_api.aviso import entregas, escutas  # avisos depends on the event catalog
 
     if tipo not in EVENT_TYPES:
         raise ValueError(f"unknown event type {tipo}")
     async with transaction():
         evento = await Evento.create(
-            id=new_id("evt_"), integrador_id=integrador_id, ambiente=ambiente, tipo=tipo, conta_id=conta_id, dados=dados
+            id=new_id("evt_"),
+            integrador_id=integrador_id,
+            ambiente=ambiente,
+            tipo=tipo,
+            conta_id=conta_id,
+            dados=dados,
+            amostra=amostra,
         )
         await entregas.enfileirar_entregas(evento)
-        await integracao.registrar_evento(evento)
+        await escutas.enfileirar_entregas(evento)
+        if not amostra:
+            await integracao.registrar_evento(evento)
     return evento

@@ -373,7 +373,7 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path, prefixo: s
 # -- settling ------------------------------------------------------------------------------------
 
 
-def _event_data(geracao: Geracao) -> dict:
+def dados_do_evento(geracao: Geracao) -> dict:
     return {
         "id": geracao.id,
         "tipo": geracao.tipo,
@@ -415,7 +415,7 @@ async def _settle(geracao: Geracao, saidas: _Saidas) -> str:
             integrador_id=row.integrador_id,
             ambiente=row.ambiente,
             conta_id=row.conta_id,
-            dados=_event_data(row),
+            dados=dados_do_evento(row),
         )
     return row.situacao
 
@@ -433,7 +433,7 @@ async def _settle_failure(geracao: Geracao, motivo: dict) -> str:
             integrador_id=row.integrador_id,
             ambiente=row.ambiente,
             conta_id=row.conta_id,
-            dados=_event_data(row),
+            dados=dados_do_evento(row),
         )
     return FALHOU
 

@@ -45,3 +45,41 @@ TESTAR_AVISO = Operation(
 OBTER_TESTE = Operation(
     "query TesteAviso($id: ID!) { testeAviso(id: $id) { ...TesteAvisoFields } }" + fragments.TESTE_AVISO
 )
+
+# Listening sessions (vitrine-cli listen) and sample events (vitrine-cli trigger).
+ABRIR_ESCUTA = Operation(
+    "mutation AbrirEscutaAviso($dados: NovaEscutaInput) { abrirEscutaAviso(dados: $dados) "
+    "{ segredo escuta { ...EscutaFields } } }" + fragments.ESCUTA
+)
+OBTER_ESCUTA = Operation("query EscutaAviso($id: ID!) { escutaAviso(id: $id) { ...EscutaFields } }" + fragments.ESCUTA)
+CONECTAR_ESCUTA = Operation(
+    "mutation ConectarEscutaAviso($id: ID!) { conectarEscutaAviso(id: $id) { ...EscutaFields } }" + fragments.ESCUTA
+)
+# The stream hands the command each delivery's exact body (corpo), which it signs and forwards.
+PROXIMAS_ENTREGAS_ESCUTA = Operation(
+    "mutation ProximasEntregasEscuta($escutaId: String!, $esperaSegundos: Float!) "
+    "{ proximasEntregasEscuta(escutaId: $escutaId, esperaSegundos: $esperaSegundos) "
+    "{ encerrada entregas { id eventoId tipo corpo } } }"
+)
+ENCERRAR_ESCUTA = Operation(
+    "mutation EncerrarEscutaAviso($id: ID!) { encerrarEscutaAviso(id: $id) { ...EscutaFields } }" + fragments.ESCUTA
+)
+REGISTRAR_RESULTADO_ESCUTA = Operation(
+    "mutation RegistrarResultadoEscuta($escutaId: String!, $entregaId: String!, $dados: ResultadoEscutaInput!) "
+    "{ registrarResultadoEscuta(escutaId: $escutaId, entregaId: $entregaId, dados: $dados) "
+    "{ ...EntregaEscutaFields } }" + fragments.ENTREGA_ESCUTA
+)
+LISTAR_ENTREGAS_ESCUTA = Operation(
+    """query EntregasEscutaAviso($escutaId: String!, $limite: Int, $cursor: String) {
+      entregasEscutaAviso(escutaId: $escutaId, limite: $limite, cursor: $cursor) {
+        itens { ...EntregaEscutaFields } """
+    + fragments.PAGINACAO
+    + """
+      }
+    }"""
+    + fragments.ENTREGA_ESCUTA
+)
+DISPARAR_EVENTO = Operation(
+    "mutation DispararEventoAviso($dados: DisparoInput!) { dispararEventoAviso(dados: $dados) "
+    "{ ...EventoEmitidoFields } }" + fragments.EVENTO_EMITIDO
+)

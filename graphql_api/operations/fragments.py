@@ -95,6 +95,20 @@ fragment EntregaFields on Entrega {
 }
 """
 
+ESCUTA = """
+fragment EscutaFields on EscutaAviso { id eventos situacao ambiente criadoEm conectadaEm encerradaEm }
+"""
+
+ENTREGA_ESCUTA = """
+fragment EntregaEscutaFields on EntregaEscuta {
+  id eventoId tipo situacao status resposta erro duracaoMs criadoEm enviadaEm respondidaEm
+}
+"""
+
+EVENTO_EMITIDO = """
+fragment EventoEmitidoFields on EventoEmitido { id tipo criadoEm contaId data }
+"""
+
 TESTE_AVISO = """
 fragment TesteAvisoFields on TesteAviso {
   id caso situacao esperado

@@ -41,14 +41,40 @@ def _reais(centavos: int) -> str:
 
 
 async def _evento(tipo: str, carteira: Carteira, dados: dict) -> None:
-    """A wallet's event: the integrator's, of no account; its payload starts with the environment."""
+    """A wallet's event: the integrator's, of no account."""
     await eventos.registrar(
-        tipo,
-        integrador_id=carteira.integrador_id,
-        ambiente=carteira.ambiente,
-        conta_id=None,
-        dados={"ambiente": carteira.ambiente, **dados},
+        tipo, integrador_id=carteira.integrador_id, ambiente=carteira.ambiente, conta_id=None, dados=dados
     )
+
+
+def dados_creditos_baixos(carteira: Carteira, limite: int, cota: int) -> dict:
+    """The payload of `creditos.baixos` (its payload starts with the environment, like every
+    wallet event); pure, so the sample of graphql_api/evento/amostras.py is checked against it."""
+    return {
+        "ambiente": carteira.ambiente,
+        "creditosDisponiveis": carteira.creditos_disponiveis,
+        "creditosPlano": carteira.creditos_plano,
+        "creditosPacote": carteira.creditos_pacote,
+        "creditosReservados": carteira.creditos_reservados,
+        "limite": limite,
+        "cotaMensal": cota,
+    }
+
+
+def dados_cota_alerta(assinatura: Assinatura, carteira: Carteira, limiar: int) -> dict:
+    """The payload of one `cota.alerta` (pure, as dados_creditos_baixos)."""
+    usados, restantes = ciclo.uso(assinatura, carteira)
+    return {
+        "ambiente": carteira.ambiente,
+        "limiar": limiar,
+        "percentualUsado": ciclo.percentual(assinatura, carteira),
+        "cotaMensal": assinatura.cota_ciclo,
+        "creditosUsados": usados,
+        "creditosRestantes": restantes,
+        "creditosPacote": carteira.creditos_pacote,
+        "cicloInicioEm": format_timestamp(assinatura.ciclo_inicio_em),
+        "cicloFimEm": format_timestamp(assinatura.ciclo_fim_em),
+    }
 
 
 async def _queue(integrador_id: str, ambiente: str) -> None:
@@ -71,18 +97,7 @@ async def vigiar_saldo(carteira: Carteira, assinatura: Assinatura | None = None)
     carteira.creditos_baixos = baixo
     await carteira.save(update_fields=["creditos_baixos", "atualizado_em"])
     if baixo:
-        await _evento(
-            "creditos.baixos",
-            carteira,
-            {
-                "creditosDisponiveis": carteira.creditos_disponiveis,
-                "creditosPlano": carteira.creditos_plano,
-                "creditosPacote": carteira.creditos_pacote,
-                "creditosReservados": carteira.creditos_reservados,
-                "limite": limite,
-                "cotaMensal": cota,
-            },
-        )
+        await _evento("creditos.baixos", carteira, dados_creditos_baixos(carteira, limite, cota))
 
 
 # -- cota.alerta ------------------------------------------------------------------------------------
@@ -93,22 +108,8 @@ async def limiares_passados(assinatura: Assinatura, carteira: Carteira, novos: l
     and the e-mail alert queued."""
     if not novos:
         return
-    usados, restantes = ciclo.uso(assinatura, carteira)
     for limiar in novos:
-        await _evento(
-            "cota.alerta",
-            carteira,
-            {
-                "limiar": limiar,
-                "percentualUsado": ciclo.percentual(assinatura, carteira),
-                "cotaMensal": assinatura.cota_ciclo,
-                "creditosUsados": usados,
-                "creditosRestantes": restantes,
-                "creditosPacote": carteira.creditos_pacote,
-                "cicloInicioEm": format_timestamp(assinatura.ciclo_inicio_em),
-                "cicloFimEm": format_timestamp(assinatura.ciclo_fim_em),
-            },
-        )
+        await _evento("cota.alerta", carteira, dados_cota_alerta(assinatura, carteira, limiar))
     await _queue(carteira.integrador_id, carteira.ambiente)
 
 

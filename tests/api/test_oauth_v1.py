@@ -215,11 +215,14 @@ RULE_5 = {
     ("DELETE", "/avisos/{avisoId}"), ("POST", "/avisos/{avisoId}/segredo/rotacao"),
     ("GET", "/avisos/{avisoId}/entregas"), ("POST", "/avisos/{avisoId}/entregas/{entregaId}/reenvio"),
     ("POST", "/avisos/teste"), ("GET", "/testes-de-avisos/{testeId}"),
+    ("POST", "/avisos/escutas"), ("GET", "/avisos/escutas/{escutaId}"), ("DELETE", "/avisos/escutas/{escutaId}"),
+    ("GET", "/avisos/escutas/{escutaId}/eventos"), ("GET", "/avisos/escutas/{escutaId}/entregas"),
+    ("POST", "/avisos/escutas/{escutaId}/entregas/{entregaId}/resultado"), ("POST", "/avisos/disparos"),
     ("GET", "/integracao/status"), ("GET", "/integracao/chamadas"), ("GET", "/integracao/chamadas/{requestId}"),
     ("POST", "/integracao/pedido-producao"),
     ("GET", "/pacotes"), ("POST", "/recargas"), ("GET", "/recargas"), ("GET", "/recargas/{recargaId}"),
 }
-PREFIXES = {"avisoId": "avs_", "entregaId": "ent_", "testeId": "tst_", "requestId": "req_", "recargaId": "rec_"}
+PREFIXES = {"escutaId": "esc_", "avisoId": "avs_", "entregaId": "ent_", "testeId": "tst_", "requestId": "req_", "recargaId": "rec_"}
 
 
 def test_the_integrator_only_routes_are_the_contracts():

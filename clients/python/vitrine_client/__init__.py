@@ -1,0 +1,1 @@
+"""Cliente Python da API da Vitrine."""

@@ -1,0 +1,230 @@
+"""vitrine-cli: receive the test environment's notices on your own machine, and emit sample events.
+
+    vitrine-cli listen --forward-to http://localhost:3000/avisos [--eventos geracao.concluida,geracao.falhou]
+    vitrine-cli trigger geracao.concluida
+
+The key comes from --chave or VITRINE_CHAVE (an sk_test_ key), the API address from --url or
+VITRINE_URL (the base URL, ending in /v1). `listen` opens a listening session, prints its signing
+secret (whsec_), and forwards every notice of the session to the local address, signed with that
+secret exactly as the service signs deliveries to registered addresses (Standard Webhooks); the
+local answer goes back to the service as the delivery's result. Ctrl-C ends the session."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import sys
+import time
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, NoReturn
+
+import httpx
+from standardwebhooks import Webhook
+
+DEFAULT_URL = "http://localhost:8080/v1"
+FORWARD_TIMEOUT_SECONDS = 10.0  # as the service waits for a registered address
+RESPOSTA_MAX = 1024  # characters of the local answer reported back
+# The stream sends at least a comment every 15 s: this long without a byte means the service is gone.
+STREAM_READ_TIMEOUT_SECONDS = 60.0
+USER_AGENT = "vitrine-cli"
+
+
+class Falha(Exception):
+    """An error to show the user and exit with status 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evento:
+    """One server-sent event: its name, its id line and its data."""
+
+    nome: str
+    id: str | None
+    dados: str
+
+
+def _ler_eventos(linhas: Iterator[str]) -> Iterator[Evento]:
+    """Server-sent events from the stream's lines (comments, the heartbeats, are skipped)."""
+    nome, ident, dados = "message", None, []
+    for linha in linhas:
+        if linha == "":
+            if dados:
+                yield Evento(nome, ident, "\n".join(dados))
+            nome, ident, dados = "message", None, []
+        elif linha.startswith(":"):
+            continue
+        else:
+            campo, _, valor = linha.partition(":")
+            valor = valor.removeprefix(" ")
+            if campo == "event":
+                nome = valor
+            elif campo == "id":
+                ident = valor
+            elif campo == "data":
+                dados.append(valor)
+
+
+def _erro_da_api(response: httpx.Response) -> Falha:
+    """The service's error body ({"error": {type, message, description, fields, documentation}}) in words."""
+    try:
+        erro = response.json()["error"]
+    except (ValueError, KeyError, TypeError):
+        return Falha(f"O serviço respondeu {response.status_code}: {response.text[:300]}")
+    linhas = [f"Erro {erro.get('type')} ({response.status_code}): {erro.get('message')}"]
+    if erro.get("description"):
+        linhas.append(erro["description"])
+    linhas += [f"  {f.get('campo')}: {f.get('mensagem')}" for f in erro.get("fields") or []]
+    if erro.get("documentation"):
+        linhas.append(f"Causa e como corrigir: {erro['documentation']}")
+    return Falha("\n".join(linhas))
+
+
+def _cliente(args: argparse.Namespace) -> httpx.Client:
+    chave = args.chave or os.environ.get("VITRINE_CHAVE")
+    if not chave:
+        raise Falha("Informe a chave de teste: --chave sk_test_… ou a variável VITRINE_CHAVE.")
+    base = (args.url or os.environ.get("VITRINE_URL") or DEFAULT_URL).rstrip("/")
+    return httpx.Client(
+        base_url=base,
+        headers={"Authorization": f"Bearer {chave}", "User-Agent": USER_AGENT},
+        timeout=httpx.Timeout(30.0),
+    )
+
+
+def _dados(response: httpx.Response, *esperados: int) -> Any:
+    if response.status_code not in esperados:
+        raise _erro_da_api(response)
+    return response.json()["data"]
+
+
+def _agora() -> str:
+    return datetime.now().strftime("%H:%M:%S")
+
+
+def _texto(corpo: bytes) -> str:
+    """The start of a local answer as text the service keeps (no control characters but line breaks)."""
+    texto = corpo.decode("utf-8", "replace")[:RESPOSTA_MAX]
+    return "".join(c for c in texto if c in "\t\n\r" or unicodedata.category(c) != "Cc")
+
+
+def _encaminhar(local: httpx.Client, destino: str, webhook: Webhook, entrega: dict[str, Any]) -> dict[str, Any]:
+    """Sign and POST one delivery to the local address; what it answered, as the service records it."""
+    corpo: str = entrega["corpo"]
+    momento = datetime.now(UTC)
+    assinatura = webhook.sign(entrega["id"], momento, corpo)
+    cabecalhos = {
+        "Content-Type": "application/json",
+        "webhook-id": entrega["id"],
+        "webhook-timestamp": str(int(momento.timestamp())),
+        "webhook-signature": assinatura,
+        "X-Vitrine-Signature": assinatura,
+    }
+    inicio = time.perf_counter()
+    try:
+        resposta = local.post(destino, content=corpo.encode(), headers=cabecalhos)
+    except httpx.TimeoutException:
+        return {"status": None, "duracaoMs": _ms(inicio), "erro": "tempo_esgotado"}
+    except httpx.HTTPError as exc:
+        return {"status": None, "duracaoMs": _ms(inicio), "erro": f"conexao_falhou: {exc}"[:300]}
+    return {"status": resposta.status_code, "duracaoMs": _ms(inicio), "resposta": _texto(resposta.content) or None}
+
+
+def _ms(inicio: float) -> float:
+    return round((time.perf_counter() - inicio) * 1000, 1)
+
+
+def _interromper(signum: int, frame: object) -> NoReturn:
+    raise KeyboardInterrupt  # SIGTERM ends the session like Ctrl-C
+
+
+def listen(args: argparse.Namespace) -> int:
+    eventos = [e.strip() for e in (args.eventos or "").split(",") if e.strip()]
+    signal.signal(signal.SIGTERM, _interromper)
+    with _cliente(args) as api, httpx.Client(timeout=FORWARD_TIMEOUT_SECONDS, follow_redirects=False) as local:
+        escuta = _dados(api.post("/avisos/escutas", json={"eventos": eventos}), 201)
+        escuta_id = escuta["id"]
+        try:
+            print(f"Sessão de escuta {escuta_id} aberta (eventos: {', '.join(eventos) or 'todos'}).")
+            print(f"Segredo de assinatura desta sessão: {escuta['segredo']}")
+            print(f"Encaminhando os avisos de teste para {args.forward_to}. Ctrl-C encerra.", flush=True)
+            webhook = Webhook(escuta["segredo"])
+            timeout = httpx.Timeout(30.0, read=STREAM_READ_TIMEOUT_SECONDS)
+            with api.stream("GET", f"/avisos/escutas/{escuta_id}/eventos", timeout=timeout) as fluxo:
+                if fluxo.status_code != 200:
+                    fluxo.read()
+                    raise _erro_da_api(fluxo)
+                for evento in _ler_eventos(fluxo.iter_lines()):
+                    if evento.nome == "encerrada":
+                        print(f"{_agora()}  A sessão foi encerrada pelo serviço.", flush=True)
+                        return 0
+                    if evento.nome != "aviso":
+                        continue
+                    entrega = json.loads(evento.dados)
+                    resultado = _encaminhar(local, args.forward_to, webhook, entrega)
+                    situacao = resultado["status"] if resultado["status"] is not None else resultado["erro"]
+                    print(
+                        f"{_agora()}  {entrega['tipo']}  {entrega['eventoId']}  -> {situacao} "
+                        f"({resultado['duracaoMs']:.0f} ms)",
+                        flush=True,
+                    )
+                    _dados(
+                        api.post(f"/avisos/escutas/{escuta_id}/entregas/{entrega['id']}/resultado", json=resultado),
+                        200,
+                    )
+            print(f"{_agora()}  A conexão com o serviço terminou.", file=sys.stderr, flush=True)
+            return 1
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            # The service frees the session when the stream closes too; this says it at once.
+            with contextlib.suppress(httpx.HTTPError):
+                api.delete(f"/avisos/escutas/{escuta_id}", timeout=5.0)
+            print(f"Sessão de escuta {escuta_id} encerrada.", flush=True)
+
+
+def trigger(args: argparse.Namespace) -> int:
+    with _cliente(args) as api:
+        evento = _dados(api.post("/avisos/disparos", json={"tipo": args.tipo}), 202)
+    print(f"Evento de amostra {evento['id']} ({evento['tipo']}) emitido no ambiente de teste.")
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    comum = argparse.ArgumentParser(add_help=False)
+    comum.add_argument("--chave", help="chave de API de teste (sk_test_…); padrão: VITRINE_CHAVE")
+    comum.add_argument("--url", help=f"endereço base da API, terminado em /v1; padrão: VITRINE_URL ou {DEFAULT_URL}")
+    parser = argparse.ArgumentParser(prog="vitrine-cli", description="Ferramentas de integração com a Vitrine.")
+    comandos = parser.add_subparsers(dest="comando", required=True)
+    escutar = comandos.add_parser(
+        "listen", parents=[comum], help="recebe os avisos de teste e os encaminha a um endereço local"
+    )
+    escutar.add_argument("--forward-to", required=True, metavar="URL", help="ex.: http://localhost:3000/avisos")
+    escutar.add_argument("--eventos", metavar="TIPOS", help="tipos de evento separados por vírgula (padrão: todos)")
+    escutar.set_defaults(executar=listen)
+    disparar = comandos.add_parser("trigger", parents=[comum], help="emite um evento de amostra no ambiente de teste")
+    disparar.add_argument("tipo", help="tipo do evento, ex.: geracao.concluida")
+    disparar.set_defaults(executar=trigger)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return args.executar(args)
+    except Falha as falha:
+        print(falha, file=sys.stderr)
+        return 1
+    except httpx.HTTPError as exc:
+        print(f"Não foi possível falar com a Vitrine: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

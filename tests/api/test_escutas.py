@@ -1,0 +1,285 @@
+"""Listening sessions (`vitrine-cli listen`) and sample events (`vitrine-cli trigger`), from the
+integrator's side: the real command in its own process, the service over HTTP, and a local
+receiver (a real aiohttp server) that verifies each forwarded notice with `standardwebhooks`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from graphql_api.aviso.escutas import MAX_ESCUTAS, VIDA
+from graphql_api.core.principal import Ambiente
+from graphql_api.evento.amostras import AMOSTRAS
+from graphql_api.evento.catalog import EVENT_TYPES
+from rest_v1.handlers.escutas import HEARTBEAT_SECONDS
+from tests.api.test_auth import assert_error as assert_envelope
+from tests.factories import eventually
+
+
+async def abrir(client, integrator, **body) -> dict:
+    response = await client.post("/v1/avisos/escutas", json=body, headers=integrator.headers)
+    assert response.status == 201, await response.text()
+    return (await response.json())["data"]
+
+
+async def escuta(client, integrator, escuta_id: str) -> dict:
+    response = await client.get(f"/v1/avisos/escutas/{escuta_id}", headers=integrator.headers)
+    assert response.status == 200, await response.text()
+    return (await response.json())["data"]
+
+
+async def entregas(client, integrator, escuta_id: str) -> list[dict]:
+    response = await client.get(f"/v1/avisos/escutas/{escuta_id}/entregas", headers=integrator.headers)
+    assert response.status == 200, await response.text()
+    return (await response.json())["data"]
+
+
+async def disparar(client, integrator, tipo: str) -> dict:
+    response = await client.post("/v1/avisos/disparos", json={"tipo": tipo}, headers=integrator.headers)
+    assert response.status == 202, await response.text()
+    return (await response.json())["data"]
+
+
+async def assert_error(response, status: int, error_type: str) -> None:
+    assert response.status == status, await response.text()
+    assert_envelope(await response.json(), error_type)
+
+
+async def escutando(vitrine_cli, integrator, receptor, *args: str):
+    """`vitrine-cli listen` forwarding to the receiver, ready; (the run, its session id)."""
+    execucao = await vitrine_cli.iniciar("listen", "--forward-to", receptor.url, *args, chave=integrator.key)
+    segredo = (await execucao.linha("whsec_")).split()[-1]
+    receptor.segredos.append(segredo)
+    escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
+    await execucao.linha("Encaminhando")
+    return execucao, escuta_id
+
+
+# ---------------------------------------------------------------- listen
+
+
+async def test_listen_forwards_signed_notices_records_the_answer_and_ends_on_ctrl_c(
+    client, integrator, receptor_local, vitrine_cli
+):
+    # given the command listening, forwarding to a local receiver
+    execucao, escuta_id = await escutando(vitrine_cli, integrator, receptor_local)
+    assert escuta_id.startswith("esc_")
+    # when an event happens in the test environment
+    evento = await disparar(client, integrator, "geracao.concluida")
+    # then the receiver gets it, signed with the session's secret as real deliveries are
+    await eventually(lambda: _chegou(receptor_local, 1), timeout=15)
+    recebido = receptor_local.recebidos[0]
+    assert recebido.valido is True
+    assert recebido.webhook_id.startswith("ent_")
+    assert recebido.cabecalhos["x-vitrine-signature"] == recebido.cabecalhos["webhook-signature"]
+    assert recebido.evento == {
+        "id": evento["id"],
+        "tipo": "geracao.concluida",
+        "criadoEm": evento["criadoEm"],
+        "contaId": evento["contaId"],
+        "data": AMOSTRAS["geracao.concluida"].dados,
+    }
+    # and the command prints the event, the local answer and its time
+    linha = await execucao.linha(evento["id"])
+    assert "geracao.concluida" in linha and "204" in linha and " ms)" in linha
+
+    # and the local answer is the delivery's result, read through the API
+    async def registrada() -> dict:
+        (entrega,) = await entregas(client, integrator, escuta_id)
+        assert entrega["situacao"] == "entregue", entrega
+        return entrega
+
+    entrega = await eventually(registrada, timeout=10)
+    assert entrega["id"] == recebido.webhook_id and entrega["eventoId"] == evento["id"]
+    assert entrega["status"] == 204 and entrega["duracaoMs"] >= 0 and entrega["respondidaEm"]
+    assert (await escuta(client, integrator, escuta_id))["situacao"] == "conectada"
+
+    # and the report is a call of the call log, like every call
+    async def no_registro() -> None:
+        response = await client.get(
+            "/v1/integracao/chamadas", params={"endpoint": "/avisos/escutas/{escutaId}/entregas/{entregaId}/resultado"},
+            headers=integrator.headers,
+        )
+        assert [c["status"] for c in (await response.json())["data"]] == [200]
+
+    await eventually(no_registro, timeout=10)
+
+    # when Ctrl-C stops the command
+    assert await execucao.interromper() == 0
+    # then the service frees the session
+    sessao = await escuta(client, integrator, escuta_id)
+    assert sessao["situacao"] == "encerrada" and sessao["encerradaEm"]
+    assert "encerrada" in execucao.linhas[-1]
+
+
+async def _chegou(receptor, quantos: int) -> None:
+    assert len(receptor.recebidos) >= quantos, receptor.recebidos
+
+
+async def test_the_local_answer_is_recorded_when_it_fails_or_never_comes(
+    client, integrator, receptor_local, vitrine_cli, unused_tcp_port
+):
+    # given a local receiver answering 500
+    receptor_local.respostas.append((500, {}))
+    execucao, escuta_id = await escutando(vitrine_cli, integrator, receptor_local)
+    await disparar(client, integrator, "geracao.falhou")
+    await execucao.linha("geracao.falhou")
+
+    async def falhou() -> dict:
+        (entrega,) = await entregas(client, integrator, escuta_id)
+        assert entrega["situacao"] == "falhou", entrega
+        return entrega
+
+    entrega = await eventually(falhou, timeout=10)
+    assert entrega["status"] == 500 and entrega["resposta"] == "resposta roteirizada"
+    assert await execucao.interromper() == 0
+
+    # given a command forwarding to a port where nothing listens
+    execucao = await vitrine_cli.iniciar(
+        "listen", "--forward-to", f"http://127.0.0.1:{unused_tcp_port}/avisos", chave=integrator.key
+    )
+    escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
+    await execucao.linha("Encaminhando")
+    await disparar(client, integrator, "produto.conferido")
+    await execucao.linha("conexao_falhou")
+    entrega = await eventually(falhou, timeout=10)
+    assert entrega["status"] is None and entrega["erro"].startswith("conexao_falhou")
+    assert await execucao.interromper() == 0
+
+
+async def test_eventos_chooses_the_types_forwarded(client, integrator, receptor_local, vitrine_cli):
+    execucao, _ = await escutando(vitrine_cli, integrator, receptor_local, "--eventos", "geracao.falhou,cota.alerta")
+    await disparar(client, integrator, "geracao.concluida")
+    alerta = await disparar(client, integrator, "cota.alerta")
+    await execucao.linha(alerta["id"])
+    assert [r.evento["tipo"] for r in receptor_local.recebidos] == ["cota.alerta"]
+    assert await execucao.interromper() == 0
+
+
+async def test_trigger_of_each_event_type_reaches_the_listener(client, integrator, receptor_local, vitrine_cli):
+    # given the command listening to every event
+    execucao, _ = await escutando(vitrine_cli, integrator, receptor_local)
+    # when `vitrine-cli trigger` emits each event type
+    for tipo in EVENT_TYPES:
+        code, saida, erro = await vitrine_cli.executar("trigger", tipo, chave=integrator.key)
+        assert code == 0, erro
+        assert tipo in saida and "evt_" in saida
+    # then each reaches the local receiver, signed, with its sample's shape
+    await eventually(lambda: _chegou(receptor_local, len(EVENT_TYPES)), timeout=20)
+    assert all(r.valido for r in receptor_local.recebidos)
+    assert [r.evento["tipo"] for r in receptor_local.recebidos] == list(EVENT_TYPES)
+    for recebido in receptor_local.recebidos:
+        amostra = AMOSTRAS[recebido.evento["tipo"]]
+        assert recebido.evento["data"] == amostra.dados and recebido.evento["contaId"] == amostra.conta_id
+    assert await execucao.interromper() == 0
+
+
+async def test_trigger_of_an_unknown_type_says_which_exist(integrator, vitrine_cli):
+    code, _, erro = await vitrine_cli.executar("trigger", "geracao.terminou", chave=integrator.key)
+    assert code == 1
+    assert "VALIDATION_FAILED" in erro and "geracao.concluida" in erro
+
+
+async def test_sample_events_reach_registered_test_addresses_but_prove_no_integration_step(
+    client, integrator, receptor
+):
+    response = await client.put(
+        "/v1/avisos", json={"url": receptor.url, "eventos": ["geracao.concluida"]}, headers=integrator.headers
+    )
+    receptor.segredos.append((await response.json())["data"]["segredo"])
+    evento = await disparar(client, integrator, "geracao.concluida")
+    await eventually(lambda: _chegou(receptor, 1), timeout=10)
+    assert receptor.recebidos[0].valido and receptor.recebidos[0].evento["id"] == evento["id"]
+    status = await (await client.get("/v1/integracao/status", headers=integrator.headers)).json()
+    (galeria,) = [e for e in status["data"]["etapas"] if e["codigo"] == "GALERIA_TESTE"]
+    assert galeria["situacao"] == "pendente"
+
+
+# ---------------------------------------------------------------- the rules of a session
+
+
+async def test_a_production_key_is_refused(client, factory, integrator, vitrine_cli):
+    live = await factory.key(integrator, ambiente=Ambiente.PRODUCAO)
+    headers = {"Authorization": f"Bearer {live}"}
+    for path, body in (("/v1/avisos/escutas", {}), ("/v1/avisos/disparos", {"tipo": "geracao.concluida"})):
+        response = await client.post(path, json=body, headers=headers)
+        await assert_error(response, 403, "TEST_ENVIRONMENT_ONLY")
+    code, _, erro = await vitrine_cli.executar("listen", "--forward-to", "http://127.0.0.1:9/avisos", chave=live)
+    assert code == 1
+    assert "TEST_ENVIRONMENT_ONLY" in erro and "sk_live_" in erro and "/docs/erros#TEST_ENVIRONMENT_ONLY" in erro
+
+
+async def test_at_most_three_open_sessions_and_closing_one_frees_its_place(client, integrator, relogio):
+    abertas = [await abrir(client, integrator) for _ in range(MAX_ESCUTAS)]
+    assert all(a["segredo"].startswith("whsec_") and a["situacao"] == "aberta" for a in abertas)
+    response = await client.post("/v1/avisos/escutas", json={}, headers=integrator.headers)
+    await assert_error(response, 409, "NOTICE_LISTEN_LIMIT_REACHED")
+    # DELETE frees a place at once
+    response = await client.delete(f"/v1/avisos/escutas/{abertas[0]['id']}", headers=integrator.headers)
+    assert response.status == 204
+    await abrir(client, integrator)
+    # a session never connected (its command died) stops counting after VIDA
+    relogio.avancar(seconds=VIDA.total_seconds() + 1)
+    assert (await escuta(client, integrator, abertas[1]["id"]))["situacao"] == "encerrada"
+    for _ in range(MAX_ESCUTAS):
+        await abrir(client, integrator)
+
+
+async def test_concurrent_openings_respect_the_limit(client, integrator):
+    responses = await asyncio.gather(
+        *(client.post("/v1/avisos/escutas", json={}, headers=integrator.headers) for _ in range(MAX_ESCUTAS + 2))
+    )
+    assert sorted(r.status for r in responses) == [201] * MAX_ESCUTAS + [409, 409]
+
+
+async def test_closing_the_stream_frees_the_session_and_a_session_takes_one_stream(client, integrator):
+    aberta = await abrir(client, integrator, eventos=["geracao.concluida"])
+    url = f"/v1/avisos/escutas/{aberta['id']}/eventos"
+    fluxo = await client.get(url, headers=integrator.headers)
+    assert fluxo.status == 200 and fluxo.headers["Content-Type"].startswith("text/event-stream")
+    assert fluxo.headers["X-Request-Id"].startswith("req_")
+    assert await fluxo.content.readline() == b"event: sessao\n"
+    dados = json.loads((await fluxo.content.readline()).removeprefix(b"data: "))
+    assert dados["id"] == aberta["id"] and dados["situacao"] == "conectada" and dados["eventos"] == ["geracao.concluida"]
+    # a second stream of the same session is refused
+    await assert_error(await client.get(url, headers=integrator.headers), 409, "NOTICE_LISTEN_CLOSED")
+    # when the client goes away without a word
+    fluxo.close()
+
+    async def encerrada() -> None:
+        assert (await escuta(client, integrator, aberta["id"]))["situacao"] == "encerrada"
+
+    await eventually(encerrada, timeout=10)
+
+
+async def test_sessions_are_the_integrators_own(client, factory, integrator):
+    aberta = await abrir(client, integrator)
+    outro = await factory.integrator()
+    response = await client.get(f"/v1/avisos/escutas/{aberta['id']}", headers=outro.headers)
+    await assert_error(response, 404, "NOT_FOUND")
+    response = await client.get(f"/v1/avisos/escutas/{aberta['id']}/eventos", headers=outro.headers)
+    await assert_error(response, 404, "NOT_FOUND")
+
+
+async def test_an_event_of_another_process_wakes_the_stream_at_once(
+    client, integrator, receptor_local, vitrine_cli, worker_process
+):
+    """PostgreSQL + Redis: the event's process publishes on the invalidation bus, and the stream of
+    this web process forwards it well before its next heartbeat would have read it."""
+    from tests.processes import ROOT
+
+    execucao, _ = await escutando(vitrine_cli, integrator, receptor_local)
+    await asyncio.sleep(1)  # the stream is now waiting for deliveries, not reading them
+    outro = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.outro_processo", integrator.id, "geracao.concluida",
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    saida, erro = await outro.communicate()
+    assert outro.returncode == 0, erro.decode()
+    registrado = asyncio.get_running_loop().time()
+    evento_id = saida.decode().strip()
+    await execucao.linha(evento_id, timeout=HEARTBEAT_SECONDS)
+    assert asyncio.get_running_loop().time() - registrado < HEARTBEAT_SECONDS / 3
+    assert receptor_local.recebidos[0].valido and receptor_local.recebidos[0].evento["id"] == evento_id
+    assert await execucao.interromper() == 0

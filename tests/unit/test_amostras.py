@@ -1,0 +1,94 @@
+"""The sample events of `vitrine-cli trigger` (graphql_api/evento/amostras.py): one per event
+type, each shaped as its real emitter shapes the event: the same keys at every level, and values
+of the same kind wherever both are filled."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from graphql_api.conferencia import catalog as conferencia_catalog
+from graphql_api.conferencia import regras
+from graphql_api.conferencia.models import Conferencia
+from graphql_api.conferencia.service import dados_do_evento as dados_conferencia
+from graphql_api.creditos.models import Carteira
+from graphql_api.evento.amostras import AMOSTRAS, amostra
+from graphql_api.evento.catalog import EVENT_TYPES
+from graphql_api.geracao.models import Geracao
+from graphql_api.geracao.service import dados_do_evento as dados_geracao
+from graphql_api.plano.alertas import dados_cota_alerta, dados_creditos_baixos
+from graphql_api.plano.models import Assinatura
+from graphql_api.produto.models import Produto
+
+FATOS = regras.Fatos(
+    aprovadas=4, aprovadas_hd=2, principal_aprovada=True, principal_recortavel=True, alguma_recortavel=True,
+    principal_texto_sobreposto=False, principal_ampliacao=1.0, descricao=400, atributos=5, marca=True,
+    medidas=True, composicao=True, garantia=True, prova_social=False, perguntas=0,
+)
+
+
+def _real(tipo: str) -> dict[str, Any]:
+    """The payload the real emitter of `tipo` builds, from rows as the service holds them."""
+    if tipo == "produto.conferido":
+        produto = Produto(id="prd_x", conta_id="cta_x", codigo="SKU-1", situacao="aprovado", versao=2)
+        resultados = [regras.galeria(FATOS), *(regras.video(FATOS, r) for r in conferencia_catalog.VIDEOS)]
+        conferencia = Conferencia(id="cnf_x", versao_produto=2, situacao="concluida", resultados=resultados)
+        return dados_conferencia(produto, conferencia)
+    if tipo in ("geracao.concluida", "geracao.falhou"):
+        erro = {"codigo": "ERRO_INTERNO", "mensagem": "Falhou.", "falhas": [{"saida": "imagem_2", "motivo": "x"}]}
+        geracao = Geracao(
+            id="ger_x", tipo="galeria", situacao=tipo.split(".")[1], produto_id="prd_x", creditos_reservados=5,
+            creditos_cobrados=5, erro=erro if tipo == "geracao.falhou" else None,
+        )
+        return dados_geracao(geracao)
+    carteira = Carteira(ambiente="teste", creditos_disponiveis=40, creditos_plano=10, creditos_pacote=30, creditos_reservados=5)
+    if tipo == "creditos.baixos":
+        return dados_creditos_baixos(carteira, 50, 0)
+    if tipo == "cota.alerta":
+        inicio = datetime(2026, 11, 1, tzinfo=UTC)
+        assinatura = Assinatura(ambiente="teste", cota_ciclo=500, ciclo_inicio_em=inicio, ciclo_fim_em=inicio)
+        return dados_cota_alerta(assinatura, carteira, 90)
+    raise AssertionError(f"no real emitter known for {tipo}: add it here")
+
+
+def _kind(value: Any) -> str:
+    return "number" if isinstance(value, (int, float)) and not isinstance(value, bool) else type(value).__name__
+
+
+def assert_same_shape(sample: Any, real: Any, path: str = "data") -> None:
+    if sample is None or real is None:  # a nullable field: either side may be empty
+        return
+    assert _kind(sample) == _kind(real), f"{path}: {_kind(sample)} in the sample, {_kind(real)} in the event"
+    if isinstance(real, dict):
+        assert sorted(sample) == sorted(real), f"{path}: keys {sorted(sample)} in the sample, {sorted(real)} in the event"
+        for key in real:
+            assert_same_shape(sample[key], real[key], f"{path}.{key}")
+    elif isinstance(real, list) and sample and real:
+        for item in sample:
+            assert_same_shape(item, real[0], f"{path}[]")
+
+
+def test_every_event_type_has_a_sample():
+    assert sorted(AMOSTRAS) == sorted(EVENT_TYPES)
+
+
+@pytest.mark.parametrize("tipo", list(EVENT_TYPES))
+def test_each_sample_has_the_shape_of_its_real_event(tipo):
+    assert_same_shape(AMOSTRAS[tipo].dados, _real(tipo))
+
+
+def test_the_shape_check_catches_a_missing_or_changed_field():
+    real = _real("geracao.concluida")
+    with pytest.raises(AssertionError, match="keys"):
+        assert_same_shape({k: v for k, v in real.items() if k != "produtoId"}, real)
+    with pytest.raises(AssertionError, match="creditosCobrados"):
+        assert_same_shape(real | {"creditosCobrados": "5"}, real)
+
+
+def test_account_events_carry_an_account_and_wallet_events_none():
+    assert {t for t, a in AMOSTRAS.items() if a.conta_id is None} == {"creditos.baixos", "cota.alerta"}
+    copia = amostra("geracao.concluida")
+    copia.dados["id"] = "outro"
+    assert AMOSTRAS["geracao.concluida"].dados["id"] != "outro"

@@ -60,6 +60,7 @@ class Runtime:
         )
         # Integration steps are judged from each batch of logged calls, off the request path.
         call_log.listeners.append(lambda batch: integracao.registrar_chamadas(batch, smtp_url=settings.smtp_url))
+        bus.subscribe(integracao.on_bus)
         call_log.listeners.append(UltimoUso().registrar)
         return cls(
             settings=settings,

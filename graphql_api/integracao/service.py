@@ -75,7 +75,6 @@ class _OkCache:
             self._done.clear()
         self._done.add(key)
 
-
     def forget(self, integrador_id: str) -> None:
         self._done = {key for key in self._done if key[0] != integrador_id}
 

@@ -54,7 +54,7 @@ async def test_each_row_opens_its_call_and_shows_its_key(portal, owner, client):
     assert f'<a class="row-link" href="/chamadas/{request_id}">GET /v1/saldo</a>' in page
     assert f'<tr class="opens" id="chamada-{request_id}">' in page
     assert ">Chave</th>" in page and f'<span class="mono">{key[:20]}</span>' in page
-    assert "aria-label=\"Detalhe da chamada" not in page
+    assert 'aria-label="Detalhe da chamada' not in page
 
 
 async def test_the_detail_shows_response_headers_and_the_call_as_curl_without_the_key(portal, owner, client):
@@ -82,7 +82,7 @@ def test_curl_quotes_the_body_for_the_shell_and_names_the_token_of_an_oauth_call
     curl = como_curl(chamada, "https://api.exemplo.com/v1")
     assert curl.splitlines()[0] == "curl -X PUT 'https://api.exemplo.com/v1/contas/cta_1/produtos/SKU?x=1' \\"
     assert '-H "Authorization: Bearer $VITRINE_TOKEN"' in curl and "oat_test_****" not in curl
-    assert "--data-raw '{\"nome\":\"Loja d'\"'\"'Água\"}'" in curl
+    assert '--data-raw \'{"nome":"Loja d\'"\'"\'Água"}\'' in curl
 
 
 # -- keys ---------------------------------------------------------------------------------------
@@ -139,7 +139,9 @@ async def test_a_sample_event_goes_signed_with_its_real_shape_and_opens_to_what_
     assert f"webhook-signature: {recebido.cabecalhos['webhook-signature']}" in page
     assert "&#34;tipo&#34;: &#34;produto.conferido&#34;" in page or '"tipo": "produto.conferido"' in page
     # an unknown event is refused beside the field
-    refused = await portal.submit(f"/avisos/{aviso_id}/amostra", {"tipo": "nada.disso"}, token_from=f"/avisos/{aviso_id}")
+    refused = await portal.submit(
+        f"/avisos/{aviso_id}/amostra", {"tipo": "nada.disso"}, token_from=f"/avisos/{aviso_id}"
+    )
     assert refused.status == 422 and 'id="erro-tipo"' in await refused.text()
 
 
@@ -232,9 +234,9 @@ async def test_clearing_test_data_starts_the_integration_over_and_leaves_product
     integrador = await integrador_id(owner)
     key = await create_key(portal)
     # given test data, a passing notice test and a stray POST without Idempotency-Key
-    conta = (await (await client.post("/v1/contas", json={"codigoExterno": "c1", "nome": "n"}, headers=auth(key))).json())[
-        "data"
-    ]
+    conta = (
+        await (await client.post("/v1/contas", json={"codigoExterno": "c1", "nome": "n"}, headers=auth(key))).json()
+    )["data"]
     stray = await client.post("/v1/galerias", json={"produtoId": "prd_x", "quantidadeImagens": 3}, headers=auth(key))
     assert stray.status == 400
     aviso_id, segredo = await _register(portal, receptor.url)

@@ -44,7 +44,14 @@ def test_the_product_sample_has_the_real_events_shape():
     assert keys({**amostra, "conferencia": {**amostra["conferencia"], "resultados": []}}) == keys(real)
     # each result has the keys the check's rules produce (graphql_api/conferencia/regras.py)
     for item in amostra["conferencia"]["resultados"]:
-        assert set(item) == {"tipo", "aprovado", "quantidadeMaximaImagens", "quantidadesAprovadas", "notaVideo", "pendencias"}
+        assert set(item) == {
+            "tipo",
+            "aprovado",
+            "quantidadeMaximaImagens",
+            "quantidadesAprovadas",
+            "notaVideo",
+            "pendencias",
+        }
 
 
 def test_wallet_samples_name_no_account_and_account_samples_do():

@@ -208,7 +208,7 @@ async def test_tls_and_dns_failures_are_told_apart(portal, owner, aiohttp_server
         )
         location = response.headers["Location"]
 
-        async def failed():
+        async def failed(location=location):
             page = await portal.page(location)
             assert "Tentativa 1" in page and "hx-trigger" not in page
             return page

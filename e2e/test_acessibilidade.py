@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -84,11 +85,15 @@ def integrador(browser: Browser, service: str, receptor_modulo) -> dict:
     page.goto(f"{service}{aviso}")
     page.get_by_role("button", name="Enviar entregas de teste").click()
     expect(page.locator("#resultado-testes").get_by_text("passou")).to_have_count(3, timeout=20_000)
+    # a sample event, whose delivery opens to what was sent and received
+    page.get_by_role("button", name="Enviar evento de teste").click()
+    expect(page).to_have_url(re.compile(f"{aviso}/entregas/"))
+    entrega = urlsplit(page.url).path
     page.goto(f"{service}/chamadas")
     chamada = page.locator("#lista-chamadas a[href^='/chamadas/req_']").first.get_attribute("href")
     state = context.storage_state()
     context.close()
-    return {"state": state, "conta": conta["id"], "aviso": aviso, "chamada": chamada}
+    return {"state": state, "conta": conta["id"], "aviso": aviso, "entrega": entrega, "chamada": chamada}
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +111,7 @@ def _portal_pages(integrador: dict) -> list[str]:
     conta = integrador["conta"]
     return [
         "/visao-geral", "/integracao", "/chaves", "/chamadas", integrador["chamada"], "/avisos",
-        integrador["aviso"], "/apps", "/contas", f"/contas/{conta}",
+        integrador["aviso"], integrador["entrega"], "/integracao/limpar", "/apps", "/contas", f"/contas/{conta}",
         f"/contas/{conta}/produtos/{PRODUTO}", "/geracoes", "/creditos",
         "/extrato", "/plano", "/emails", "/equipe", "/contrato", "/uma-pagina-que-nao-existe",
     ]

@@ -63,7 +63,7 @@ def test_sign_up_create_a_key_use_it_and_see_the_call(page: Page, service: str, 
     shot("chamadas")
 
     # the refused call's detail: masked bodies, cause, fix and the documentation link
-    page.get_by_role("link", name=re.compile(f"chamada {request_id}")).click()
+    calls.locator(f"#chamada-{request_id}").get_by_role("link").click()
     expect(page.get_by_role("heading", name=re.compile("VALIDATION_FAILED"))).to_be_visible()
     sent = page.get_by_role("region", name="Corpo enviado")
     expect(sent).to_contain_text("j***@loja.com.br")

@@ -1,6 +1,10 @@
 """Notice addresses: register one (its whsec_ secret shown once), change its events, rotate the
 secret (after the password: it reveals a new one), remove it, send the three test deliveries and
-watch their results arrive, and read its delivery history with manual redelivery."""
+watch their results arrive, send a sample of an event, and read its delivery history (filtered by
+event and result) down to each attempt's body and headers, with manual redelivery."""
+
+import json
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -36,11 +40,11 @@ OBTER = Operation(
     "query($id: ID!) { aviso(id: $id) { ...AvisoFields } eventosAviso { nome descricao } }" + fragments.AVISO
 )
 DETALHE = Operation(
-    """query($id: ID!, $avisoId: String!, $cursor: String) {
+    """query($id: ID!, $avisoId: String!, $cursor: String, $situacao: String, $tipo: String) {
       aviso(id: $id) { ...AvisoFields }
       eventosAviso { nome descricao }
       ultimaRodadaTesteAviso(avisoId: $avisoId) { ...RodadaFields }
-      entregasAviso(avisoId: $avisoId, limite: """
+      entregasAviso(avisoId: $avisoId, situacao: $situacao, tipo: $tipo, limite: """
     + str(PAGE_SIZE)
     + """, cursor: $cursor) {
         itens { ...EntregaFields } """
@@ -57,6 +61,13 @@ TESTES = Operation(
 )
 
 REGISTRO_FIELDS = {"url", "eventos"}
+FILTROS_ENTREGAS = ("tipo", "situacao")
+RESULTADOS = {
+    "entregue": "Entregue",
+    "falhou": "Falhou",
+    "pendente": "Aguardando nova tentativa",
+    "enviando": "Enviando",
+}
 
 
 async def _eventos_marcados(page: Page) -> list[str]:
@@ -93,12 +104,22 @@ async def registrar(page: Page) -> web.StreamResponse:
 
 
 async def _detail(page: Page, aviso_id: str, *, status: int = 200, **extra) -> web.StreamResponse:
-    data = await page.run(DETALHE, id=aviso_id, avisoId=aviso_id, cursor=page.query("cursor") or None)
+    filtros = {name: page.query(name) for name in FILTROS_ENTREGAS if page.query(name)}
+    try:
+        variaveis = {"situacao": None, "tipo": None} | filtros
+        data = await page.run(DETALHE, id=aviso_id, avisoId=aviso_id, cursor=page.query("cursor") or None, **variaveis)
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED" or not filtros:
+            raise
+        return page.redirect(f"/avisos/{aviso_id}")  # a filter value from an old link: show all
     entregas = data["entregasAviso"]
     context = {"erros": {}, "erro": None, "marcados": None} | extra
     return page.render(
         "portal/aviso.html",
         status=status,
+        filtros=filtros,
+        consulta=urlencode(filtros),
+        resultados=RESULTADOS,
         aviso=data["aviso"],
         eventos=data["eventosAviso"],
         rodada=data["ultimaRodadaTesteAviso"],
@@ -197,3 +218,37 @@ async def reenviar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
     await page.run(ops.REENVIAR_ENTREGA, avisoId=aviso_id, entregaId=page.request.match_info["entregaId"])
     return page.redirect(f"/avisos/{aviso_id}", aviso="reenvio")
+
+
+@routes.post("/avisos/{id}/amostra")
+async def enviar_amostra(page: Page) -> web.StreamResponse:
+    """A sample of the chosen event, shaped and signed like the real one; its delivery opens."""
+    aviso_id = page.request.match_info["id"]
+    tipo = await page.field("tipo")
+    try:
+        entrega = (await page.run(ops.ENVIAR_EVENTO_TESTE, avisoId=aviso_id, tipo=tipo))["enviarEventoTeste"]
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise
+        erros, erro = form_errors(error, {"tipo"})
+        return await _detail(page, aviso_id, status=422, erros=erros, erro=erro)
+    return page.redirect(f"/avisos/{aviso_id}/entregas/{entrega['id']}", aviso="amostra_enviada")
+
+
+@routes.get("/avisos/{id}/entregas/{entregaId}")
+async def entrega(page: Page) -> web.StreamResponse:
+    """One delivery: the exact body, and per attempt the headers sent and what came back."""
+    aviso_id = page.request.match_info["id"]
+    aviso = (await page.run(OBTER, id=aviso_id))["aviso"]
+    entrega = (await page.run(ops.OBTER_ENTREGA, avisoId=aviso_id, id=page.request.match_info["entregaId"]))[
+        "entregaAviso"
+    ]
+    return page.render("portal/aviso_entrega.html", aviso=aviso, entrega=entrega, corpo=_legivel(entrega["corpo"]))
+
+
+def _legivel(corpo: str) -> str:
+    """The body indented for reading (the bytes sent are compact JSON: shown as sent below)."""
+    try:
+        return json.dumps(json.loads(corpo), ensure_ascii=False, indent=2)
+    except ValueError:
+        return corpo

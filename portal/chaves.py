@@ -1,4 +1,5 @@
-"""API keys: create (the whole key shown once), list by identifier, revoke with confirmation."""
+"""API keys: create (the whole key shown once), list by identifier with each key's last use and a
+link to its calls, revoke with confirmation."""
 
 from aiohttp import web
 
@@ -9,7 +10,8 @@ from portal.web import Page, PortalRoutes, form_errors
 routes = PortalRoutes()
 
 LISTAR = Operation(
-    "query { chaves { identificador nome ambiente ativa criadoEm revogadaEm } bloqueioChaveProducao { tipo mensagem } }"
+    "query { chaves { identificador nome ambiente ativa criadoEm revogadaEm ultimoUsoEm } "
+    "bloqueioChaveProducao { tipo mensagem } }"
 )
 CRIAR = Operation(
     "mutation($nome: String!) { criarChave(nome: $nome) { token chave { identificador nome ambiente criadoEm } } }"

@@ -1,12 +1,13 @@
 """Integration: the 8 steps with their evidence, failure and how to complete each, production
-access and its request (released, or the steps still missing), and the open alerts."""
+access and its request (released, or the steps still missing), the open alerts, and clearing the
+test environment's data (after the password) to start the integration over."""
 
 from aiohttp import web
 
 from graphql_api.core.errors import ApiError
 from graphql_api.executor import Operation
 from graphql_api.operations import fragments
-from graphql_api.operations.integracao import PEDIR_PRODUCAO
+from graphql_api.operations.integracao import LIMPAR_DADOS_DE_TESTE, PEDIR_PRODUCAO
 from portal.web import Page, PortalRoutes
 
 routes = PortalRoutes()
@@ -48,3 +49,15 @@ async def pedir_producao(page: Page) -> web.StreamResponse:
         # The refusal is shown where the button is: the steps still missing, or the suspension.
         return await _page(page, status=error.status, recusa=error)
     return page.redirect("/integracao", aviso="producao_liberada")
+
+
+@routes.get("/integracao/limpar")
+async def limpar_confirmar(page: Page) -> web.StreamResponse:
+    return page.render("portal/integracao_limpar.html", apagados=None)
+
+
+@routes.post("/integracao/limpar")
+async def limpar(page: Page) -> web.StreamResponse:
+    # REAUTHENTICATION_REQUIRED asks for the password and comes back to the confirmation.
+    apagados = (await page.run(LIMPAR_DADOS_DE_TESTE))["limparDadosDeTeste"]
+    return page.render("portal/integracao_limpar.html", apagados=apagados)

@@ -83,6 +83,7 @@ NOTICES = {
     "aviso_removido": "Endereço removido, com o histórico de entregas dele.",
     "testes_enviados": "Entregas de teste enviadas. Os resultados aparecem abaixo assim que o seu servidor responder.",
     "reenvio": "Entrega reenviada agora, com o mesmo webhook-id e o mesmo corpo.",
+    "amostra_enviada": "Evento de teste enviado. A tentativa aparece abaixo assim que o seu servidor responder.",
     "producao_liberada": "Produção liberada. Para criar chaves de produção, aceite também o contrato vigente.",
     "contrato_aceito": "Contrato aceito. Obrigado!",
     "recarregado": "Créditos de teste recarregados.",

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 
 from graphql_api.chamada.writer import CallLogWriter
-from graphql_api.chave.service import CACHE_TOPIC, KeyCache
+from graphql_api.chave.service import CACHE_TOPIC, KeyCache, UltimoUso
 from graphql_api.integrador.situacao import RateLimits
 from graphql_api.oauth import cache as oauth_cache
 from graphql_api.oauth.tokens import TokenCache
@@ -64,6 +64,8 @@ class Runtime:
         )
         # Integration steps are judged from each batch of logged calls, off the request path.
         call_log.listeners.append(lambda batch: integracao.registrar_chamadas(batch, smtp_url=settings.smtp_url))
+        bus.subscribe(integracao.on_bus)
+        call_log.listeners.append(UltimoUso().registrar)
         return cls(
             settings=settings,
             redis=redis,

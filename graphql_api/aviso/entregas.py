@@ -29,8 +29,10 @@ from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import exigir_aceito
+from graphql_api.evento.amostras import AMOSTRAS, amostra
+from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.integracao import alertas
-from vitrine.infra.outbound import OutboundError
+from vitrine.infra.outbound import USER_AGENT, OutboundError
 
 if TYPE_CHECKING:
     from graphql_api.evento.models import Evento
@@ -38,8 +40,36 @@ if TYPE_CHECKING:
     from vitrine.settings import Settings
 
 SITUACOES_ENTREGA = ("pendente", "enviando", "entregue", "falhou")
-RESPOSTA_MAX = 1024  # bytes of an answer kept with each attempt
+RESPOSTA_MAX = 4096  # bytes of an answer kept with each attempt
 JITTER = 0.2  # each wait is its nominal value +-20%
+
+# Why an attempt got no answer (Tentativa.falha), from the outbound client's failure codes: a
+# delivery Vitrine could not make is told apart from a server that answered wrong.
+FALHA_DO_CODIGO = {
+    "dns_falhou": "dns",
+    "tls_falhou": "tls",
+    "tempo_esgotado": "tempo_esgotado",
+    "conexao_recusada": "recusada",
+    "endereco_proibido": "endereco_proibido",
+}
+FALHAS = {
+    "dns": "o nome do servidor não foi encontrado no DNS",
+    "tls": "a conexão segura (TLS) falhou: certificado inválido, vencido, de outro nome ou de uma CA não pública",
+    "tempo_esgotado": "o servidor não respondeu a tempo",
+    "recusada": "o servidor recusou a conexão (nada escuta nessa porta)",
+    "endereco_proibido": "o nome resolve para um endereço privado, local ou reservado",
+    "conexao": "a conexão caiu antes de uma resposta HTTP",
+}
+
+
+def motivo_falha(falha: str | None, erro: str | None) -> str | None:
+    """How a person reads an attempt that got no answer: "não alcançamos seu servidor" and why."""
+    if falha is None:
+        return None
+    detalhe = erro.split(": ", 1)[-1] if erro else ""
+    return f"Não alcançamos seu servidor: {FALHAS.get(falha, FALHAS['conexao'])}." + (
+        f" ({detalhe})" if detalhe else ""
+    )
 
 
 def json_compacto(value: Any) -> str:
@@ -47,15 +77,41 @@ def json_compacto(value: Any) -> str:
 
 
 def corpo_do_evento(evento: Evento) -> str:
+    return _corpo(evento.id, evento.tipo, evento.criado_em, evento.conta_id, evento.dados)
+
+
+def _corpo(evento_id: str, tipo: str, criado_em: datetime, conta_id: str | None, dados: dict[str, Any]) -> str:
     return json_compacto(
-        {
-            "id": evento.id,
-            "tipo": evento.tipo,
-            "criadoEm": format_timestamp(evento.criado_em),
-            "contaId": evento.conta_id,
-            "data": evento.dados,
-        }
+        {"id": evento_id, "tipo": tipo, "criadoEm": format_timestamp(criado_em), "contaId": conta_id, "data": dados}
     )
+
+
+def enviados(cabecalhos: dict[str, str]) -> dict[str, str]:
+    """The headers of an attempt as they left: ours and the client's User-Agent."""
+    return cabecalhos | {"User-Agent": USER_AGENT}
+
+
+async def enviar_amostra(principal: Principal, aviso_id: str, tipo: str) -> Entrega:
+    """A sample of an event type (graphql_api/evento/amostras.py) to one address, signed and
+    shaped like the real event: a delivery with one attempt and no effect on the address health."""
+    aviso = await obter_aviso(principal, aviso_id)
+    if aviso.situacao != "ativo":
+        raise ApiError("NOTICE_ADDRESS_DISABLED")
+    exigir_aceito("tipo", tipo, tuple(AMOSTRAS))
+    agora = relogio.agora()
+    evento_id = new_id("evt_")
+    entrega = await Entrega.create(
+        id=new_id("ent_"),
+        aviso_id=aviso.id,
+        evento_id=evento_id,
+        tipo=tipo,
+        corpo=_corpo(evento_id, tipo, agora, (exemplo := amostra(tipo)).conta_id, exemplo.dados),
+        proxima_tentativa_em=agora,
+        enfileirada_em=agora,
+        amostra=True,
+    )
+    await after_commit(lambda: enfileirar_envios([entrega.id]))
+    return entrega
 
 
 async def enfileirar_entregas(evento: Evento) -> list[str]:
@@ -137,6 +193,7 @@ class Resposta:
     erro: str | None = None
     duracao_ms: float = 0.0
     cabecalhos: dict[str, str] = field(default_factory=dict)
+    falha: str | None = None  # why no answer came (FALHAS); None when the server answered
 
 
 async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, str]) -> Resposta:
@@ -154,7 +211,10 @@ async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, s
         )
     except OutboundError as exc:
         return Resposta(
-            status=exc.status, erro=f"{exc.code}: {exc.detail}"[:300], duracao_ms=(time.perf_counter() - started) * 1000
+            status=exc.status,
+            erro=f"{exc.code}: {exc.detail}"[:300],
+            duracao_ms=(time.perf_counter() - started) * 1000,
+            falha=None if exc.status is not None else FALHA_DO_CODIGO.get(exc.code, "conexao"),
         )
     return Resposta(
         status=response.status,
@@ -179,11 +239,17 @@ async def tentar_entrega(entrega_id: str, runtime: Runtime) -> str:
         return "falhou"
     cabecalhos = assinatura.cabecalhos(chaves(aviso, runtime.settings, agora), entrega.id, agora, entrega.corpo)
     resposta = await enviar(runtime, aviso.url, entrega.corpo, cabecalhos)
-    return await _registrar_tentativa(entrega, aviso, reserva, agora, resposta, runtime)
+    return await _registrar_tentativa(entrega, aviso, reserva, agora, cabecalhos, resposta, runtime)
 
 
 async def _registrar_tentativa(
-    entrega: Entrega, aviso: Aviso, reserva: str, iniciada_em: datetime, resposta: Resposta, runtime: Runtime
+    entrega: Entrega,
+    aviso: Aviso,
+    reserva: str,
+    iniciada_em: datetime,
+    cabecalhos: dict[str, str],
+    resposta: Resposta,
+    runtime: Runtime,
 ) -> str:
     settings = runtime.settings
     agora = relogio.agora()
@@ -198,8 +264,22 @@ async def _registrar_tentativa(
             status=status,
             resposta=resposta.corpo,
             erro=resposta.erro,
+            cabecalhos_enviados=enviados(cabecalhos),
+            cabecalhos_resposta=resposta.cabecalhos or None,
+            falha=resposta.falha,
         )
-        if status is not None and 200 <= status < 300:
+        entregue = status is not None and 200 <= status < 300
+        if entrega.amostra:  # a sample: this attempt is its outcome, the address health is not touched
+            await repository.finish_entrega(
+                entrega.id,
+                reserva,
+                situacao="entregue" if entregue else "falhou",
+                entregue_em=agora if entregue else None,
+                ultimo_status=status,
+                proxima_tentativa_em=None,
+            )
+            return "entregue" if entregue else "falhou"
+        if entregue:
             await repository.finish_entrega(
                 entrega.id,
                 reserva,
@@ -243,19 +323,39 @@ async def _registrar_tentativa(
 
 
 async def listar_entregas(
-    principal: Principal, aviso_id: str, page: PageRequest, *, situacao: str | None = None
+    principal: Principal, aviso_id: str, page: PageRequest, *, situacao: str | None = None, tipo: str | None = None
 ) -> tuple[list[Entrega], str | None, dict[str, list[Tentativa]]]:
     aviso = await obter_aviso(principal, aviso_id)
     if situacao is not None:
         exigir_aceito("situacao", situacao, SITUACOES_ENTREGA)
-    rows, next_cursor = await paginate(consulta_entregas(aviso.id, situacao), page)
+    if tipo is not None:
+        exigir_aceito("tipo", tipo, tuple(EVENT_TYPES))
+    rows, next_cursor = await paginate(consulta_entregas(aviso.id, situacao, tipo), page)
     return rows, next_cursor, await repository.tentativas_of([e.id for e in rows])
 
 
-def consulta_entregas(aviso_id: str, situacao: str | None) -> QuerySet[Entrega]:
-    """An address's deliveries before their page: (aviso, id) and (aviso, situacao, id) indexes."""
+def consulta_entregas(aviso_id: str, situacao: str | None, tipo: str | None = None) -> QuerySet[Entrega]:
+    """An address's deliveries before their page: the (aviso, id), (aviso, situacao, id) and
+    (aviso, tipo, id) indexes; with both filters, the planner picks one."""
     query = repository.entregas_of(aviso_id)
-    return query.filter(situacao=situacao) if situacao is not None else query
+    if situacao is not None:
+        query = query.filter(situacao=situacao)
+    if tipo is not None:
+        query = query.filter(tipo=tipo)
+    return query
+
+
+async def obter_entrega(principal: Principal, aviso_id: str, entrega_id: str) -> tuple[Entrega, list[Tentativa]]:
+    """One delivery of an address with every attempt: the exact body and headers sent, and what
+    came back (status, headers, the first 4 KB of the body) or why nothing did."""
+    aviso = await obter_aviso(principal, aviso_id)
+    entrega = await encontrar(
+        entrega_id,
+        "ent_",
+        repository.entregas_of(aviso.id).filter(id=entrega_id).first,
+        f"Entrega {entrega_id} não encontrada neste endereço.",
+    )
+    return entrega, (await repository.tentativas_of([entrega.id]))[entrega.id]
 
 
 async def reenviar_entrega(principal: Principal, aviso_id: str, entrega_id: str) -> tuple[Entrega, list[Tentativa]]:

@@ -60,6 +60,9 @@ class Entrega(Model):
     em_voo_desde = fields.DatetimeField(null=True)
     reserva = fields.CharField(max_length=32, null=True)
     ultimo_status = fields.SmallIntField(null=True)
+    # A sample sent from the portal ("Enviar evento de teste"): no event row, one attempt, and
+    # it never counts for the address health (failing since, switching off).
+    amostra = fields.BooleanField(default=False, db_default=False)
     criado_em = fields.DatetimeField(auto_now_add=True)
     entregue_em = fields.DatetimeField(null=True)
 

@@ -53,12 +53,20 @@ class Query:
         limite: int | None = None,
         cursor: str | None = None,
         situacao: str | None = None,
+        tipo: Annotated[str | None, strawberry.argument(description="Only deliveries of this event.")] = None,
     ) -> Pagina[EntregaType]:
         page = PageRequest.of(limite, cursor, prefixo="ent_")
         rows, next_cursor, tentativas = await entregas.listar_entregas(
-            info.context.principal, aviso_id, page, situacao=situacao
+            info.context.principal, aviso_id, page, situacao=situacao, tipo=tipo
         )
         return pagina([EntregaType.from_model(e, tentativas[e.id]) for e in rows], page, next_cursor)
+
+    @strawberry.field(
+        extensions=requires(GERENCIAR, integrator_only=True),
+        description="One delivery with every attempt: body and headers sent, what came back or why nothing did.",
+    )
+    async def entrega_aviso(self, info: Info, aviso_id: str, id: strawberry.ID) -> EntregaType:
+        return EntregaType.from_model(*await entregas.obter_entrega(info.context.principal, aviso_id, id))
 
     @strawberry.field(extensions=requires(GERENCIAR, integrator_only=True))
     async def teste_aviso(self, info: Info, id: strawberry.ID) -> TesteAvisoType:
@@ -131,6 +139,14 @@ class Mutation:
     async def reenviar_entrega_aviso(self, info: Info, aviso_id: str, entrega_id: str) -> EntregaType:
         entrega, tentativas = await entregas.reenviar_entrega(info.context.principal, aviso_id, entrega_id)
         return EntregaType.from_model(entrega, tentativas)
+
+    @strawberry.mutation(
+        extensions=requires(GERENCIAR, integrator_only=True),
+        description="Send a sample of an event type, shaped and signed like the real event, to one address.",
+    )
+    async def enviar_evento_teste(self, info: Info, aviso_id: str, tipo: str) -> EntregaType:
+        entrega = await entregas.enviar_amostra(info.context.principal, aviso_id, tipo)
+        return EntregaType.from_model(entrega, [])
 
     @strawberry.mutation(extensions=requires(GERENCIAR, integrator_only=True))
     async def testar_aviso(

@@ -144,11 +144,13 @@ async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
 async def concluir_teste(teste: TesteAviso, cabecalhos: dict[str, str], corpo: str, resposta: Resposta) -> None:
     await TesteAviso.filter(id=teste.id, situacao="pendente").update(
         situacao="concluido",
-        cabecalhos_enviados=cabecalhos,
+        cabecalhos_enviados=entregas.enviados(cabecalhos) if cabecalhos else None,
         corpo_enviado=corpo,
         status=resposta.status,
         resposta=resposta.corpo,
         erro=resposta.erro,
+        cabecalhos_resposta=resposta.cabecalhos or None,
+        falha=resposta.falha,
         duracao_ms=round(resposta.duracao_ms, 1),
         veredito=veredito(teste.caso, resposta.status),
         concluido_em=relogio.agora(),
@@ -173,14 +175,20 @@ async def situacao_assinatura(integrador_id: str, ambiente: str) -> SituacaoAssi
     if rodada is None or rodada.situacao != "concluida":
         return SituacaoAssinatura("pendente", ultima_falha=None if rodada else "Nenhum teste de avisos executado.")
     testes = await repository.testes_of(rodada.id)
-    falhas = [
-        f"{t.caso}: esperado {ESPERADO[t.caso]}, recebido {t.status if t.status is not None else t.erro}"
-        for t in testes
-        if t.veredito != "passou"
-    ]
+    falhas = [_falha(t) for t in testes if t.veredito != "passou"]
+    if falhas and all(t.falha for t in testes):  # nothing reached the server: one reason, not three
+        falhas = [entregas.motivo_falha(testes[0].falha, testes[0].erro) or ""]
     return SituacaoAssinatura(
         "falhou" if falhas else "ok",
         verificado_em=rodada.concluida_em,
         testes=testes,
         ultima_falha="; ".join(falhas) or None,
     )
+
+
+def _falha(teste: TesteAviso) -> str:
+    """Why a test did not pass: what the server answered, or that it was never reached."""
+    if teste.falha:
+        return f"{teste.caso}: {entregas.motivo_falha(teste.falha, teste.erro)}"
+    recebido = teste.status if teste.status is not None else teste.erro
+    return f"{teste.caso}: esperado {ESPERADO[teste.caso]}, recebido {recebido}"

@@ -4,6 +4,7 @@ import strawberry
 from strawberry.scalars import JSON
 
 from graphql_api.aviso import escutas
+from graphql_api.aviso.entregas import motivo_falha
 from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.aviso.testes import ESPERADO
 from graphql_api.core.scalars import Timestamp
@@ -54,8 +55,17 @@ class TentativaType:
     iniciada_em: Timestamp
     duracao_ms: float | None
     status: int | None
-    resposta: str | None
+    resposta: str | None = strawberry.field(description="The first 4 KB of the body the address answered.")
     erro: str | None
+    falha: str | None = strawberry.field(
+        description="Why no answer came: dns, tls, tempo_esgotado, recusada, endereco_proibido or conexao; "
+        "null when the address answered (whatever the status)."
+    )
+    motivo_falha: str | None = strawberry.field(
+        description="The failure for people: we did not reach your server, and why."
+    )
+    cabecalhos_enviados: JSON | None = strawberry.field(description="The exact headers sent with this attempt.")
+    cabecalhos_resposta: JSON | None
 
     @classmethod
     def from_model(cls, t: Tentativa) -> TentativaType:
@@ -66,6 +76,10 @@ class TentativaType:
             status=t.status,
             resposta=t.resposta,
             erro=t.erro,
+            falha=t.falha,
+            motivo_falha=motivo_falha(t.falha, t.erro),
+            cabecalhos_enviados=JSON(t.cabecalhos_enviados) if t.cabecalhos_enviados is not None else None,
+            cabecalhos_resposta=JSON(t.cabecalhos_resposta) if t.cabecalhos_resposta is not None else None,
         )
 
 
@@ -83,11 +97,15 @@ class EntregaType:
     criado_em: Timestamp
     entregue_em: Timestamp | None
     tentativas: list[TentativaType]
+    amostra: bool = strawberry.field(description="A sample sent from the portal (one attempt), not a real event.")
+    corpo: str = strawberry.field(description="The exact JSON body sent, identical on every attempt.")
 
     @classmethod
     def from_model(cls, e: Entrega, tentativas: list[Tentativa]) -> EntregaType:
         return cls(
             id=strawberry.ID(e.id),
+            amostra=e.amostra,
+            corpo=e.corpo,
             evento_id=e.evento_id,
             tipo=e.tipo,
             situacao=e.situacao,
@@ -111,6 +129,9 @@ class RespostaTesteType:
     corpo: str | None
     erro: str | None
     duracao_ms: float | None
+    cabecalhos: JSON | None = None
+    falha: str | None = None
+    motivo_falha: str | None = None
 
 
 @strawberry.type(
@@ -138,7 +159,15 @@ class TesteAvisoType:
             enviado=EnvioTesteType(cabecalhos=JSON(t.cabecalhos_enviados or {}), corpo=t.corpo_enviado or "")
             if done and t.corpo_enviado
             else None,
-            resposta=RespostaTesteType(status=t.status, corpo=t.resposta, erro=t.erro, duracao_ms=t.duracao_ms)
+            resposta=RespostaTesteType(
+                status=t.status,
+                corpo=t.resposta,
+                erro=t.erro,
+                duracao_ms=t.duracao_ms,
+                cabecalhos=JSON(t.cabecalhos_resposta) if t.cabecalhos_resposta is not None else None,
+                falha=t.falha,
+                motivo_falha=motivo_falha(t.falha, t.erro),
+            )
             if done
             else None,
             veredito=t.veredito,

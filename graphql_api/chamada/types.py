@@ -63,6 +63,9 @@ class ChamadaDetalheType(ChamadaType):
     como_corrigir: str | None
     documentacao: str | None
     cabecalhos_enviados: JSON | None
+    cabecalhos_resposta: JSON | None = strawberry.field(
+        description="Response headers worth debugging with: X-RateLimit-*, Retry-After, Idempotent-Replayed, Location."
+    )
     corpo_enviado: JSON | None
     corpo_recebido: JSON | None
     corpo_enviado_cortado: bool
@@ -80,6 +83,7 @@ class ChamadaDetalheType(ChamadaType):
             como_corrigir=kind.correcao if kind else None,
             documentacao=_doc_link(docs_url, c.codigo_erro),
             cabecalhos_enviados=JSON(c.cabecalhos) if c.cabecalhos is not None else None,
+            cabecalhos_resposta=JSON(c.cabecalhos_resposta) if c.cabecalhos_resposta is not None else None,
             corpo_enviado=body_as_json(c.corpo_enviado),
             corpo_recebido=body_as_json(c.corpo_recebido),
             corpo_enviado_cortado=c.corpo_enviado_cortado,

@@ -1,3 +1,7 @@
+from datetime import datetime
+
+from tortoise.expressions import Q
+
 from graphql_api.chave.models import ChaveApi
 from graphql_api.core.relogio import agora
 from graphql_api.integrador import situacao
@@ -27,4 +31,13 @@ async def list_for(integrador_id: str | None, ambiente: str) -> list[ChaveApi]:
 async def revoke(integrador_id: str, identificador: str) -> int:
     return await ChaveApi.filter(id=identificador, integrador_id=integrador_id, revogada_em__isnull=True).update(
         revogada_em=agora()
+    )
+
+
+async def touch(identificador: str, when: datetime) -> int:
+    """Move the key's last use forward to `when` (never back: batches may arrive out of order)."""
+    return (
+        await ChaveApi.filter(id=identificador)
+        .filter(Q(ultimo_uso_em__isnull=True) | Q(ultimo_uso_em__lt=when))
+        .update(ultimo_uso_em=when)
     )

@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from graphql_api.chave import repository
 from graphql_api.chave.models import ChaveApi
@@ -27,6 +28,7 @@ PREFIX_BY_AMBIENTE = {Ambiente.TESTE: "sk_test_", Ambiente.PRODUCAO: "sk_live_"}
 AMBIENTE_BY_MARK = {"test": Ambiente.TESTE, "live": Ambiente.PRODUCAO}
 
 CACHE_TOPIC = "chaves"
+USO_INTERVALO = timedelta(minutes=1)  # a key's last use is written at most this often per process
 
 
 def _hash(secret: str) -> str:
@@ -172,3 +174,26 @@ async def listar_chaves(principal: Principal) -> list[ChaveApi]:
 def identificador_de(value: str) -> str:
     """The 12-character identifier from `sk_test_<id>`, `sk_live_<id>` or the bare id."""
     return value.removeprefix("sk_test_").removeprefix("sk_live_")
+
+
+class UltimoUso:
+    """Fills each key's last use from the call log's batches, off the request path: at most one
+    write per key per minute in this process (the time shown is at most that late)."""
+
+    def __init__(self) -> None:
+        self._written: dict[str, datetime] = {}
+
+    async def registrar(self, batch: list) -> None:
+        latest: dict[str, datetime] = {}
+        for r in batch:
+            # A refused credential was not a use of the key (a wrong secret names the key too).
+            if r.chave_id and r.status != 401 and (r.chave_id not in latest or r.criado_em > latest[r.chave_id]):
+                latest[r.chave_id] = r.criado_em
+        for identificador, when in latest.items():
+            written = self._written.get(identificador)
+            if written is not None and when - written < USO_INTERVALO:
+                continue
+            if len(self._written) > 100_000:
+                self._written.clear()
+            self._written[identificador] = when
+            await repository.touch(identificador, when)

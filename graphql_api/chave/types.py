@@ -18,6 +18,9 @@ class ChaveType:
     ativa: bool
     criado_em: Timestamp
     revogada_em: Timestamp | None
+    ultimo_uso_em: Timestamp | None = strawberry.field(
+        description="The latest call made with the key (written at most once a minute: up to a minute late)."
+    )
 
     @classmethod
     def from_model(cls, c: ChaveApi) -> ChaveType:
@@ -28,6 +31,7 @@ class ChaveType:
             ativa=c.revogada_em is None,
             criado_em=c.criado_em,
             revogada_em=c.revogada_em,
+            ultimo_uso_em=c.ultimo_uso_em,
         )
 
 

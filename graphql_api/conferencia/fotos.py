@@ -37,6 +37,8 @@ _OUTBOUND_CODES = {
     "redirecionamentos_demais": ("FOTO_REDIRECIONAMENTOS_DEMAIS", False),
     "dns_falhou": ("FOTO_INACESSIVEL", True),
     "conexao_falhou": ("FOTO_INACESSIVEL", True),
+    "conexao_recusada": ("FOTO_INACESSIVEL", True),
+    "tls_falhou": ("FOTO_INACESSIVEL", True),
     "tempo_esgotado": ("FOTO_TEMPO_ESGOTADO", True),
     "grande_demais": ("FOTO_GRANDE_DEMAIS", False),
 }

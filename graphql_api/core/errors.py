@@ -107,7 +107,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         403,
         "Confirme a sua senha para continuar.",
         "Criar chaves de produção, criar, editar ou rotacionar o segredo de apps OAuth de produção, "
-        "revelar segredos (links de senha, novo segredo de avisos) e aceitar o contrato no portal "
+        "revelar segredos (links de senha, novo segredo de avisos), aceitar o contrato e limpar os dados de "
+        "teste no portal "
         "exigem a senha digitada há no máximo 5 minutos.",
         "Digite a sua senha de novo quando o portal pedir e repita a operação.",
     ),

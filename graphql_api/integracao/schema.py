@@ -2,8 +2,8 @@ import strawberry
 from strawberry.types import Info
 
 from graphql_api.core.permissions import integrator_or_staff, requires
-from graphql_api.integracao import contrato, service
-from graphql_api.integracao.types import AceiteContratoType, ContratoType, StatusType
+from graphql_api.integracao import contrato, limpeza, service
+from graphql_api.integracao.types import AceiteContratoType, ContratoType, LimpezaTesteType, StatusType
 
 
 @strawberry.type
@@ -37,3 +37,12 @@ class Mutation:
     @strawberry.mutation(extensions=requires("contrato:aceitar", portal_only=True))
     async def aceitar_contrato(self, info: Info, versao: int) -> AceiteContratoType:
         return AceiteContratoType.from_model(await contrato.aceitar_no_portal(info.context.principal, versao))
+
+    # Deleting a whole environment's data is a person's decision, taken with the password again.
+    @strawberry.mutation(
+        extensions=requires("contas:escrever", portal_only=True),
+        description="Delete the test environment's accounts, products, generations, calls and deliveries; "
+        "the integration steps are judged again from what remains. Production is untouched.",
+    )
+    async def limpar_dados_de_teste(self, info: Info) -> LimpezaTesteType:
+        return LimpezaTesteType.of(await limpeza.limpar_dados_de_teste(info.context.principal, info.context.runtime))

@@ -75,8 +75,24 @@ class _OkCache:
             self._done.clear()
         self._done.add(key)
 
+    def forget(self, integrador_id: str) -> None:
+        self._done = {key for key in self._done if key[0] != integrador_id}
+
 
 _permanent_ok = _OkCache()
+
+# Published when an integrator's steps start over (test data cleared): every process forgets the
+# steps it holds as done for good, or a new first call would never be judged again.
+ETAPAS_TOPIC = "etapas:"
+
+
+def on_bus(topic: str) -> None:
+    if topic.startswith(ETAPAS_TOPIC):
+        _permanent_ok.forget(topic.removeprefix(ETAPAS_TOPIC))
+
+
+async def esquecer_etapas(integrador_id: str, bus) -> None:
+    await bus.publish(ETAPAS_TOPIC + integrador_id)
 
 
 async def _succeed_once(integrador_id: str, codigo: str, evidencia: dict[str, str], when: datetime) -> None:

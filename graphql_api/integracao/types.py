@@ -103,3 +103,19 @@ class AceiteContratoType:
     @classmethod
     def from_model(cls, a: AceiteContrato) -> AceiteContratoType:
         return cls(versao=a.versao, aceito_por=a.aceito_por, aceito_em=a.aceito_em)
+
+
+@strawberry.type(name="LimpezaTeste", description="What clearing the test environment deleted, by kind.")
+class LimpezaTesteType:
+    contas: int
+    produtos: int
+    conferencias: int
+    geracoes: int
+    imagens: int
+    chamadas: int
+    entregas: int
+    eventos: int
+
+    @classmethod
+    def of(cls, apagados: dict[str, int]) -> LimpezaTesteType:
+        return cls(**{name: apagados.get(name, 0) for name in cls.__annotations__})

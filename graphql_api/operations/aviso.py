@@ -25,8 +25,8 @@ LISTAR_AVISOS = Operation(
 OBTER_AVISO = Operation("query Aviso($id: ID!) { aviso(id: $id) { ...AvisoFields } }" + fragments.AVISO)
 REMOVER_AVISO = Operation("mutation RemoverAviso($id: ID!) { removerAviso(id: $id) }")
 LISTAR_ENTREGAS = Operation(
-    """query EntregasAviso($avisoId: String!, $limite: Int, $cursor: String, $situacao: String) {
-      entregasAviso(avisoId: $avisoId, limite: $limite, cursor: $cursor, situacao: $situacao) {
+    """query EntregasAviso($avisoId: String!, $limite: Int, $cursor: String, $situacao: String, $tipo: String) {
+      entregasAviso(avisoId: $avisoId, limite: $limite, cursor: $cursor, situacao: $situacao, tipo: $tipo) {
         itens { ...EntregaFields } """
     + fragments.PAGINACAO
     + """
@@ -82,4 +82,12 @@ LISTAR_ENTREGAS_ESCUTA = Operation(
 DISPARAR_EVENTO = Operation(
     "mutation DispararEventoAviso($dados: DisparoInput!) { dispararEventoAviso(dados: $dados) "
     "{ ...EventoEmitidoFields } }" + fragments.EVENTO_EMITIDO
+)
+OBTER_ENTREGA = Operation(
+    "query EntregaAviso($avisoId: String!, $id: ID!) { entregaAviso(avisoId: $avisoId, id: $id) "
+    "{ ...EntregaDetalheFields } }" + fragments.ENTREGA_DETALHE
+)
+ENVIAR_EVENTO_TESTE = Operation(
+    "mutation EnviarEventoTeste($avisoId: String!, $tipo: String!) "
+    "{ enviarEventoTeste(avisoId: $avisoId, tipo: $tipo) { ...EntregaFields } }" + fragments.ENTREGA
 )

@@ -67,7 +67,7 @@ CHAMADA = "fragment ChamadaFields on Chamada {" + _CHAMADA_CAMPOS + "}"
 CHAMADA_DETALHE = (
     "fragment ChamadaDetalheFields on ChamadaDetalhe {"
     + _CHAMADA_CAMPOS
-    + """ mensagem causa comoCorrigir documentacao cabecalhosEnviados
+    + """ mensagem causa comoCorrigir documentacao cabecalhosEnviados cabecalhosResposta
   corpoEnviado corpoRecebido corpoEnviadoCortado corpoRecebidoCortado corposExpurgados
 }"""
 )
@@ -90,8 +90,15 @@ fragment AvisoFields on Aviso {
 
 ENTREGA = """
 fragment EntregaFields on Entrega {
-  id eventoId tipo situacao ultimoStatus proximaTentativaEm criadoEm entregueEm
-  tentativas { numero iniciadaEm duracaoMs status resposta erro }
+  id eventoId tipo situacao amostra ultimoStatus proximaTentativaEm criadoEm entregueEm
+  tentativas { numero iniciadaEm duracaoMs status resposta erro falha motivoFalha }
+}
+"""
+
+ENTREGA_DETALHE = """
+fragment EntregaDetalheFields on Entrega {
+  id eventoId tipo situacao amostra ultimoStatus proximaTentativaEm criadoEm entregueEm corpo
+  tentativas { numero iniciadaEm duracaoMs status resposta erro falha motivoFalha cabecalhosEnviados cabecalhosResposta }
 }
 """
 
@@ -113,7 +120,7 @@ TESTE_AVISO = """
 fragment TesteAvisoFields on TesteAviso {
   id caso situacao esperado
   enviado { cabecalhos corpo }
-  resposta { status corpo erro duracaoMs }
+  resposta { status corpo erro duracaoMs cabecalhos falha motivoFalha }
   veredito criadoEm concluidoEm
 }
 """

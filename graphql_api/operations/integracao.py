@@ -26,3 +26,7 @@ PEDIR_PRODUCAO = Operation(
     "mutation PedirProducao { pedirProducao { ...IntegracaoStatusFields } }" + fragments.INTEGRACAO_STATUS
 )
 ERROS_RECENTES = Operation("query ErrosRecentes { errosRecentes { ...ErroRecenteFields } }" + fragments.ERRO_RECENTE)
+LIMPAR_DADOS_DE_TESTE = Operation(
+    "mutation LimparDadosDeTeste { limparDadosDeTeste "
+    "{ contas produtos conferencias geracoes imagens chamadas entregas eventos } }"
+)

@@ -6,6 +6,7 @@ from aiohttp import web
 from graphql_api.aviso.entregas import SITUACOES_ENTREGA
 from graphql_api.aviso.schemas import NovoAviso, PedidoTeste, Rotacao
 from graphql_api.core.inputs import entrada
+from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.operations import aviso as ops
 from graphql_api.operations import fragments
 from rest_v1.gql import body, execute, page_variables, query_params
@@ -18,7 +19,10 @@ routes = Routes("Avisos", scope="avisos:gerenciar", integrator_only=True)
 
 _ERRORS = ("FORBIDDEN",)
 LISTAR_QUERY = page_parameters("avs_")
-ENTREGAS_QUERY = page_parameters("ent_") | {"situacao": enum_schema(*SITUACOES_ENTREGA)}
+ENTREGAS_QUERY = page_parameters("ent_") | {
+    "situacao": enum_schema(*SITUACOES_ENTREGA),
+    "tipo": enum_schema(*EVENT_TYPES),
+}
 _REGISTRAR_DOC = dict(
     status=201,
     body=NovoAviso,

@@ -18,6 +18,7 @@ from rest_v1.keys import (
     STARTED,
     CallTenant,
 )
+from rest_v1.middlewares.rate_limit import rate_limit_headers
 from rest_v1.routing import endpoint_template
 from vitrine.keys import RUNTIME
 
@@ -62,9 +63,24 @@ async def call_log_middleware(request: web.Request, handler):
             criado_em=datetime.now(UTC) - timedelta(seconds=elapsed),
             retry_after=int(retry_after) if retry_after and retry_after.isdigit() else None,
             tipo=spec.call_kind if (spec := request.app[METHODS].spec_of(request)) is not None else None,
+            cabecalhos_resposta=_response_headers(request, response),
         )
     )
     return response
+
+
+# Response headers an integrator debugs with, besides the rate limit's (added when the response is
+# prepared, after this middleware: taken from the request's decision instead).
+KEPT_RESPONSE_HEADERS = ("Retry-After", "Idempotent-Replayed", "Location")
+
+
+def _response_headers(request: web.Request, response: web.StreamResponse) -> dict[str, str] | None:
+    headers = rate_limit_headers(request)
+    for name in KEPT_RESPONSE_HEADERS:
+        value = response.headers.get(name)
+        if value is not None:
+            headers[name] = value
+    return headers or None
 
 
 def _body(response: web.StreamResponse) -> bytes | None:

@@ -42,9 +42,17 @@ async def rate_limit_middleware(request: web.Request, handler):
     return await handler(request)
 
 
-async def add_rate_limit_headers(request: web.Request, response: web.StreamResponse) -> None:
+def rate_limit_headers(request: web.Request) -> dict[str, str]:
+    """The X-RateLimit-* of this call (none when it was not counted: no credential)."""
     decision = request.get(RATE_DECISION)
-    if decision is not None:
-        response.headers["X-RateLimit-Limit"] = str(decision.limit)
-        response.headers["X-RateLimit-Remaining"] = str(decision.remaining)
-        response.headers["X-RateLimit-Reset"] = str(decision.reset)
+    if decision is None:
+        return {}
+    return {
+        "X-RateLimit-Limit": str(decision.limit),
+        "X-RateLimit-Remaining": str(decision.remaining),
+        "X-RateLimit-Reset": str(decision.reset),
+    }
+
+
+async def add_rate_limit_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(rate_limit_headers(request))

@@ -244,3 +244,23 @@ async def test_a_batch_written_again_after_a_lost_acknowledgement_is_stored_once
     assert [c.id for c in stored] == sorted([first.id, second.id])
     assert all(c.corpo_recebido == '{"data":{"nota":"fale com j***@loja.com.br"}}' for c in stored)
     assert all(c.cabecalhos["Authorization"] == "Bearer sk_test_abcdefghijkl_****" for c in stored)
+
+
+async def test_the_detail_shows_the_response_headers_an_integrator_debugs_with(client, integrator):
+    # given a call counted by the rate limit, a forced 429 and a replayed POST
+    plain = await client.get("/v1/saldo", headers=integrator.headers)
+    forced = await client.get("/v1/saldo", headers=auth(integrator.key, **{"X-Vitrine-Teste": "forcar-429"}))
+    body = {"codigoExterno": "cabecalhos", "nome": "n"}
+    repeated = auth(integrator.key, **{"Idempotency-Key": "cabecalhos-123"})
+    await client.post("/v1/contas", json=body, headers=repeated)
+    replay = await client.post("/v1/contas", json=body, headers=repeated)
+    assert replay.headers["Idempotent-Replayed"] == "true"
+    # then each detail carries the headers the response had
+    headers = (await detail(client, integrator, plain.headers["X-Request-Id"]))["cabecalhosResposta"]
+    for name in ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"):
+        assert headers[name] == plain.headers[name]
+    assert "Retry-After" not in headers and "Idempotent-Replayed" not in headers
+    headers = (await detail(client, integrator, forced.headers["X-Request-Id"]))["cabecalhosResposta"]
+    assert forced.status == 429 and headers["Retry-After"] == "5" == forced.headers["Retry-After"]
+    headers = (await detail(client, integrator, replay.headers["X-Request-Id"]))["cabecalhosResposta"]
+    assert headers["Idempotent-Replayed"] == "true"

@@ -124,12 +124,12 @@ async def test_unknown_host_and_closed_port(client):
     assert dns.value.code in ("dns_falhou", "conexao_falhou")
     with pytest.raises(OutboundError) as closed:
         await client.request("GET", "https://127.0.0.1:1/", max_bytes=10, timeout=5)
-    assert closed.value.code == "conexao_falhou"
+    assert closed.value.code == "conexao_recusada"
 
 
 async def test_untrusted_certificate_fails(site):
     no_ca = OutboundClient(allow_private=True)
     with pytest.raises(OutboundError) as error:
         await no_ca.request("GET", f"{site}/ok", max_bytes=10)
-    assert error.value.code == "conexao_falhou"
+    assert error.value.code == "tls_falhou"
     await no_ca.close()

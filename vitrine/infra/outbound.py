@@ -41,7 +41,9 @@ REASONS = {
     "nao_https": "Só endereços https:// são aceitos.",
     "endereco_proibido": "O endereço aponta para uma rede privada, local ou reservada.",
     "dns_falhou": "O nome do servidor não foi encontrado.",
-    "conexao_falhou": "Não foi possível conectar ao servidor (ou o TLS falhou).",
+    "conexao_recusada": "O servidor recusou a conexão (nada escuta nessa porta).",
+    "tls_falhou": "A conexão segura (TLS) falhou: certificado inválido, vencido ou de outro nome.",
+    "conexao_falhou": "Não foi possível conectar ao servidor, ou a conexão caiu no meio da troca.",
     "tempo_esgotado": "O servidor demorou demais para responder.",
     "redirecionamentos_demais": f"Mais de {MAX_REDIRECTS} redirecionamentos.",
     "grande_demais": "A resposta passa do tamanho máximo.",
@@ -205,17 +207,21 @@ class OutboundClient:
                             body = body[:max_bytes]
                             cut = True
                             break
-                    return OutboundResponse(
-                        response.status, dict(response.headers), bytes(body), str(response.url), cut
-                    )
+                    # plain str keys (aiohttp's are istr, which JSON encoders refuse as keys)
+                    headers = {str(name): value for name, value in response.headers.items()}
+                    return OutboundResponse(response.status, headers, bytes(body), str(response.url), cut)
             except OutboundError:
                 raise
             except TimeoutError:
                 raise OutboundError("tempo_esgotado", f"Sem resposta em {timeout:.0f} s.") from None
+            except aiohttp.ClientSSLError as exc:
+                raise OutboundError("tls_falhou", f"TLS: {exc.os_error}") from None
             except aiohttp.ClientConnectorError as exc:
                 cause = exc.__cause__ or exc.os_error
                 if isinstance(cause, OutboundError):
                     raise cause from None
+                if isinstance(exc.os_error, ConnectionRefusedError):
+                    raise OutboundError("conexao_recusada", f"Conexão recusada: {exc.os_error}") from None
                 raise OutboundError("conexao_falhou", f"Conexão falhou: {exc.os_error}") from None
             except aiohttp.ClientError as exc:
                 raise OutboundError("conexao_falhou", f"Falha na troca HTTP: {exc}") from None

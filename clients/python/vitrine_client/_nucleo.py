@@ -174,7 +174,9 @@ class Nucleo:
                 "Resposta sem 'data'.", status=resposta.status_code, request_id=_request_id(resposta), corpo=corpo
             )
         if operacao.paginada:
-            dados = corpo["data"] if isinstance(corpo["data"], list) else []
+            dados = corpo["data"]
+            if not isinstance(dados, list):
+                raise RespostaInesperada("Lista sem itens em 'data'.", status=resposta.status_code, corpo=corpo)
             itens = [_validar(operacao.modelo, item, resposta) if operacao.modelo else item for item in dados]
             return Pagina(itens, (corpo.get("paginacao") or {}).get("proximoCursor"))
         return _validar(operacao.modelo, corpo["data"], resposta) if operacao.modelo else corpo["data"]

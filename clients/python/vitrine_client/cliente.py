@@ -53,9 +53,11 @@ class ClienteBase:
         oauth: httpx.Auth | None,
         max_tentativas: int,
         espera_maxima: float,
+        tentativas: Tentativas | None,
     ) -> None:
         self._auth = _autenticacao(chave, oauth)
-        self._nucleo = Nucleo(url, Tentativas(maximo=max_tentativas, espera_maxima=espera_maxima))
+        tentativas = tentativas or Tentativas(maximo=max_tentativas, espera_maxima=espera_maxima)
+        self._nucleo = Nucleo(url, tentativas)
         self.saldo = recursos.SaldoRecurso(self)
         self.extrato = recursos.ExtratoRecurso(self)
         self.precos = recursos.PrecosRecurso(self)
@@ -100,7 +102,8 @@ class ClienteBase:
 class Vitrine(ClienteBase):
     """Synchronous client. `max_tentativas`: repeats after 429/503 (honouring Retry-After up to
     `espera_maxima` seconds) and after connection errors (back-off with jitter); nothing else is
-    repeated. `http`: your own httpx.Client (proxies, transports); its base URL is not used."""
+    repeated. `tentativas` sets the whole policy at once (back-off base and ceiling too).
+    `http`: your own httpx.Client (proxies, transports, event hooks); its base URL is not used."""
 
     def __init__(
         self,
@@ -110,10 +113,18 @@ class Vitrine(ClienteBase):
         oauth: httpx.Auth | None = None,
         max_tentativas: int = 3,
         espera_maxima: float = 60.0,
+        tentativas: Tentativas | None = None,
         timeout: float = 30.0,
         http: httpx.Client | None = None,
     ) -> None:
-        super().__init__(chave, url=url, oauth=oauth, max_tentativas=max_tentativas, espera_maxima=espera_maxima)
+        super().__init__(
+            chave,
+            url=url,
+            oauth=oauth,
+            max_tentativas=max_tentativas,
+            espera_maxima=espera_maxima,
+            tentativas=tentativas,
+        )
         self._proprio = http is None
         self._http = http or httpx.Client(timeout=timeout, headers={"User-Agent": user_agent()})
 
@@ -177,10 +188,18 @@ class AsyncVitrine(ClienteBase):
         oauth: httpx.Auth | None = None,
         max_tentativas: int = 3,
         espera_maxima: float = 60.0,
+        tentativas: Tentativas | None = None,
         timeout: float = 30.0,
         http: httpx.AsyncClient | None = None,
     ) -> None:
-        super().__init__(chave, url=url, oauth=oauth, max_tentativas=max_tentativas, espera_maxima=espera_maxima)
+        super().__init__(
+            chave,
+            url=url,
+            oauth=oauth,
+            max_tentativas=max_tentativas,
+            espera_maxima=espera_maxima,
+            tentativas=tentativas,
+        )
         self._proprio = http is None
         self._http = http or httpx.AsyncClient(timeout=timeout, headers={"User-Agent": user_agent()})
 

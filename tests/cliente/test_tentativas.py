@@ -214,7 +214,11 @@ async def test_connection_refused_is_repeated_then_raised(sincrono):
     async def acontar(request):
         tentativas.append(request)
 
-    http = httpx.Client(event_hooks={"request": [contar]}) if sincrono else httpx.AsyncClient(event_hooks={"request": [acontar]})
+    http = (
+        httpx.Client(event_hooks={"request": [contar]})
+        if sincrono
+        else httpx.AsyncClient(event_hooks={"request": [acontar]})
+    )
     politica = Tentativas(maximo=3, base=0.05, teto=0.2)
     # when a call is made, then it is tried 1 + 3 times and raised as ErroDeConexao
     with pytest.raises(ErroDeConexao) as levantado:
@@ -242,7 +246,10 @@ async def test_a_service_that_comes_up_during_the_back_off_answers_the_repeat(ai
     # when the client orders with room for a few repeats
     politica = Tentativas(maximo=10, base=0.3, teto=0.3)
     geracao = await chamar(
-        True, f"http://127.0.0.1:{porta}", lambda c: c.galerias.criar("prd_1", 3), tentativas=politica,
+        True,
+        f"http://127.0.0.1:{porta}",
+        lambda c: c.galerias.criar("prd_1", 3),
+        tentativas=politica,
         http=httpx.Client(event_hooks={"request": [ao_tentar]}),
     )
     await subida

@@ -228,7 +228,7 @@ class TipoDeConteudoNaoSuportado(ErroVitrine):
 
 
 class ErroDeValidacao(ErroVitrine):
-    """`campos` says which field failed and why (campo is the path, e.g. imagens.0.url)."""
+    """`campos` says which field failed and why (campo is the path, e.g. imagens[0].url)."""
 
     tipo = TipoErro.VALIDATION_FAILED
 

@@ -34,6 +34,9 @@ ERROS_DE_CONEXAO: tuple[type[Exception], ...] = (
     httpx.PoolTimeout,
 )
 STATUS_REPETIVEIS = (429, 503)
+# Added to each Retry-After: the service counts it from when it answered, the client from when the
+# answer arrived, and the repeat must land after the service's count (the LIMITE_429 step).
+MARGEM_RETRY_AFTER = 0.1
 
 
 def url_do_servico(url: str | None) -> str:
@@ -116,8 +119,9 @@ def retry_after(resposta: httpx.Response) -> float | None:
 class Nucleo:
     """Request building, retry decisions and answer reading for one client."""
 
-    def __init__(self, url: str | None, tentativas: Tentativas) -> None:
+    def __init__(self, url: str | None, tentativas: Tentativas, cabecalhos: dict[str, str] | None = None) -> None:
         self.url = url_do_servico(url)
+        self.cabecalhos = dict(cabecalhos or {})
         self.api = self.url + "/v1"
         self.tentativas = tentativas
         # After a 429 TOO_MANY_REQUESTS the contract asks for no call with the same key before
@@ -126,7 +130,7 @@ class Nucleo:
 
     def pedido(self, operacao: Operacao) -> dict[str, Any]:
         """Arguments of httpx's request(): the same on every attempt, Idempotency-Key included."""
-        cabecalhos = dict(operacao.cabecalhos)
+        cabecalhos = {**self.cabecalhos, **operacao.cabecalhos}
         if operacao.metodo == "POST":
             cabecalhos.setdefault("Idempotency-Key", operacao.chave_idempotencia or str(uuid.uuid4()))
         argumentos: dict[str, Any] = {
@@ -155,6 +159,8 @@ class Nucleo:
         espera = retry_after(resposta)
         if espera is not None and espera > self.tentativas.espera_maxima:
             return None  # hours away (a product's daily check limit): the caller decides
+        if espera is not None:
+            espera += MARGEM_RETRY_AFTER
         if resposta.status_code == 429 and espera is not None and _tipo(resposta) == TipoErro.TOO_MANY_REQUESTS:
             self.pausa_ate = max(self.pausa_ate, time.monotonic() + espera)
         if tentativa >= self.tentativas.maximo:

@@ -54,10 +54,11 @@ class ClienteBase:
         max_tentativas: int,
         espera_maxima: float,
         tentativas: Tentativas | None,
+        cabecalhos: dict[str, str] | None,
     ) -> None:
         self._auth = _autenticacao(chave, oauth)
         tentativas = tentativas or Tentativas(maximo=max_tentativas, espera_maxima=espera_maxima)
-        self._nucleo = Nucleo(url, tentativas)
+        self._nucleo = Nucleo(url, tentativas, cabecalhos)
         self.saldo = recursos.SaldoRecurso(self)
         self.extrato = recursos.ExtratoRecurso(self)
         self.precos = recursos.PrecosRecurso(self)
@@ -103,6 +104,7 @@ class Vitrine(ClienteBase):
     """Synchronous client. `max_tentativas`: repeats after 429/503 (honouring Retry-After up to
     `espera_maxima` seconds) and after connection errors (back-off with jitter); nothing else is
     repeated. `tentativas` sets the whole policy at once (back-off base and ceiling too).
+    `cabecalhos`: extra headers on every call (e.g. X-Vitrine-Teste: forcar-429 with a test key).
     `http`: your own httpx.Client (proxies, transports, event hooks); its base URL is not used."""
 
     def __init__(
@@ -114,6 +116,7 @@ class Vitrine(ClienteBase):
         max_tentativas: int = 3,
         espera_maxima: float = 60.0,
         tentativas: Tentativas | None = None,
+        cabecalhos: dict[str, str] | None = None,
         timeout: float = 30.0,
         http: httpx.Client | None = None,
     ) -> None:
@@ -124,6 +127,7 @@ class Vitrine(ClienteBase):
             max_tentativas=max_tentativas,
             espera_maxima=espera_maxima,
             tentativas=tentativas,
+            cabecalhos=cabecalhos,
         )
         self._proprio = http is None
         self._http = http or httpx.Client(timeout=timeout, headers={"User-Agent": user_agent()})
@@ -189,6 +193,7 @@ class AsyncVitrine(ClienteBase):
         max_tentativas: int = 3,
         espera_maxima: float = 60.0,
         tentativas: Tentativas | None = None,
+        cabecalhos: dict[str, str] | None = None,
         timeout: float = 30.0,
         http: httpx.AsyncClient | None = None,
     ) -> None:
@@ -199,6 +204,7 @@ class AsyncVitrine(ClienteBase):
             max_tentativas=max_tentativas,
             espera_maxima=espera_maxima,
             tentativas=tentativas,
+            cabecalhos=cabecalhos,
         )
         self._proprio = http is None
         self._http = http or httpx.AsyncClient(timeout=timeout, headers={"User-Agent": user_agent()})

@@ -264,3 +264,17 @@ def test_the_back_off_has_full_jitter_within_its_ceiling():
     assert all(0 <= e <= 4.0 for e in esperas)
     assert max(politica.espera_apos_conexao(0) for _ in range(50)) <= 0.5
     assert len(set(esperas)) > 100  # jittered, not a fixed schedule
+
+
+async def test_after_a_429_the_next_call_of_the_client_waits_out_retry_after(roteiro):
+    # given a 429 raised at once (no repeats), then a service that answers
+    servidor, url = await roteiro(erro("TOO_MANY_REQUESTS", 429, **{"Retry-After": "1"}), ok(SALDO))
+    async with AsyncVitrine("sk_test_roteiro", url=url, max_tentativas=0) as cliente:
+        with pytest.raises(LimiteExcedido):
+            await cliente.com_cabecalhos({"X-Vitrine-Teste": "forcar-429"}).saldo.obter()
+        # when the same client calls again at once
+        await cliente.saldo.obter()
+    # then that call left only after Retry-After, and the extra header was on the first only
+    primeiro, segundo = servidor.recebidos
+    assert segundo.momento - primeiro.momento >= 1.0
+    assert primeiro.cabecalhos["X-Vitrine-Teste"] == "forcar-429" and "X-Vitrine-Teste" not in segundo.cabecalhos

@@ -116,6 +116,11 @@ def retry_after(resposta: httpx.Response) -> float | None:
         return None
 
 
+@dataclass
+class Pausa:
+    ate: float = 0.0  # time.monotonic() before which no call leaves
+
+
 class Nucleo:
     """Request building, retry decisions and answer reading for one client."""
 
@@ -125,8 +130,14 @@ class Nucleo:
         self.api = self.url + "/v1"
         self.tentativas = tentativas
         # After a 429 TOO_MANY_REQUESTS the contract asks for no call with the same key before
-        # Retry-After: every call of this client waits until then (monotonic clock).
-        self.pausa_ate = 0.0
+        # Retry-After: every call of this client (and of its com_cabecalhos copies) waits until then.
+        self.pausa = Pausa()
+
+    def com_cabecalhos(self, cabecalhos: dict[str, str]) -> Nucleo:
+        """The same client with more headers, sharing its pause."""
+        copia = Nucleo(self.url, self.tentativas, {**self.cabecalhos, **cabecalhos})
+        copia.pausa = self.pausa
+        return copia
 
     def pedido(self, operacao: Operacao) -> dict[str, Any]:
         """Arguments of httpx's request(): the same on every attempt, Idempotency-Key included."""
@@ -144,7 +155,7 @@ class Nucleo:
         return argumentos
 
     def espera_da_pausa(self) -> float:
-        return max(0.0, self.pausa_ate - time.monotonic())
+        return max(0.0, self.pausa.ate - time.monotonic())
 
     def repetir_apos_conexao(self, tentativa: int, erro: Exception) -> float:
         """Seconds to wait before repeating after a connection error; raises when out of tries."""
@@ -162,7 +173,7 @@ class Nucleo:
         if espera is not None:
             espera += MARGEM_RETRY_AFTER
         if resposta.status_code == 429 and espera is not None and _tipo(resposta) == TipoErro.TOO_MANY_REQUESTS:
-            self.pausa_ate = max(self.pausa_ate, time.monotonic() + espera)
+            self.pausa.ate = max(self.pausa.ate, time.monotonic() + espera)
         if tentativa >= self.tentativas.maximo:
             return None
         return espera if espera is not None else self.tentativas.espera_apos_conexao(tentativa)

@@ -6,10 +6,11 @@ VITRINE_URL, else http://localhost:8080."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import time
 from collections.abc import Awaitable, Callable, Generator
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import httpx
 
@@ -45,6 +46,8 @@ def _autenticacao(chave: str | None, oauth: httpx.Auth | None) -> httpx.Auth:
 class ClienteBase:
     """The resources, named as the contract names them, and what both clients configure."""
 
+    _proprio: bool  # whether close() closes the httpx client (not one given by the caller)
+
     def __init__(
         self,
         chave: str | None,
@@ -59,6 +62,9 @@ class ClienteBase:
         self._auth = _autenticacao(chave, oauth)
         tentativas = tentativas or Tentativas(maximo=max_tentativas, espera_maxima=espera_maxima)
         self._nucleo = Nucleo(url, tentativas, cabecalhos)
+        self._montar_recursos()
+
+    def _montar_recursos(self) -> None:
         self.saldo = recursos.SaldoRecurso(self)
         self.extrato = recursos.ExtratoRecurso(self)
         self.precos = recursos.PrecosRecurso(self)
@@ -75,6 +81,15 @@ class ClienteBase:
         self.integracao = recursos.IntegracaoRecurso(self)
         self.pacotes = recursos.PacotesRecurso(self)
         self.recargas = recursos.RecargasRecurso(self)
+
+    def com_cabecalhos(self, cabecalhos: dict[str, str]) -> Self:
+        """This client with more headers on every call (e.g. X-Vitrine-Teste: forcar-429), sharing
+        its connections, credential and the wait after a 429; closing it closes nothing."""
+        copia = copy.copy(self)
+        copia._nucleo = self._nucleo.com_cabecalhos(cabecalhos)
+        copia._proprio = False
+        copia._montar_recursos()
+        return copia
 
     @property
     def url(self) -> str:

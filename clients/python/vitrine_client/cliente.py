@@ -46,20 +46,28 @@ def _autenticacao(chave: str | None, oauth: httpx.Auth | None) -> httpx.Auth:
 class ClienteBase:
     """The resources, named as the contract names them, and what both clients configure."""
 
-    _proprio: bool  # whether close() closes the httpx client (not one given by the caller)
+    _proprio: bool  # whether closing closes the httpx client (not one given by the caller)
+
+    @staticmethod
+    def _novo_http(timeout: float) -> Any:
+        raise NotImplementedError
 
     def __init__(
         self,
-        chave: str | None,
+        chave: str | None = None,
         *,
-        url: str | None,
-        oauth: httpx.Auth | None,
-        max_tentativas: int,
-        espera_maxima: float,
-        tentativas: Tentativas | None,
-        cabecalhos: dict[str, str] | None,
+        url: str | None = None,
+        oauth: httpx.Auth | None = None,
+        max_tentativas: int = 3,
+        espera_maxima: float = 60.0,
+        tentativas: Tentativas | None = None,
+        cabecalhos: dict[str, str] | None = None,
+        timeout: float = 30.0,
+        http: Any = None,
     ) -> None:
         self._auth = _autenticacao(chave, oauth)
+        self._proprio = http is None
+        self._http = http or self._novo_http(timeout)
         tentativas = tentativas or Tentativas(maximo=max_tentativas, espera_maxima=espera_maxima)
         self._nucleo = Nucleo(url, tentativas, cabecalhos)
         self._montar_recursos()
@@ -122,30 +130,11 @@ class Vitrine(ClienteBase):
     `cabecalhos`: extra headers on every call (e.g. X-Vitrine-Teste: forcar-429 with a test key).
     `http`: your own httpx.Client (proxies, transports, event hooks); its base URL is not used."""
 
-    def __init__(
-        self,
-        chave: str | None = None,
-        *,
-        url: str | None = None,
-        oauth: httpx.Auth | None = None,
-        max_tentativas: int = 3,
-        espera_maxima: float = 60.0,
-        tentativas: Tentativas | None = None,
-        cabecalhos: dict[str, str] | None = None,
-        timeout: float = 30.0,
-        http: httpx.Client | None = None,
-    ) -> None:
-        super().__init__(
-            chave,
-            url=url,
-            oauth=oauth,
-            max_tentativas=max_tentativas,
-            espera_maxima=espera_maxima,
-            tentativas=tentativas,
-            cabecalhos=cabecalhos,
-        )
-        self._proprio = http is None
-        self._http = http or httpx.Client(timeout=timeout, headers={"User-Agent": user_agent()})
+    _http: httpx.Client
+
+    @staticmethod
+    def _novo_http(timeout: float) -> httpx.Client:
+        return httpx.Client(timeout=timeout, headers={"User-Agent": user_agent()})
 
     def _enviar(self, operacao: Operacao) -> httpx.Response:
         pedido = self._nucleo.pedido(operacao)
@@ -197,32 +186,13 @@ class Vitrine(ClienteBase):
 
 class AsyncVitrine(ClienteBase):
     """Asynchronous client: the same resources, each call awaited (`await cliente.saldo.obter()`),
-    lists walked with `async for`. Same retry rules as Vitrine."""
+    lists walked with `async for`. Same options as Vitrine; `http` is an httpx.AsyncClient."""
 
-    def __init__(
-        self,
-        chave: str | None = None,
-        *,
-        url: str | None = None,
-        oauth: httpx.Auth | None = None,
-        max_tentativas: int = 3,
-        espera_maxima: float = 60.0,
-        tentativas: Tentativas | None = None,
-        cabecalhos: dict[str, str] | None = None,
-        timeout: float = 30.0,
-        http: httpx.AsyncClient | None = None,
-    ) -> None:
-        super().__init__(
-            chave,
-            url=url,
-            oauth=oauth,
-            max_tentativas=max_tentativas,
-            espera_maxima=espera_maxima,
-            tentativas=tentativas,
-            cabecalhos=cabecalhos,
-        )
-        self._proprio = http is None
-        self._http = http or httpx.AsyncClient(timeout=timeout, headers={"User-Agent": user_agent()})
+    _http: httpx.AsyncClient
+
+    @staticmethod
+    def _novo_http(timeout: float) -> httpx.AsyncClient:
+        return httpx.AsyncClient(timeout=timeout, headers={"User-Agent": user_agent()})
 
     async def _enviar(self, operacao: Operacao) -> httpx.Response:
         pedido = self._nucleo.pedido(operacao)

@@ -12,6 +12,15 @@ from standardwebhooks import Webhook, WebhookVerificationError
 
 from vitrine_client.erros import AvisoInvalido
 
+# The library's reasons, as the receiver's logs should read them.
+_MOTIVOS = {
+    "Missing required headers": "faltam os cabeçalhos webhook-id, webhook-timestamp ou webhook-signature",
+    "Message timestamp too old": "horário (webhook-timestamp) de mais de 5 minutos atrás",
+    "Message timestamp too new": "horário (webhook-timestamp) mais de 5 minutos no futuro",
+    "Invalid Signature Headers": "webhook-timestamp não é um número de segundos",
+    "No matching signature found": "a assinatura não confere com o segredo",
+}
+
 
 def verificar_aviso(corpo: bytes | str, cabecalhos: Mapping[str, str], segredo: str | Iterable[str]) -> dict[str, Any]:
     """The notice's event (the JSON body) when its signature is valid for `segredo` (the whsec_
@@ -25,8 +34,9 @@ def verificar_aviso(corpo: bytes | str, cabecalhos: Mapping[str, str], segredo: 
     for um in segredos:
         try:
             return Webhook(um).verify(corpo, normalizados)
-        # besides WebhookVerificationError, a malformed signature header or secret surfaces as a
-        # ValueError (binascii.Error): it is no notice of ours either
-        except (WebhookVerificationError, ValueError) as erro:
-            motivo = str(erro) or type(erro).__name__
+        except WebhookVerificationError as erro:
+            motivo = _MOTIVOS.get(str(erro), str(erro))
+        # a malformed signature header or secret surfaces as a ValueError (binascii.Error)
+        except ValueError:
+            motivo = "assinatura ou segredo malformado"
     raise AvisoInvalido(f"Aviso recusado: {motivo}.")

@@ -148,7 +148,7 @@ class Nucleo:
             "method": operacao.metodo,
             "url": self.api + operacao.caminho,
             "headers": cabecalhos,
-            "params": {k: v for k, v in json_de(operacao.parametros).items()},
+            "params": json_de(operacao.parametros),
         }
         if operacao.corpo is not None:
             argumentos["json"] = json_de(operacao.corpo)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import os
 import time
 from collections.abc import Awaitable, Callable, Generator
@@ -120,7 +121,7 @@ class ClienteBase:
         parametros = dict(operacao.parametros)
         if cursor:
             parametros["cursor"] = cursor
-        return Operacao(**{**vars(operacao), "parametros": parametros})
+        return dataclasses.replace(operacao, parametros=parametros)
 
 
 class Vitrine(ClienteBase):

@@ -42,33 +42,35 @@ _SCALARS = {
     "JSON": {},
 }
 
-_ERROR_SCHEMA = {
-    "type": "object",
-    "required": ["error"],
-    "properties": {
-        "error": {
-            "type": "object",
-            "required": ["type", "message", "description", "fields", "documentation"],
-            "properties": {
-                "type": {"type": "string", "enum": sorted(CATALOG)},
-                "message": {"type": "string"},
-                "description": {"type": "string"},
-                "fields": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["campo", "codigo", "mensagem"],
-                        "properties": {
-                            "campo": {"type": "string"},
-                            "codigo": {"type": "string"},
-                            "mensagem": {"type": "string"},
-                            "id": {"type": "string", "description": "existing resource (codigo ja_existe)"},
-                        },
-                    },
-                },
-                "documentation": {"type": "string", "format": "uri"},
-            },
-        }
+# The error body, in named components so that generated clients get named types (TipoErro is
+# the catalog's list of types: a client can have one exception per type).
+_ERROR_COMPONENTS: dict[str, Any] = {
+    "TipoErro": {"type": "string", "enum": sorted(CATALOG)},
+    "CampoErro": {
+        "type": "object",
+        "required": ["campo", "codigo", "mensagem"],
+        "properties": {
+            "campo": {"type": "string"},
+            "codigo": {"type": "string"},
+            "mensagem": {"type": "string"},
+            "id": {"type": "string", "description": "existing resource (codigo ja_existe)"},
+        },
+    },
+    "DetalheErro": {
+        "type": "object",
+        "required": ["type", "message", "description", "fields", "documentation"],
+        "properties": {
+            "type": {"$ref": "#/components/schemas/TipoErro"},
+            "message": {"type": "string"},
+            "description": {"type": "string"},
+            "fields": {"type": "array", "items": {"$ref": "#/components/schemas/CampoErro"}},
+            "documentation": {"type": "string", "format": "uri"},
+        },
+    },
+    "Erro": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {"$ref": "#/components/schemas/DetalheErro"}},
     },
 }
 
@@ -264,7 +266,7 @@ def build(base_url: str, api_url: str, docs_url: str) -> dict[str, Any]:
     from rest_v1.app import ROUTE_MODULES
 
     graphql_types = schema._schema.type_map
-    components: dict[str, Any] = {"Erro": _ERROR_SCHEMA}
+    components: dict[str, Any] = dict(_ERROR_COMPONENTS)
     paths: dict[str, Any] = {}
     for module in ROUTE_MODULES:
         for spec in module.specs:

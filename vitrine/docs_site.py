@@ -32,6 +32,7 @@ GUIDES = [
     ("avisos", "Avisos (webhooks)"),
     ("geracoes", "Gerações"),
     ("midia", "Mídia gerada"),
+    ("cliente-python", "Cliente Python"),
 ]
 
 

@@ -2,8 +2,6 @@
 
 from aiohttp import web
 
-from portal.web import not_found_handlers
-
 from portal import (
     acesso,
     apps,
@@ -23,6 +21,7 @@ from portal import (
     vendedores,
     visao_geral,
 )
+from portal.web import not_found_handlers
 
 ROUTE_MODULES = (
     acesso,

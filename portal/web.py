@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 from urllib.parse import quote, urlencode, urlsplit
 from zoneinfo import ZoneInfo
@@ -122,7 +122,9 @@ class Fuso:
     def nome(self) -> str:
         """How people name it: the city of the IANA name and its offset now (São Paulo, UTC−03:00)."""
         key = self.zona.key
-        cidade = {"America/Sao_Paulo": "São Paulo", "UTC": "UTC", "Etc/UTC": "UTC"}.get(key, key.rsplit("/", 1)[-1].replace("_", " "))
+        cidade = {"America/Sao_Paulo": "São Paulo", "UTC": "UTC", "Etc/UTC": "UTC"}.get(
+            key, key.rsplit("/", 1)[-1].replace("_", " ")
+        )
         offset = datetime.now(self.zona).strftime("%z")
         return f"{cidade}, UTC{offset[0].replace('-', '−')}{offset[1:3]}:{offset[3:]}"
 
@@ -132,7 +134,7 @@ def _format_moment(context: Any, value: str | None) -> Markup | str:
     if not value:
         return "—"
     fuso = context.get("fuso") or Fuso.of(None)
-    instant = parse_timestamp(value).astimezone(timezone.utc)
+    instant = parse_timestamp(value).astimezone(UTC)
     utc = instant.strftime("%Y-%m-%dT%H:%M:%SZ")
     local = instant.astimezone(fuso.zona).strftime("%d/%m/%Y %H:%M:%S")
     return Markup('<time datetime="{0}" title="{0} (UTC)">{1}</time>').format(utc, local)

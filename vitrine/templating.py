@@ -1,7 +1,10 @@
 """The Jinja environment shared by the documentation site and the portal."""
 
+from typing import cast
+
 import jinja2
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from mdit_py_plugins.anchors import anchors_plugin
 
 from vitrine.settings import ROOT
@@ -33,8 +36,9 @@ def _focusable_pre(default):
 
 _markdown.add_render_rule("table_open", _table_open)
 _markdown.add_render_rule("table_close", _table_close)
+_html_renderer = cast(RendererHTML, _markdown.renderer)
 for _rule in ("fence", "code_block"):
-    _markdown.add_render_rule(_rule, _focusable_pre(_markdown.renderer.rules[_rule]))
+    _markdown.add_render_rule(_rule, _focusable_pre(_html_renderer.rules[_rule]))
 
 
 def markdown_tokens(text: str) -> list:

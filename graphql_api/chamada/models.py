@@ -83,6 +83,8 @@ class Chamada(Model):
                 for coluna in COLUNAS_ESPARSAS
             ),
             ("integrador_id", "ambiente", "endpoint", "metodo", "id"),
-            IndiceDosPreenchidos(fields=("integrador_id", "ambiente", "conta_id", "client_id", "id"), coluna="client_id"),
+            IndiceDosPreenchidos(
+                fields=("integrador_id", "ambiente", "conta_id", "client_id", "id"), coluna="client_id"
+            ),
             ("criado_em",),
         )

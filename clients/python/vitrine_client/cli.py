@@ -50,7 +50,8 @@ class Evento:
 
 def _ler_eventos(linhas: Iterator[str]) -> Iterator[Evento]:
     """Server-sent events from the stream's lines (comments, the heartbeats, are skipped)."""
-    nome, ident, dados = "message", None, []
+    nome, ident = "message", None
+    dados: list[str] = []
     for linha in linhas:
         if linha == "":
             if dados:

@@ -184,3 +184,18 @@ def test_every_navigation_item_is_reachable_and_the_current_one_is_in_view(
     assert header.bounding_box()["height"] <= (140 if tamanho == "celular" else 80)
     expect(page.locator(".org")).to_have_attribute("title", re.compile("Nome Bem Comprido"))
     context.close()
+
+
+def test_focus_goes_to_the_new_key_and_to_the_first_refused_field(page: Page, service: str):
+    sign_up(page, service, empresa="Integradora do Foco", nome="Fábio Foco")
+    create_test_key(page)
+    # the key shown once has the focus, selected for a copy
+    expect(page.get_by_label("Chave de API")).to_be_focused()
+    assert page.evaluate("document.activeElement.selectionEnd - document.activeElement.selectionStart") > 40
+    # a form the server refuses opens with the focus on the first field it refused
+    page.goto(f"{service}/avisos")
+    page.get_by_label("URL do seu servidor").fill("http://sem-tls.exemplo.com/avisos")
+    page.get_by_label("geracao.concluida").check()
+    page.get_by_role("button", name="Registrar endereço").click()
+    expect(page.get_by_label("URL do seu servidor")).to_be_focused()
+    expect(page.get_by_label("URL do seu servidor")).to_have_attribute("aria-invalid", "true")

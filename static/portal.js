@@ -47,3 +47,15 @@ document.addEventListener("click", function (event) {
 document.addEventListener("focusin", function (event) {
   if (event.target.matches && event.target.matches("input[data-select-on-focus]")) event.target.select();
 });
+
+// Where the page wants the person's attention: a value just created (data-foco), else the first
+// field refused by the server, else the form's error message. Keyboard and screen-reader users
+// start there instead of at the top of the page.
+(function () {
+  var alvo = document.querySelector("[data-foco]") || document.querySelector("main [aria-invalid='true']");
+  if (!alvo) {
+    alvo = document.querySelector("main .notice.bad[role='alert']");
+    if (alvo) alvo.setAttribute("tabindex", "-1");
+  }
+  if (alvo) alvo.focus();
+})();

@@ -17,6 +17,7 @@ from tests.fichas import RICA
 
 pytestmark = pytest.mark.slow
 
+DOCS_SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 PRODUTO = "CANECA-CERAMICA-ESMALTADA-AZUL-350ML-0001"  # a long external code, as catalogues have
 VIEWPORTS = {"notebook": {"width": 1366, "height": 900}, "celular": {"width": 390, "height": 844}}
@@ -117,6 +118,15 @@ def _portal_pages(integrador: dict) -> list[str]:
     ]
 
 
+def _capturas(integrador: dict) -> dict[str, str]:
+    conta = integrador["conta"]
+    return {
+        "/visao-geral": "visao-geral", "/chaves": "chaves", "/chamadas": "chamadas", integrador["chamada"]: "chamada",
+        "/integracao": "integracao", integrador["aviso"]: "aviso", integrador["entrega"]: "entrega",
+        f"/contas/{conta}/produtos/{PRODUTO}": "produto",
+    }
+
+
 PUBLIC_PAGES = ["/entrar", "/cadastro", "/senha/esqueci", "/vendedor/entrar", "/vendedor/cadastro", "/nada-aqui"]
 
 
@@ -124,12 +134,18 @@ PUBLIC_PAGES = ["/entrar", "/cadastro", "/senha/esqueci", "/vendedor/entrar", "/
 def test_every_portal_page_has_no_accessibility_violation_and_never_clips(
     browser: Browser, service: str, integrador: dict, tamanho: str
 ):
-    context = browser.new_context(viewport=VIEWPORTS[tamanho], storage_state=integrador["state"], bypass_csp=True)
+    context = browser.new_context(
+        viewport=VIEWPORTS[tamanho], storage_state=integrador["state"], bypass_csp=True, timezone_id="America/Sao_Paulo"
+    )
     page = context.new_page()
     problems: list[str] = []
+    capturas = _capturas(integrador)
     for path in _portal_pages(integrador):
         page.goto(f"{service}{path}")
         problems += _check(page, path)
+        if path in capturas:  # the README's and the guides' pictures, at both sizes
+            sufixo = "" if tamanho == "notebook" else "-celular"
+            page.screenshot(path=str(DOCS_SCREENSHOTS / f"{capturas[path]}{sufixo}.png"), full_page=tamanho == "notebook")
     context.close()
     assert problems == [], "\n".join(problems)
 

@@ -126,6 +126,8 @@ class Fuso:
             key, key.rsplit("/", 1)[-1].replace("_", " ")
         )
         offset = datetime.now(self.zona).strftime("%z")
+        if offset == "+0000" and cidade == "UTC":
+            return "UTC"
         return f"{cidade}, UTC{offset[0].replace('-', '−')}{offset[1:3]}:{offset[3:]}"
 
 

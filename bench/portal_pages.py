@@ -94,11 +94,11 @@ async def seed() -> dict:
                                 integrador_id=usuario.integrador_id, smtp_url=None)
         email = await emails.enviar(para=EMAIL, assunto="Alerta final", texto="texto", tipo="alerta",
                                     integrador_id=usuario.integrador_id, smtp_url=None)
-        aviso = await _seed_avisos(usuario.integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura)
+        aviso, entrega = await _seed_avisos(usuario.integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura)
         for n in range(LEDGER):
             await creditos.recarregar_teste(principal, creditos=n + 1)
         geracao = await _seed_media(principal, conta.id, settings)
-        return {"conta": conta.id, "chamada": rows[0].id, "email": email.id, "aviso": aviso, "geracao": geracao}
+        return {"conta": conta.id, "chamada": rows[0].id, "email": email.id, "aviso": aviso, "entrega": entrega, "geracao": geracao}
     finally:
         await ctx.close_connections()
 
@@ -157,7 +157,9 @@ async def _until(read, situacoes: tuple[str, ...], timeout: float = 120.0):
         await asyncio.sleep(0.1)
 
 
-async def _seed_avisos(integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura) -> str:
+async def _seed_avisos(
+    integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura
+) -> tuple[str, str]:
     """A notice address with DELIVERIES delivered events (two attempts each: a 500, then a 204)
     and a concluded test run. Rows are written directly, as the call log above: this is data."""
     from graphql_api.core.ids import new_id
@@ -186,7 +188,10 @@ async def _seed_avisos(integrador_id, settings, now, Aviso, Entrega, Tentativa, 
             situacao="concluido", cabecalhos_enviados={"webhook-id": "tst_x"}, corpo_enviado=corpo, status=status,
             resposta="", duracao_ms=8.0, veredito="passou", concluido_em=now,
         )
-    return aviso.id
+    return aviso.id, entregas[0].id
+
+
+NOT_FOUND = "/pagina-que-nao-existe"  # the page of an unknown address, in the layout
 
 
 async def measure(base: str, ids: dict) -> dict[str, list[float]]:
@@ -199,6 +204,8 @@ async def measure(base: str, ids: dict) -> dict[str, list[float]]:
         "/geracoes", f"/geracoes/{ids['geracao']}", f"/geracoes/{ids['geracao']}/andamento",
         "/equipe", "/reautenticar", "/integracao", "/avisos", f"/avisos/{ids['aviso']}",
         f"/avisos/{ids['aviso']}/testes", f"/avisos/{ids['aviso']}/segredo", "/extrato", "/contrato",
+        f"/avisos/{ids['aviso']}?tipo=geracao.concluida&situacao=entregue", f"/avisos/{ids['aviso']}/entregas/{ids['entrega']}",
+        "/integracao/limpar", "/apps", "/creditos", "/plano", NOT_FOUND,
     ]
     timings: dict[str, list[float]] = {}
     # unsafe=True: keep cookies set by an IP address (127.0.0.1)
@@ -220,7 +227,7 @@ async def _samples(session, path: str) -> list[float]:
     for _ in range(ROUNDS):
         response = await session.get(path, allow_redirects=False)
         await response.read()
-        assert response.status == 200, (path, response.status)
+        assert response.status == (404 if path == NOT_FOUND else 200), (path, response.status)
         samples.append(_server_ms(response))
     return samples
 

@@ -48,6 +48,7 @@ async def seed() -> dict:
     from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
     from graphql_api.chamada.models import Chamada
     from graphql_api.creditos import service as creditos
+    from graphql_api.core import tarefas
     from graphql_api.core.ids import new_id
     from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
     from graphql_api.conta import service as contas
@@ -57,6 +58,10 @@ async def seed() -> dict:
     from vitrine import db
     from vitrine.settings import Settings
 
+    async def sem_tarefas(nome: str, *args) -> None:
+        """The seeded products are data for the pages: their checks are not run."""
+
+    tarefas.instalar(sem_tarefas)
     settings = Settings()
     await db.migrate(settings)
     ctx = await db.connect(settings)
@@ -113,7 +118,7 @@ async def _seed_media(principal, conta_id: str, settings) -> str:
     from graphql_api.geracao import service as geracoes
     from graphql_api.geracao.models import Geracao
     from graphql_api.produto import service as produtos
-    from tasks.broker import broker
+    from tasks.broker import broker, wire_task_port
     from tests.fichas import RICA
     from tests.photos import PhotoHost
     from tests.tls import server_context
@@ -127,6 +132,7 @@ async def _seed_media(principal, conta_id: str, settings) -> str:
     runtime = Runtime.build(settings)
     await runtime.start()
     broker.state.runtime = runtime
+    wire_task_port()  # this product's check and gallery do run, as in `vitrine serve`
     await broker.startup()
     try:
         imagens = [{"url": f"https://localhost:{port}/foto/{seed}.jpg", "ordem": seed} for seed in (1, 2, 3)]

@@ -427,18 +427,34 @@ async def _not_found(page: Page) -> web.StreamResponse:
 
 def not_found_handlers() -> dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]]:
     """An unknown address: a page in the layout of whoever asks (staff, seller or visitor), with
-    its title, language and heading. A form sent there finds the same page, without the CSRF check
-    that would otherwise answer first."""
+    its title, language and heading. A form sent there finds a plain 404, without the CSRF check
+    that would otherwise answer first; an address that exists with other methods keeps its 405."""
     staff = _edge(_not_found, STAFF, signed_in=False)
     seller = _edge(_not_found, SELLER, signed_in=False)
 
     async def page(request: web.Request) -> web.StreamResponse:
+        await _refuse_other_methods(request)
         return await (seller if request.path.startswith("/vendedor/") else staff)(request)
 
     async def other(request: web.Request) -> web.StreamResponse:
+        await _refuse_other_methods(request)
         raise web.HTTPNotFound(text="Página não encontrada.")
 
     return {"GET": page, "POST": other, "PUT": other, "PATCH": other, "DELETE": other}
+
+
+async def _refuse_other_methods(request: web.Request) -> None:
+    """405 with Allow when another route serves this path with other methods (the catch-all,
+    matched last, would otherwise hide it)."""
+    allowed: set[str] = set()
+    for resource in request.app.router.resources():
+        if resource is request.match_info.route.resource:
+            continue
+        match, methods = await resource.resolve(request)
+        if match is None:
+            allowed |= methods
+    if allowed:
+        raise web.HTTPMethodNotAllowed(request.method, allowed)
 
 
 def _referer_path(request: web.Request, home: str) -> str:

@@ -151,3 +151,21 @@ async def test_times_follow_the_browsers_zone_and_name_it(client, portal, owner)
 
 async def _listed(portal, request_id: str) -> None:
     assert request_id in await portal.page("/chamadas")
+
+
+async def test_an_unknown_address_answers_a_page_in_the_layout_and_a_known_one_keeps_its_405(client, portal, owner):
+    response = await portal.get("/nada-por-aqui")
+    assert response.status == 404
+    page = await response.text()
+    assert '<html lang="pt-BR">' in page and "<title>Página não encontrada · Vitrine</title>" in page
+    assert "<h1>Página não encontrada</h1>" in page and 'aria-label="Seções do portal"' in page  # signed in: the portal's layout
+    assert "/nada-por-aqui" in page
+    # a seller's address gets the sellers' layout, a visitor the sign-in one
+    seller = await client.get("/vendedor/nada", allow_redirects=False)
+    assert seller.status == 404 and "para lojas" in await seller.text()
+    # methods another route serves are still refused with 405 and Allow, not hidden by the 404
+    refused = await client.post("/visao-geral", allow_redirects=False)
+    assert refused.status == 405 and "GET" in refused.headers["Allow"]
+    assert (await client.post("/nada-por-aqui", allow_redirects=False)).status == 404
+    docs = await client.get("/docs/nada-por-aqui")
+    assert docs.status == 404 and "Página não encontrada" in await docs.text()

@@ -175,6 +175,17 @@ async def test_trigger_of_each_event_type_reaches_the_listener(client, integrato
     assert await execucao.interromper() == 0
 
 
+async def test_vitrine_url_is_the_services_address_as_for_the_python_client(client, integrator, vitrine_cli):
+    # given VITRINE_URL as docs/cliente-python.md sets it for the client: the service's address, no /v1
+    servico = str(client.make_url("")).rstrip("/")
+    for url in (servico, servico + "/", servico + "/v1/"):
+        # when the command runs with it
+        code, saida, erro = await vitrine_cli.executar("trigger", "geracao.concluida", chave=integrator.key, url=url)
+        # then it reaches the API all the same
+        assert code == 0, (url, erro)
+        assert "evt_" in saida
+
+
 async def test_trigger_of_an_unknown_type_says_which_exist(integrator, vitrine_cli):
     code, _, erro = await vitrine_cli.executar("trigger", "geracao.terminou", chave=integrator.key)
     assert code == 1

@@ -4,7 +4,7 @@
     vitrine-cli trigger geracao.concluida
 
 The key comes from --chave or VITRINE_CHAVE (an sk_test_ key), the API address from --url or
-VITRINE_URL (the base URL, ending in /v1). `listen` opens a listening session, prints its signing
+VITRINE_URL (the service's address, with or without the API's /v1, as for the Python client). `listen` opens a listening session, prints its signing
 secret (whsec_), and forwards every notice of the session to the local address, signed with that
 secret exactly as the service signs deliveries to registered addresses (Standard Webhooks); the
 local answer goes back to the service as the delivery's result. Ctrl-C ends the session."""
@@ -27,7 +27,8 @@ from typing import Any, NoReturn
 import httpx
 from standardwebhooks import Webhook
 
-DEFAULT_URL = "http://localhost:8080/v1"
+from vitrine_client._nucleo import url_do_servico
+
 FORWARD_TIMEOUT_SECONDS = 10.0  # as the service waits for a registered address
 RESPOSTA_MAX = 1024  # characters of the local answer reported back
 # The stream sends at least a comment every 15 s: this long without a byte means the service is gone.
@@ -89,9 +90,9 @@ def _cliente(args: argparse.Namespace) -> httpx.Client:
     chave = args.chave or os.environ.get("VITRINE_CHAVE")
     if not chave:
         raise Falha("Informe a chave de teste: --chave sk_test_… ou a variável VITRINE_CHAVE.")
-    base = (args.url or os.environ.get("VITRINE_URL") or DEFAULT_URL).rstrip("/")
+    # VITRINE_URL is shared with the Python client, which takes the service's address with or without /v1
     return httpx.Client(
-        base_url=base,
+        base_url=url_do_servico(args.url) + "/v1",
         headers={"Authorization": f"Bearer {chave}", "User-Agent": USER_AGENT},
         timeout=httpx.Timeout(30.0),
     )
@@ -198,7 +199,9 @@ def trigger(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     comum = argparse.ArgumentParser(add_help=False)
     comum.add_argument("--chave", help="chave de API de teste (sk_test_…); padrão: VITRINE_CHAVE")
-    comum.add_argument("--url", help=f"endereço base da API, terminado em /v1; padrão: VITRINE_URL ou {DEFAULT_URL}")
+    comum.add_argument(
+        "--url", help="endereço do serviço (com ou sem o /v1 da API); padrão: VITRINE_URL ou http://localhost:8080"
+    )
     parser = argparse.ArgumentParser(prog="vitrine-cli", description="Ferramentas de integração com a Vitrine.")
     comandos = parser.add_subparsers(dest="comando", required=True)
     escutar = comandos.add_parser(

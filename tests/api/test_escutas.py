@@ -8,6 +8,8 @@ import asyncio
 import json
 import sys
 
+from aiohttp import web
+
 from graphql_api.aviso.escutas import MAX_ESCUTAS, VIDA
 from graphql_api.core.principal import Ambiente
 from graphql_api.evento.amostras import AMOSTRAS
@@ -145,6 +147,63 @@ async def test_the_local_answer_is_recorded_when_it_fails_or_never_comes(
     await execucao.linha("conexao_falhou")
     entrega = await eventually(falhou, timeout=10)
     assert entrega["status"] is None and entrega["erro"].startswith("conexao_falhou")
+    assert await execucao.interromper() == 0
+
+
+async def test_an_endless_or_trickling_local_answer_is_cut_as_a_registered_address_would(
+    client, integrator, aiohttp_server, vitrine_cli
+):
+    # given a local receiver whose answer never ends (up to 256 MB, so a command reading it all
+    # still ends): fast, then one byte a second
+    escritos = []
+
+    async def sem_fim(request: web.Request) -> web.StreamResponse:
+        await request.read()
+        response = web.StreamResponse(status=200)
+        await response.prepare(request)
+        try:
+            for _ in range(4096):
+                if request.path == "/rapido":
+                    await response.write(b"a" * 65536)
+                    escritos.append(65536)
+                else:
+                    await response.write(b"a")
+                    await asyncio.sleep(1)
+        except ConnectionError:  # the command stopped reading
+            pass
+        return response
+
+    app = web.Application()
+    app.router.add_post("/{modo}", sem_fim)
+    servidor = await aiohttp_server(app)
+
+    async def resultado(escuta_id: str) -> dict:
+        (entrega,) = await entregas(client, integrator, escuta_id)
+        assert entrega["situacao"] == "falhou" or entrega["status"] == 200, entrega
+        return entrega
+
+    # when a notice is forwarded to the endless answer
+    execucao = await vitrine_cli.iniciar("listen", "--forward-to", str(servidor.make_url("/rapido")), chave=integrator.key)
+    escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
+    await execucao.linha("Encaminhando")
+    await disparar(client, integrator, "geracao.concluida")
+    # then the command keeps the start of the answer and leaves the rest unread (it read it all before)
+    await execucao.linha("-> 200", timeout=10)
+    entrega = await eventually(lambda: resultado(escuta_id), timeout=10)
+    assert entrega["resposta"] == "a" * 1024
+    assert sum(escritos) < 64 * 1024 * 1024
+    assert await execucao.interromper() == 0
+
+    # when a notice is forwarded to the trickling answer
+    execucao = await vitrine_cli.iniciar("listen", "--forward-to", str(servidor.make_url("/lento")), chave=integrator.key)
+    escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
+    await execucao.linha("Encaminhando")
+    await disparar(client, integrator, "geracao.falhou")
+    # then after 10 s it is an answer that never came, as for a registered address (it waited forever)
+    await execucao.linha("tempo_esgotado", timeout=20)
+    entrega = await eventually(lambda: resultado(escuta_id), timeout=10)
+    assert entrega["status"] is None and entrega["erro"] == "tempo_esgotado"
+    assert 10_000 <= entrega["duracaoMs"] < 13_000
     assert await execucao.interromper() == 0
 
 

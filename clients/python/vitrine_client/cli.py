@@ -31,6 +31,7 @@ from vitrine_client._nucleo import url_do_servico
 
 FORWARD_TIMEOUT_SECONDS = 10.0  # as the service waits for a registered address
 RESPOSTA_MAX = 1024  # characters of the local answer reported back
+RESPOSTA_MAX_BYTES = 4 * RESPOSTA_MAX  # enough bytes for that many characters of UTF-8
 # The stream sends at least a comment every 15 s: this long without a byte means the service is gone.
 STREAM_READ_TIMEOUT_SECONDS = 60.0
 USER_AGENT = "vitrine-cli"
@@ -127,13 +128,23 @@ def _encaminhar(local: httpx.Client, destino: str, webhook: Webhook, entrega: di
         "X-Vitrine-Signature": assinatura,
     }
     inicio = time.perf_counter()
+    esgotado = {"status": None, "erro": "tempo_esgotado"}
     try:
-        resposta = local.post(destino, content=corpo.encode(), headers=cabecalhos)
+        with local.stream("POST", destino, content=corpo.encode(), headers=cabecalhos) as resposta:
+            # Only the start of the answer is kept, and the whole exchange gets 10 s, as for a
+            # registered address: an endless or trickling body must not hold the command (or its memory).
+            lido = bytearray()
+            for pedaco in resposta.iter_bytes():
+                lido += pedaco
+                if len(lido) >= RESPOSTA_MAX_BYTES:
+                    break
+                if time.perf_counter() - inicio > FORWARD_TIMEOUT_SECONDS:
+                    return esgotado | {"duracaoMs": _ms(inicio)}
     except httpx.TimeoutException:
-        return {"status": None, "duracaoMs": _ms(inicio), "erro": "tempo_esgotado"}
+        return esgotado | {"duracaoMs": _ms(inicio)}
     except httpx.HTTPError as exc:
         return {"status": None, "duracaoMs": _ms(inicio), "erro": f"conexao_falhou: {exc}"[:300]}
-    return {"status": resposta.status_code, "duracaoMs": _ms(inicio), "resposta": _texto(resposta.content) or None}
+    return {"status": resposta.status_code, "duracaoMs": _ms(inicio), "resposta": _texto(bytes(lido)) or None}
 
 
 def _ms(inicio: float) -> float:

@@ -207,6 +207,51 @@ async def test_an_endless_or_trickling_local_answer_is_cut_as_a_registered_addre
     assert await execucao.interromper() == 0
 
 
+async def test_a_malformed_stream_or_forward_address_is_an_error_message_not_a_traceback(
+    integrator, aiohttp_server, vitrine_cli
+):
+    # given a "service" (a proxy in between, say) whose stream carries a notice out of shape
+    avisos = [b"{nao json", b'{"id": "ent_1"}', b"[1, 2]"]
+    encerradas = []
+
+    async def abrir_escuta(request: web.Request) -> web.Response:
+        return web.json_response({"data": {"id": "esc_x", "segredo": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}, status=201)
+
+    async def fluxo(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        await response.write(b"event: sessao\ndata: {}\n\nevent: aviso\nid: ent_1\ndata: " + avisos.pop(0) + b"\n\n")
+        await asyncio.sleep(30)
+        return response
+
+    async def encerrar(request: web.Request) -> web.Response:
+        encerradas.append(request.match_info["id"])
+        return web.Response(status=204)
+
+    app = web.Application()
+    app.router.add_post("/v1/avisos/escutas", abrir_escuta)
+    app.router.add_get("/v1/avisos/escutas/{id}/eventos", fluxo)
+    app.router.add_delete("/v1/avisos/escutas/{id}", encerrar)
+    servico = await aiohttp_server(app)
+    for _ in range(3):
+        # when the command reads it
+        code, _, erro = await vitrine_cli.executar(
+            "listen", "--forward-to", "http://127.0.0.1:9/avisos", chave=integrator.key, url=str(servico.make_url("/v1"))
+        )
+        # then it says so and ends the session
+        assert code == 1
+        assert "Traceback" not in erro and "aviso fora do formato" in erro, erro
+    assert encerradas == ["esc_x"] * 3
+
+    # when the local address is not one
+    for destino in ("http://[::1/avisos", "localhost:3000/avisos"):
+        code, saida, erro = await vitrine_cli.executar("listen", "--forward-to", destino, chave=integrator.key)
+        # then the command says so before opening a session
+        assert code == 1
+        assert "Traceback" not in erro and "--forward-to" in erro, erro
+        assert "Sessão de escuta" not in saida
+
+
 async def test_eventos_chooses_the_types_forwarded(client, integrator, receptor_local, vitrine_cli):
     execucao, _ = await escutando(vitrine_cli, integrator, receptor_local, "--eventos", "geracao.falhou,cota.alerta")
     await disparar(client, integrator, "geracao.concluida")

@@ -147,6 +147,29 @@ def _encaminhar(local: httpx.Client, destino: str, webhook: Webhook, entrega: di
     return {"status": resposta.status_code, "duracaoMs": _ms(inicio), "resposta": _texto(bytes(lido)) or None}
 
 
+def _entrega(evento: Evento) -> dict[str, Any]:
+    """The delivery an `aviso` event carries; Falha when it is not one (a proxy in between, a
+    service of another version), rather than a traceback."""
+    try:
+        entrega = json.loads(evento.dados)
+        if all(isinstance(entrega[campo], str) for campo in ("id", "eventoId", "tipo", "corpo")):
+            return entrega
+    except (ValueError, KeyError, TypeError):
+        pass
+    raise Falha(f"O fluxo da sessão trouxe um aviso fora do formato esperado: {evento.dados[:300]!r}")
+
+
+def _destino(url: str) -> str:
+    """--forward-to checked before the session opens (a bad one would only fail at the first notice)."""
+    try:
+        destino = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise Falha(f"--forward-to inválido ({exc}): use um endereço como http://localhost:3000/avisos") from None
+    if destino.scheme not in ("http", "https") or not destino.host:
+        raise Falha(f"--forward-to precisa de um endereço http:// ou https://, como http://localhost:3000/avisos: {url}")
+    return url
+
+
 def _ms(inicio: float) -> float:
     return round((time.perf_counter() - inicio) * 1000, 1)
 
@@ -157,6 +180,7 @@ def _interromper(signum: int, frame: object) -> NoReturn:
 
 def listen(args: argparse.Namespace) -> int:
     eventos = [e.strip() for e in (args.eventos or "").split(",") if e.strip()]
+    destino = _destino(args.forward_to)
     signal.signal(signal.SIGTERM, _interromper)
     with _cliente(args) as api, httpx.Client(timeout=FORWARD_TIMEOUT_SECONDS, follow_redirects=False) as local:
         escuta = _dados(api.post("/avisos/escutas", json={"eventos": eventos}), 201)
@@ -177,8 +201,8 @@ def listen(args: argparse.Namespace) -> int:
                         return 0
                     if evento.nome != "aviso":
                         continue
-                    entrega = json.loads(evento.dados)
-                    resultado = _encaminhar(local, args.forward_to, webhook, entrega)
+                    entrega = _entrega(evento)
+                    resultado = _encaminhar(local, destino, webhook, entrega)
                     situacao = resultado["status"] if resultado["status"] is not None else resultado["erro"]
                     print(
                         f"{_agora()}  {entrega['tipo']}  {entrega['eventoId']}  -> {situacao} "

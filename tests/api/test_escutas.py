@@ -177,31 +177,31 @@ async def test_an_endless_or_trickling_local_answer_is_cut_as_a_registered_addre
     app.router.add_post("/{modo}", sem_fim)
     servidor = await aiohttp_server(app)
 
-    async def resultado(escuta_id: str) -> dict:
-        (entrega,) = await entregas(client, integrator, escuta_id)
-        assert entrega["situacao"] == "falhou" or entrega["status"] == 200, entrega
-        return entrega
+    async def encaminhado(caminho: str, visto: str, timeout: float) -> tuple[object, dict]:
+        """A notice forwarded to `caminho`, once the command printed `visto`: (the run, the delivery)."""
+        execucao = await vitrine_cli.iniciar("listen", "--forward-to", str(servidor.make_url(caminho)), chave=integrator.key)
+        escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
+        await execucao.linha("Encaminhando")
+        await disparar(client, integrator, "geracao.concluida")
+        await execucao.linha(visto, timeout=timeout)
 
-    # when a notice is forwarded to the endless answer
-    execucao = await vitrine_cli.iniciar("listen", "--forward-to", str(servidor.make_url("/rapido")), chave=integrator.key)
-    escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
-    await execucao.linha("Encaminhando")
-    await disparar(client, integrator, "geracao.concluida")
-    # then the command keeps the start of the answer and leaves the rest unread (it read it all before)
-    await execucao.linha("-> 200", timeout=10)
-    entrega = await eventually(lambda: resultado(escuta_id), timeout=10)
+        async def resultado() -> dict:
+            (entrega,) = await entregas(client, integrator, escuta_id)
+            assert entrega["situacao"] == "falhou" or entrega["status"] == 200, entrega
+            return entrega
+
+        return execucao, await eventually(resultado, timeout=10)
+
+    # when a notice is forwarded to the endless answer, then the command keeps the start of the
+    # answer and leaves the rest unread (it read it all before)
+    execucao, entrega = await encaminhado("/rapido", "-> 200", timeout=10)
     assert entrega["resposta"] == "a" * 1024
     assert sum(escritos) < 64 * 1024 * 1024
     assert await execucao.interromper() == 0
 
-    # when a notice is forwarded to the trickling answer
-    execucao = await vitrine_cli.iniciar("listen", "--forward-to", str(servidor.make_url("/lento")), chave=integrator.key)
-    escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
-    await execucao.linha("Encaminhando")
-    await disparar(client, integrator, "geracao.falhou")
-    # then after 10 s it is an answer that never came, as for a registered address (it waited forever)
-    await execucao.linha("tempo_esgotado", timeout=20)
-    entrega = await eventually(lambda: resultado(escuta_id), timeout=10)
+    # when a notice is forwarded to the trickling answer, then after 10 s it is an answer that
+    # never came, as for a registered address (it waited for ever)
+    execucao, entrega = await encaminhado("/lento", "tempo_esgotado", timeout=20)
     assert entrega["status"] is None and entrega["erro"] == "tempo_esgotado"
     assert 10_000 <= entrega["duracaoMs"] < 13_000
     assert await execucao.interromper() == 0

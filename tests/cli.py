@@ -64,8 +64,9 @@ class VitrineCli:
         self.base_url = base_url
         self.execucoes: list[Execucao] = []
 
-    async def iniciar(self, *args: str, chave: str) -> Execucao:
-        env = {**os.environ, "VITRINE_CHAVE": chave, "VITRINE_URL": self.base_url, "PYTHONUNBUFFERED": "1"}
+    async def iniciar(self, *args: str, chave: str, url: str | None = None) -> Execucao:
+        """`url`: VITRINE_URL when not the API's base URL."""
+        env = {**os.environ, "VITRINE_CHAVE": chave, "VITRINE_URL": url or self.base_url, "PYTHONUNBUFFERED": "1"}
         process = await asyncio.create_subprocess_exec(
             str(SCRIPT), *args, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             preexec_fn=tied_to_this_process(),
@@ -74,9 +75,11 @@ class VitrineCli:
         self.execucoes.append(execucao)
         return execucao
 
-    async def executar(self, *args: str, chave: str, timeout: float = 30.0) -> tuple[int, str, str]:
+    async def executar(
+        self, *args: str, chave: str, url: str | None = None, timeout: float = 30.0
+    ) -> tuple[int, str, str]:
         """Run to the end: (exit status, stdout, stderr)."""
-        execucao = await self.iniciar(*args, chave=chave)
+        execucao = await self.iniciar(*args, chave=chave, url=url)
         code = await execucao.fim(timeout=timeout)
         return code, "\n".join(execucao.linhas), await execucao.stderr()
 

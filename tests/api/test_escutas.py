@@ -8,6 +8,8 @@ import asyncio
 import json
 import sys
 
+from aiohttp import web
+
 from graphql_api.aviso.escutas import MAX_ESCUTAS, VIDA
 from graphql_api.core.principal import Ambiente
 from graphql_api.evento.amostras import AMOSTRAS
@@ -148,6 +150,108 @@ async def test_the_local_answer_is_recorded_when_it_fails_or_never_comes(
     assert await execucao.interromper() == 0
 
 
+async def test_an_endless_or_trickling_local_answer_is_cut_as_a_registered_address_would(
+    client, integrator, aiohttp_server, vitrine_cli
+):
+    # given a local receiver whose answer never ends (up to 256 MB, so a command reading it all
+    # still ends): fast, then one byte a second
+    escritos = []
+
+    async def sem_fim(request: web.Request) -> web.StreamResponse:
+        await request.read()
+        response = web.StreamResponse(status=200)
+        await response.prepare(request)
+        try:
+            for _ in range(4096):
+                if request.path == "/rapido":
+                    await response.write(b"a" * 65536)
+                    escritos.append(65536)
+                else:
+                    await response.write(b"a")
+                    await asyncio.sleep(1)
+        except ConnectionError:  # the command stopped reading
+            pass
+        return response
+
+    app = web.Application()
+    app.router.add_post("/{modo}", sem_fim)
+    servidor = await aiohttp_server(app)
+
+    async def encaminhado(caminho: str, visto: str, timeout: float) -> tuple[object, dict]:
+        """A notice forwarded to `caminho`, once the command printed `visto`: (the run, the delivery)."""
+        execucao = await vitrine_cli.iniciar("listen", "--forward-to", str(servidor.make_url(caminho)), chave=integrator.key)
+        escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
+        await execucao.linha("Encaminhando")
+        await disparar(client, integrator, "geracao.concluida")
+        await execucao.linha(visto, timeout=timeout)
+
+        async def resultado() -> dict:
+            (entrega,) = await entregas(client, integrator, escuta_id)
+            assert entrega["situacao"] == "falhou" or entrega["status"] == 200, entrega
+            return entrega
+
+        return execucao, await eventually(resultado, timeout=10)
+
+    # when a notice is forwarded to the endless answer, then the command keeps the start of the
+    # answer and leaves the rest unread (it read it all before)
+    execucao, entrega = await encaminhado("/rapido", "-> 200", timeout=10)
+    assert entrega["resposta"] == "a" * 1024
+    assert sum(escritos) < 64 * 1024 * 1024
+    assert await execucao.interromper() == 0
+
+    # when a notice is forwarded to the trickling answer, then after 10 s it is an answer that
+    # never came, as for a registered address (it waited for ever)
+    execucao, entrega = await encaminhado("/lento", "tempo_esgotado", timeout=20)
+    assert entrega["status"] is None and entrega["erro"] == "tempo_esgotado"
+    assert 10_000 <= entrega["duracaoMs"] < 13_000
+    assert await execucao.interromper() == 0
+
+
+async def test_a_malformed_stream_or_forward_address_is_an_error_message_not_a_traceback(
+    integrator, aiohttp_server, vitrine_cli
+):
+    # given a "service" (a proxy in between, say) whose stream carries a notice out of shape
+    avisos = [b"{nao json", b'{"id": "ent_1"}', b"[1, 2]"]
+    encerradas = []
+
+    async def abrir_escuta(request: web.Request) -> web.Response:
+        return web.json_response({"data": {"id": "esc_x", "segredo": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}, status=201)
+
+    async def fluxo(request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        await response.write(b"event: sessao\ndata: {}\n\nevent: aviso\nid: ent_1\ndata: " + avisos.pop(0) + b"\n\n")
+        await asyncio.sleep(30)
+        return response
+
+    async def encerrar(request: web.Request) -> web.Response:
+        encerradas.append(request.match_info["id"])
+        return web.Response(status=204)
+
+    app = web.Application()
+    app.router.add_post("/v1/avisos/escutas", abrir_escuta)
+    app.router.add_get("/v1/avisos/escutas/{id}/eventos", fluxo)
+    app.router.add_delete("/v1/avisos/escutas/{id}", encerrar)
+    servico = await aiohttp_server(app)
+    for _ in range(3):
+        # when the command reads it
+        code, _, erro = await vitrine_cli.executar(
+            "listen", "--forward-to", "http://127.0.0.1:9/avisos", chave=integrator.key, url=str(servico.make_url("/v1"))
+        )
+        # then it says so and ends the session
+        assert code == 1
+        assert "Traceback" not in erro and "aviso fora do formato" in erro, erro
+    assert encerradas == ["esc_x"] * 3
+
+    # when the local address is not one
+    for destino in ("http://[::1/avisos", "localhost:3000/avisos"):
+        code, saida, erro = await vitrine_cli.executar("listen", "--forward-to", destino, chave=integrator.key)
+        # then the command says so before opening a session
+        assert code == 1
+        assert "Traceback" not in erro and "--forward-to" in erro, erro
+        assert "Sessão de escuta" not in saida
+
+
 async def test_eventos_chooses_the_types_forwarded(client, integrator, receptor_local, vitrine_cli):
     execucao, _ = await escutando(vitrine_cli, integrator, receptor_local, "--eventos", "geracao.falhou,cota.alerta")
     await disparar(client, integrator, "geracao.concluida")
@@ -173,6 +277,17 @@ async def test_trigger_of_each_event_type_reaches_the_listener(client, integrato
         amostra = AMOSTRAS[recebido.evento["tipo"]]
         assert recebido.evento["data"] == amostra.dados and recebido.evento["contaId"] == amostra.conta_id
     assert await execucao.interromper() == 0
+
+
+async def test_vitrine_url_is_the_services_address_as_for_the_python_client(client, integrator, vitrine_cli):
+    # given VITRINE_URL as docs/cliente-python.md sets it for the client: the service's address, no /v1
+    servico = str(client.make_url("")).rstrip("/")
+    for url in (servico, servico + "/", servico + "/v1/"):
+        # when the command runs with it
+        code, saida, erro = await vitrine_cli.executar("trigger", "geracao.concluida", chave=integrator.key, url=url)
+        # then it reaches the API all the same
+        assert code == 0, (url, erro)
+        assert "evt_" in saida
 
 
 async def test_trigger_of_an_unknown_type_says_which_exist(integrator, vitrine_cli):

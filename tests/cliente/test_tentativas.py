@@ -228,6 +228,28 @@ async def test_connection_refused_is_repeated_then_raised(sincrono):
     assert isinstance(levantado.value.__cause__, httpx.ConnectError)
 
 
+@pytest.mark.parametrize("sincrono", [True, False], ids=["sync", "async"])
+async def test_an_answer_that_never_comes_is_raised_as_erro_de_conexao_without_a_repeat(aiohttp_server, sincrono):
+    # given a service that takes the order and never answers
+    chegadas = []
+
+    async def calado(request: web.Request) -> web.Response:
+        chegadas.append(request.headers["Idempotency-Key"])
+        await asyncio.sleep(30)
+        return web.Response(status=204)
+
+    app = web.Application()
+    app.router.add_route("*", "/{caminho:.*}", calado)
+    server = await aiohttp_server(app)
+    # when an order waits past the client's timeout
+    with pytest.raises(ErroDeConexao) as levantado:
+        await chamar(sincrono, f"http://127.0.0.1:{server.port}", lambda c: c.galerias.criar("prd_1", 3), timeout=0.5)
+    # then it is an error of the client's family (caught by `except ErroVitrine`), and not repeated:
+    # the service may be working on it
+    assert isinstance(levantado.value.__cause__, httpx.ReadTimeout)
+    assert len(chegadas) == 1
+
+
 async def test_a_service_that_comes_up_during_the_back_off_answers_the_repeat(aiohttp_server):
     # given a port where the service is not up yet
     porta = livre()

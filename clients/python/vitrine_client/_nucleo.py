@@ -163,6 +163,11 @@ class Nucleo:
             raise ErroDeConexao(f"Sem resposta do serviço em {self.api}: {erro!r}") from erro
         return self.tentativas.espera_apos_conexao(tentativa)
 
+    def sem_resposta(self, erro: Exception) -> ErroDeConexao:
+        """Any other failure to get an answer (a read timeout, a malformed answer): not repeated,
+        since the service may have the request, but raised in the client's family all the same."""
+        return ErroDeConexao(f"Sem resposta do serviço em {self.api}: {erro!r}")
+
     def repetir_apos_resposta(self, tentativa: int, resposta: httpx.Response) -> float | None:
         """Seconds to wait before repeating this answer (429/503 within the limits), else None."""
         if resposta.status_code not in STATUS_REPETIVEIS:

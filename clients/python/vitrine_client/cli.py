@@ -4,7 +4,7 @@
     vitrine-cli trigger geracao.concluida
 
 The key comes from --chave or VITRINE_CHAVE (an sk_test_ key), the API address from --url or
-VITRINE_URL (the base URL, ending in /v1). `listen` opens a listening session, prints its signing
+VITRINE_URL (the service's address, with or without the API's /v1, as for the Python client). `listen` opens a listening session, prints its signing
 secret (whsec_), and forwards every notice of the session to the local address, signed with that
 secret exactly as the service signs deliveries to registered addresses (Standard Webhooks); the
 local answer goes back to the service as the delivery's result. Ctrl-C ends the session."""
@@ -27,9 +27,11 @@ from typing import Any, NoReturn
 import httpx
 from standardwebhooks import Webhook
 
-DEFAULT_URL = "http://localhost:8080/v1"
+from vitrine_client._nucleo import url_do_servico
+
 FORWARD_TIMEOUT_SECONDS = 10.0  # as the service waits for a registered address
 RESPOSTA_MAX = 1024  # characters of the local answer reported back
+RESPOSTA_MAX_BYTES = 4 * RESPOSTA_MAX  # enough bytes for that many characters of UTF-8
 # The stream sends at least a comment every 15 s: this long without a byte means the service is gone.
 STREAM_READ_TIMEOUT_SECONDS = 60.0
 USER_AGENT = "vitrine-cli"
@@ -89,9 +91,9 @@ def _cliente(args: argparse.Namespace) -> httpx.Client:
     chave = args.chave or os.environ.get("VITRINE_CHAVE")
     if not chave:
         raise Falha("Informe a chave de teste: --chave sk_test_… ou a variável VITRINE_CHAVE.")
-    base = (args.url or os.environ.get("VITRINE_URL") or DEFAULT_URL).rstrip("/")
+    # VITRINE_URL is shared with the Python client, which takes the service's address with or without /v1
     return httpx.Client(
-        base_url=base,
+        base_url=url_do_servico(args.url) + "/v1",
         headers={"Authorization": f"Bearer {chave}", "User-Agent": USER_AGENT},
         timeout=httpx.Timeout(30.0),
     )
@@ -126,13 +128,46 @@ def _encaminhar(local: httpx.Client, destino: str, webhook: Webhook, entrega: di
         "X-Vitrine-Signature": assinatura,
     }
     inicio = time.perf_counter()
+    esgotado = {"status": None, "erro": "tempo_esgotado"}
     try:
-        resposta = local.post(destino, content=corpo.encode(), headers=cabecalhos)
+        with local.stream("POST", destino, content=corpo.encode(), headers=cabecalhos) as resposta:
+            # Only the start of the answer is kept, and the whole exchange gets 10 s, as for a
+            # registered address: an endless or trickling body must not hold the command (or its memory).
+            lido = bytearray()
+            for pedaco in resposta.iter_bytes():
+                lido += pedaco
+                if len(lido) >= RESPOSTA_MAX_BYTES:
+                    break
+                if time.perf_counter() - inicio > FORWARD_TIMEOUT_SECONDS:
+                    return esgotado | {"duracaoMs": _ms(inicio)}
     except httpx.TimeoutException:
-        return {"status": None, "duracaoMs": _ms(inicio), "erro": "tempo_esgotado"}
+        return esgotado | {"duracaoMs": _ms(inicio)}
     except httpx.HTTPError as exc:
         return {"status": None, "duracaoMs": _ms(inicio), "erro": f"conexao_falhou: {exc}"[:300]}
-    return {"status": resposta.status_code, "duracaoMs": _ms(inicio), "resposta": _texto(resposta.content) or None}
+    return {"status": resposta.status_code, "duracaoMs": _ms(inicio), "resposta": _texto(bytes(lido)) or None}
+
+
+def _entrega(evento: Evento) -> dict[str, Any]:
+    """The delivery an `aviso` event carries; Falha when it is not one (a proxy in between, a
+    service of another version), rather than a traceback."""
+    try:
+        entrega = json.loads(evento.dados)
+        if all(isinstance(entrega[campo], str) for campo in ("id", "eventoId", "tipo", "corpo")):
+            return entrega
+    except (ValueError, KeyError, TypeError):
+        pass
+    raise Falha(f"O fluxo da sessão trouxe um aviso fora do formato esperado: {evento.dados[:300]!r}")
+
+
+def _destino(url: str) -> str:
+    """--forward-to checked before the session opens (a bad one would only fail at the first notice)."""
+    try:
+        destino = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise Falha(f"--forward-to inválido ({exc}): use um endereço como http://localhost:3000/avisos") from None
+    if destino.scheme not in ("http", "https") or not destino.host:
+        raise Falha(f"--forward-to precisa de um endereço http:// ou https://, como http://localhost:3000/avisos: {url}")
+    return url
 
 
 def _ms(inicio: float) -> float:
@@ -145,6 +180,7 @@ def _interromper(signum: int, frame: object) -> NoReturn:
 
 def listen(args: argparse.Namespace) -> int:
     eventos = [e.strip() for e in (args.eventos or "").split(",") if e.strip()]
+    destino = _destino(args.forward_to)
     signal.signal(signal.SIGTERM, _interromper)
     with _cliente(args) as api, httpx.Client(timeout=FORWARD_TIMEOUT_SECONDS, follow_redirects=False) as local:
         escuta = _dados(api.post("/avisos/escutas", json={"eventos": eventos}), 201)
@@ -165,8 +201,8 @@ def listen(args: argparse.Namespace) -> int:
                         return 0
                     if evento.nome != "aviso":
                         continue
-                    entrega = json.loads(evento.dados)
-                    resultado = _encaminhar(local, args.forward_to, webhook, entrega)
+                    entrega = _entrega(evento)
+                    resultado = _encaminhar(local, destino, webhook, entrega)
                     situacao = resultado["status"] if resultado["status"] is not None else resultado["erro"]
                     print(
                         f"{_agora()}  {entrega['tipo']}  {entrega['eventoId']}  -> {situacao} "
@@ -198,7 +234,9 @@ def trigger(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     comum = argparse.ArgumentParser(add_help=False)
     comum.add_argument("--chave", help="chave de API de teste (sk_test_…); padrão: VITRINE_CHAVE")
-    comum.add_argument("--url", help=f"endereço base da API, terminado em /v1; padrão: VITRINE_URL ou {DEFAULT_URL}")
+    comum.add_argument(
+        "--url", help="endereço do serviço (com ou sem o /v1 da API); padrão: VITRINE_URL ou http://localhost:8080"
+    )
     parser = argparse.ArgumentParser(prog="vitrine-cli", description="Ferramentas de integração com a Vitrine.")
     comandos = parser.add_subparsers(dest="comando", required=True)
     escutar = comandos.add_parser(

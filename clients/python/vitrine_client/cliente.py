@@ -146,6 +146,8 @@ class Vitrine(ClienteBase):
                 resposta = self._http.request(**pedido, auth=self._auth)
             except ERROS_DE_CONEXAO as erro:
                 time.sleep(self._nucleo.repetir_apos_conexao(tentativa, erro))
+            except httpx.TransportError as erro:
+                raise self._nucleo.sem_resposta(erro) from erro
             else:
                 espera = self._nucleo.repetir_apos_resposta(tentativa, resposta)
                 if espera is None:
@@ -204,6 +206,8 @@ class AsyncVitrine(ClienteBase):
                 resposta = await self._http.request(**pedido, auth=self._auth)
             except ERROS_DE_CONEXAO as erro:
                 await asyncio.sleep(self._nucleo.repetir_apos_conexao(tentativa, erro))
+            except httpx.TransportError as erro:
+                raise self._nucleo.sem_resposta(erro) from erro
             else:
                 espera = self._nucleo.repetir_apos_resposta(tentativa, resposta)
                 if espera is None:

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow
 DOCS_SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 PRODUTO = "CANECA-CERAMICA-ESMALTADA-AZUL-350ML-0001"  # a long external code, as catalogues have
+PALAVRA = "Supercalifragilisticexpialidocious" * 3  # one word wider than a phone
 VIEWPORTS = {"notebook": {"width": 1366, "height": 900}, "celular": {"width": 390, "height": 844}}
 
 # The layout rules, measured in the page: the page itself never scrolls sideways, and every table
@@ -92,9 +93,19 @@ def integrador(browser: Browser, service: str, receptor_modulo) -> dict:
     entrega = urlsplit(page.url).path
     page.goto(f"{service}/chamadas")
     chamada = page.locator("#lista-chamadas a[href^='/chamadas/req_']").first.get_attribute("href")
+    # a person invited with an e-mail wider than a phone (one word, it must break): the invitation (an e-mail in the outbox) and the removal page
+    page.goto(f"{service}/equipe")
+    convite = page.locator("form", has=page.get_by_role("button", name="Enviar convite"))
+    convite.get_by_label("Nome").fill("Joaquim Convidado")
+    convite.get_by_label("E-mail").fill(f"joaquim-{PALAVRA.lower()}@integradora.test")
+    convite.get_by_role("button", name="Enviar convite").click()
+    remover = page.locator("main a[href$='/remover']").first.get_attribute("href")
+    page.goto(f"{service}/emails")
+    email = page.locator("main a[href^='/emails/eml_']").first.get_attribute("href")
     state = context.storage_state()
     context.close()
-    return {"state": state, "conta": conta["id"], "aviso": aviso, "entrega": entrega, "chamada": chamada}
+    return {"state": state, "conta": conta["id"], "aviso": aviso, "entrega": entrega, "chamada": chamada,
+            "email": email, "remover": remover}
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +125,8 @@ def _portal_pages(integrador: dict) -> list[str]:
         "/visao-geral", "/integracao", "/chaves", "/chamadas", integrador["chamada"], "/avisos",
         integrador["aviso"], integrador["entrega"], "/integracao/limpar", "/apps", "/contas", f"/contas/{conta}",
         f"/contas/{conta}/produtos/{PRODUTO}", "/geracoes", "/creditos",
-        "/extrato", "/plano", "/emails", "/equipe", "/contrato", "/uma-pagina-que-nao-existe",
+        "/extrato", "/plano", "/emails", integrador["email"], "/equipe", integrador["remover"], "/contrato",
+        f"{integrador['aviso']}/segredo", "/reautenticar", "/uma-pagina-que-nao-existe", f"/nada/{PALAVRA}",
     ]
 
 
@@ -215,3 +227,37 @@ def test_focus_goes_to_the_new_key_and_to_the_first_refused_field(page: Page, se
     page.get_by_role("button", name="Registrar endereço").click()
     expect(page.get_by_label("URL do seu servidor")).to_be_focused()
     expect(page.get_by_label("URL do seu servidor")).to_have_attribute("aria-invalid", "true")
+
+
+@pytest.mark.parametrize("tamanho", list(VIEWPORTS))
+def test_names_and_urls_that_are_one_long_word_break_instead_of_widening_the_page(
+    browser: Browser, service: str, receptor, tamanho: str
+):
+    """A company, an account and a notice URL as people type them, each with a word wider than a
+    phone: the pages that show them whole (the contract's button, a product's way back, a
+    delivery's and a secret's way back to the address) wrap them."""
+    context = browser.new_context(viewport=VIEWPORTS["notebook"], bypass_csp=True)
+    page = context.new_page()
+    sign_up(page, service, empresa=f"Integradora {PALAVRA}", nome=f"Pessoa {PALAVRA}")
+    key = create_test_key(page)
+    conta = api(service, "POST", "/contas", key, {"codigoExterno": "loja-longa", "nome": f"Loja {PALAVRA}"}).data["data"]["id"]
+    produto = api(service, "PUT", f"/contas/{conta}/produtos/{PRODUTO}", key, RICA)
+    assert produto.status == 200, produto.data
+    page.goto(f"{service}/avisos")
+    page.get_by_label("URL do seu servidor").fill(f"{receptor.url}?token={'a' * 200}")
+    page.get_by_label("geracao.concluida").check()
+    page.get_by_role("button", name="Registrar endereço").click()
+    receptor.segredos.append(page.get_by_label("Segredo de assinatura").input_value())
+    page.goto(f"{service}/avisos")
+    aviso = page.locator("a[href^='/avisos/avs_']").first.get_attribute("href")
+    page.goto(f"{service}{aviso}")
+    page.get_by_role("button", name="Enviar evento de teste").click()
+    expect(page).to_have_url(re.compile(f"{aviso}/entregas/"))
+    page.set_viewport_size(VIEWPORTS[tamanho])
+    problems = _check(page, "a delivery")
+    for path in ["/contrato", f"/contas/{conta}/produtos/{PRODUTO}", f"{aviso}/segredo"]:
+        page.goto(f"{service}{path}")
+        problems += _check(page, path)
+    context.close()
+    assert problems == [], "\n".join(problems)
+

@@ -261,3 +261,59 @@ def test_names_and_urls_that_are_one_long_word_break_instead_of_widening_the_pag
     context.close()
     assert problems == [], "\n".join(problems)
 
+
+@pytest.mark.parametrize("tamanho", list(VIEWPORTS))
+def test_the_sellers_pages_have_no_accessibility_violation_and_never_clip(browser: Browser, service: str, tamanho: str):
+    """The consent screen and "Apps conectados", with an app, an integrator and a store whose names
+    are one long word each; the store's name in the header is shortened, whole on hover."""
+    import base64
+    import hashlib
+    import secrets
+    from urllib.parse import urlencode
+
+    from aiohttp import web
+
+    from e2e.conftest import app_in_thread
+    from e2e.passos import SENHA
+
+    async def retorno(request: web.Request) -> web.Response:
+        return web.Response(text="<!doctype html><title>App</title>", content_type="text/html")
+
+    retorno_app = web.Application()
+    retorno_app.router.add_get("/retorno", retorno)
+    with app_in_thread(retorno_app, tls=False) as port:
+        redirect_uri = f"http://127.0.0.1:{port}/retorno"
+        integradora = browser.new_context(viewport=VIEWPORTS["notebook"])
+        page = integradora.new_page()
+        sign_up(page, service, empresa=f"Integradora {PALAVRA}", nome="Rosa Ramos")
+        page.goto(f"{service}/apps")
+        page.get_by_label("Nome do app").fill(f"Conector {PALAVRA[:80]}")
+        page.get_by_label(re.compile("Confidencial")).check()
+        page.get_by_label("Endereços de retorno (redirect URIs)").fill(redirect_uri)
+        page.get_by_label(re.compile("contas:ler")).check()
+        page.get_by_role("button", name="Registrar app").click()
+        client_id = page.get_by_label("client_id", exact=True).input_value()
+        integradora.close()
+
+        context = browser.new_context(viewport=VIEWPORTS[tamanho], bypass_csp=True)
+        loja = context.new_page()
+        challenge = base64.urlsafe_b64encode(hashlib.sha256(secrets.token_bytes(32)).digest()).rstrip(b"=").decode()
+        query = {"response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": "contas:ler",
+                 "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"}
+        loja.goto(f"{service}/oauth/autorizar?{urlencode(query)}")
+        problems = _check(loja, "/vendedor/entrar")
+        loja.get_by_role("link", name="Cadastrar a loja").click()
+        loja.get_by_label("Nome da loja").fill(f"Loja {PALAVRA}")
+        loja.get_by_label("E-mail").fill(f"loja-{secrets.token_hex(4)}@loja.test")
+        loja.get_by_label("Senha").fill(SENHA)
+        loja.get_by_role("button", name="Cadastrar").click()
+        expect(loja.get_by_role("button", name="Autorizar")).to_be_visible()
+        problems += _check(loja, "/oauth/autorizar")
+        loja.get_by_role("button", name="Autorizar").click()
+        expect(loja).to_have_url(re.compile(r"/retorno\?"))
+        loja.goto(f"{service}/vendedor/apps")
+        expect(loja.get_by_role("region", name=re.compile("Conector"))).to_be_visible()
+        problems += _check(loja, "/vendedor/apps")
+        expect(loja.locator("header .person")).to_have_attribute("title", f"Loja {PALAVRA}")
+        context.close()
+    assert problems == [], "\n".join(problems)

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.slow
 DOCS_SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 PRODUTO = "CANECA-CERAMICA-ESMALTADA-AZUL-350ML-0001"  # a long external code, as catalogues have
+PALAVRA = "Supercalifragilisticexpialidocious" * 3  # one word wider than a phone
 VIEWPORTS = {"notebook": {"width": 1366, "height": 900}, "celular": {"width": 390, "height": 844}}
 
 # The layout rules, measured in the page: the page itself never scrolls sideways, and every table
@@ -92,9 +93,19 @@ def integrador(browser: Browser, service: str, receptor_modulo) -> dict:
     entrega = urlsplit(page.url).path
     page.goto(f"{service}/chamadas")
     chamada = page.locator("#lista-chamadas a[href^='/chamadas/req_']").first.get_attribute("href")
+    # a person invited with an e-mail wider than a phone (one word, it must break): the invitation (an e-mail in the outbox) and the removal page
+    page.goto(f"{service}/equipe")
+    convite = page.locator("form", has=page.get_by_role("button", name="Enviar convite"))
+    convite.get_by_label("Nome").fill("Joaquim Convidado")
+    convite.get_by_label("E-mail").fill(f"joaquim-{PALAVRA.lower()}@integradora.test")
+    convite.get_by_role("button", name="Enviar convite").click()
+    remover = page.locator("main a[href$='/remover']").first.get_attribute("href")
+    page.goto(f"{service}/emails")
+    email = page.locator("main a[href^='/emails/eml_']").first.get_attribute("href")
     state = context.storage_state()
     context.close()
-    return {"state": state, "conta": conta["id"], "aviso": aviso, "entrega": entrega, "chamada": chamada}
+    return {"state": state, "conta": conta["id"], "aviso": aviso, "entrega": entrega, "chamada": chamada,
+            "email": email, "remover": remover}
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +125,8 @@ def _portal_pages(integrador: dict) -> list[str]:
         "/visao-geral", "/integracao", "/chaves", "/chamadas", integrador["chamada"], "/avisos",
         integrador["aviso"], integrador["entrega"], "/integracao/limpar", "/apps", "/contas", f"/contas/{conta}",
         f"/contas/{conta}/produtos/{PRODUTO}", "/geracoes", "/creditos",
-        "/extrato", "/plano", "/emails", "/equipe", "/contrato", "/uma-pagina-que-nao-existe",
+        "/extrato", "/plano", "/emails", integrador["email"], "/equipe", integrador["remover"], "/contrato",
+        f"{integrador['aviso']}/segredo", "/reautenticar", "/uma-pagina-que-nao-existe", f"/nada/{PALAVRA}",
     ]
 
 
@@ -215,3 +227,93 @@ def test_focus_goes_to_the_new_key_and_to_the_first_refused_field(page: Page, se
     page.get_by_role("button", name="Registrar endereço").click()
     expect(page.get_by_label("URL do seu servidor")).to_be_focused()
     expect(page.get_by_label("URL do seu servidor")).to_have_attribute("aria-invalid", "true")
+
+
+@pytest.mark.parametrize("tamanho", list(VIEWPORTS))
+def test_names_and_urls_that_are_one_long_word_break_instead_of_widening_the_page(
+    browser: Browser, service: str, receptor, tamanho: str
+):
+    """A company, an account and a notice URL as people type them, each with a word wider than a
+    phone: the pages that show them whole (the contract's button, a product's way back, a
+    delivery's and a secret's way back to the address) wrap them."""
+    context = browser.new_context(viewport=VIEWPORTS["notebook"], bypass_csp=True)
+    page = context.new_page()
+    sign_up(page, service, empresa=f"Integradora {PALAVRA}", nome=f"Pessoa {PALAVRA}")
+    key = create_test_key(page)
+    conta = api(service, "POST", "/contas", key, {"codigoExterno": "loja-longa", "nome": f"Loja {PALAVRA}"}).data["data"]["id"]
+    produto = api(service, "PUT", f"/contas/{conta}/produtos/{PRODUTO}", key, RICA)
+    assert produto.status == 200, produto.data
+    page.goto(f"{service}/avisos")
+    page.get_by_label("URL do seu servidor").fill(f"{receptor.url}?token={'a' * 200}")
+    page.get_by_label("geracao.concluida").check()
+    page.get_by_role("button", name="Registrar endereço").click()
+    receptor.segredos.append(page.get_by_label("Segredo de assinatura").input_value())
+    page.goto(f"{service}/avisos")
+    aviso = page.locator("a[href^='/avisos/avs_']").first.get_attribute("href")
+    page.goto(f"{service}{aviso}")
+    page.get_by_role("button", name="Enviar evento de teste").click()
+    expect(page).to_have_url(re.compile(f"{aviso}/entregas/"))
+    page.set_viewport_size(VIEWPORTS[tamanho])
+    problems = _check(page, "a delivery")
+    for path in ["/contrato", f"/contas/{conta}/produtos/{PRODUTO}", f"{aviso}/segredo"]:
+        page.goto(f"{service}{path}")
+        problems += _check(page, path)
+    context.close()
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("tamanho", list(VIEWPORTS))
+def test_the_sellers_pages_have_no_accessibility_violation_and_never_clip(browser: Browser, service: str, tamanho: str):
+    """The consent screen and "Apps conectados", with an app, an integrator and a store whose names
+    are one long word each; the store's name in the header is shortened, whole on hover."""
+    import base64
+    import hashlib
+    import secrets
+    from urllib.parse import urlencode
+
+    from aiohttp import web
+
+    from e2e.conftest import app_in_thread
+    from e2e.passos import SENHA
+
+    async def retorno(request: web.Request) -> web.Response:
+        return web.Response(text="<!doctype html><title>App</title>", content_type="text/html")
+
+    retorno_app = web.Application()
+    retorno_app.router.add_get("/retorno", retorno)
+    with app_in_thread(retorno_app, tls=False) as port:
+        redirect_uri = f"http://127.0.0.1:{port}/retorno"
+        integradora = browser.new_context(viewport=VIEWPORTS["notebook"])
+        page = integradora.new_page()
+        sign_up(page, service, empresa=f"Integradora {PALAVRA}", nome="Rosa Ramos")
+        page.goto(f"{service}/apps")
+        page.get_by_label("Nome do app").fill(f"Conector {PALAVRA[:80]}")
+        page.get_by_label(re.compile("Confidencial")).check()
+        page.get_by_label("Endereços de retorno (redirect URIs)").fill(redirect_uri)
+        page.get_by_label(re.compile("contas:ler")).check()
+        page.get_by_role("button", name="Registrar app").click()
+        client_id = page.get_by_label("client_id", exact=True).input_value()
+        integradora.close()
+
+        context = browser.new_context(viewport=VIEWPORTS[tamanho], bypass_csp=True)
+        loja = context.new_page()
+        challenge = base64.urlsafe_b64encode(hashlib.sha256(secrets.token_bytes(32)).digest()).rstrip(b"=").decode()
+        query = {"response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": "contas:ler",
+                 "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"}
+        loja.goto(f"{service}/oauth/autorizar?{urlencode(query)}")
+        problems = _check(loja, "/vendedor/entrar")
+        loja.get_by_role("link", name="Cadastrar a loja").click()
+        loja.get_by_label("Nome da loja").fill(f"Loja {PALAVRA}")
+        loja.get_by_label("E-mail").fill(f"loja-{secrets.token_hex(4)}@loja.test")
+        loja.get_by_label("Senha").fill(SENHA)
+        loja.get_by_role("button", name="Cadastrar").click()
+        expect(loja.get_by_role("button", name="Autorizar")).to_be_visible()
+        problems += _check(loja, "/oauth/autorizar")
+        loja.get_by_role("button", name="Autorizar").click()
+        expect(loja).to_have_url(re.compile(r"/retorno\?"))
+        loja.goto(f"{service}/vendedor/apps")
+        expect(loja.get_by_role("region", name=re.compile("Conector"))).to_be_visible()
+        problems += _check(loja, "/vendedor/apps")
+        expect(loja.locator("header .person")).to_have_attribute("title", f"Loja {PALAVRA}")
+        context.close()
+    assert problems == [], "\n".join(problems)

@@ -131,6 +131,14 @@ class Fuso:
         return f"{cidade}, UTC{offset[0].replace('-', '−')}{offset[1:3]}:{offset[3:]}"
 
 
+    @property
+    def rodape(self) -> str:
+        """The sentence at the foot of every page that names the zone of its times."""
+        if self.nome == "UTC":
+            return "Horários em UTC."
+        return f"Horários de {self.nome}. Passe o mouse sobre um horário para vê-lo em UTC."
+
+
 @pass_context
 def _format_moment(context: Any, value: str | None) -> Markup | str:
     if not value:

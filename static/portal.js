@@ -32,8 +32,17 @@ document.addEventListener("click", function (event) {
     if (status) status.textContent = ok ? "Copiado para a área de transferência." : "Não foi possível copiar: selecione e copie manualmente.";
   }
   function fallback() {
-    source.focus();
-    source.select();
+    // Without the Clipboard API (plain http off localhost): select the text and copy it. A field
+    // selects itself; any other element (a <pre>) by a range over its contents.
+    if (typeof source.select === "function") {
+      source.focus();
+      source.select();
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(source);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+    }
     try { done(document.execCommand("copy")); } catch (e) { done(false); }
   }
   if (navigator.clipboard && window.isSecureContext) {

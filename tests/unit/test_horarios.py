@@ -37,3 +37,8 @@ def test_the_zone_is_named_by_its_city_and_offset(zona, nome):
 def test_no_moment_is_a_dash():
     assert momento("", None) == "—"
     assert re.fullmatch("—", momento(None, Fuso.of("UTC")))
+
+
+def test_the_foot_of_the_page_names_the_zone_once():
+    assert Fuso.of("Asia/Tokyo").rodape == "Horários de Tokyo, UTC+09:00. Passe o mouse sobre um horário para vê-lo em UTC."
+    assert Fuso.of("UTC").rodape == "Horários em UTC."

@@ -130,7 +130,6 @@ class Fuso:
             return "UTC"
         return f"{cidade}, UTC{offset[0].replace('-', '−')}{offset[1:3]}:{offset[3:]}"
 
-
     @property
     def rodape(self) -> str:
         """The sentence at the foot of every page that names the zone of its times."""

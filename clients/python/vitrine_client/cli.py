@@ -166,7 +166,9 @@ def _destino(url: str) -> str:
     except httpx.InvalidURL as exc:
         raise Falha(f"--forward-to inválido ({exc}): use um endereço como http://localhost:3000/avisos") from None
     if destino.scheme not in ("http", "https") or not destino.host:
-        raise Falha(f"--forward-to precisa de um endereço http:// ou https://, como http://localhost:3000/avisos: {url}")
+        raise Falha(
+            f"--forward-to precisa de um endereço http:// ou https://, como http://localhost:3000/avisos: {url}"
+        )
     return url
 
 

@@ -21,7 +21,7 @@ from portal import (
     vendedores,
     visao_geral,
 )
-from portal.web import not_found_handlers
+from portal.web import not_found_page  # noqa: F401 (installed by the composition root, vitrine/app.py)
 
 ROUTE_MODULES = (
     acesso,
@@ -45,10 +45,6 @@ ROUTE_MODULES = (
 
 
 def add_routes(app: web.Application) -> None:
-    """The portal's routes, and last of all (after /v1, /docs, /midia and /static, which the
-    composition root adds first) the page for an address nobody serves."""
     for module in ROUTE_MODULES:
         for method, path, handler in module.routes.routes:
             app.router.add_route(method, path, handler)
-    for method, handler in not_found_handlers().items():
-        app.router.add_route(method, "/{caminho:.*}", handler)

@@ -432,36 +432,21 @@ async def _not_found(page: Page) -> web.StreamResponse:
     )
 
 
-def not_found_handlers() -> dict[str, Callable[[web.Request], Awaitable[web.StreamResponse]]]:
-    """An unknown address: a page in the layout of whoever asks (staff, seller or visitor), with
-    its title, language and heading. A form sent there finds a plain 404, without the CSRF check
-    that would otherwise answer first; an address that exists with other methods keeps its 405."""
-    staff = _edge(_not_found, STAFF, signed_in=False)
-    seller = _edge(_not_found, SELLER, signed_in=False)
-
-    async def page(request: web.Request) -> web.StreamResponse:
-        await _refuse_other_methods(request)
-        return await (seller if request.path.startswith("/vendedor/") else staff)(request)
-
-    async def other(request: web.Request) -> web.StreamResponse:
-        await _refuse_other_methods(request)
-        raise web.HTTPNotFound(text="Página não encontrada.")
-
-    return {"GET": page, "POST": other, "PUT": other, "PATCH": other, "DELETE": other}
-
-
-async def _refuse_other_methods(request: web.Request) -> None:
-    """405 with Allow when another route serves this path with other methods (the catch-all,
-    matched last, would otherwise hide it)."""
-    allowed: set[str] = set()
-    for resource in request.app.router.resources():
-        if resource is request.match_info.route.resource:
-            continue
-        match, methods = await resource.resolve(request)
-        if match is None:
-            allowed |= methods
-    if allowed:
-        raise web.HTTPMethodNotAllowed(request.method, allowed)
+@web.middleware
+async def not_found_page(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]):
+    """A GET of an address no route of the service's own application knows: a page in the layout
+    of whoever asks (staff, seller or visitor), with its title, language and heading, instead of a
+    bare "404: Not Found". Only aiohttp's own miss is taken: a 405 stays a 405, /v1 answers its own
+    errors (its subapplication matched the prefix), and a handler's deliberate 404 stays as it is."""
+    match_info = request.match_info
+    if (
+        request.method in ("GET", "HEAD")
+        and isinstance(getattr(match_info, "http_exception", None), web.HTTPNotFound)
+        and len(match_info.apps) == 1
+    ):
+        kind = SELLER if request.path.startswith("/vendedor/") else STAFF
+        return await _edge(_not_found, kind, signed_in=False)(request)
+    return await handler(request)
 
 
 def _referer_path(request: web.Request, home: str) -> str:

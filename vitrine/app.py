@@ -10,6 +10,7 @@ from aiohttp import web
 from graphql_api import operations
 from oauth.endpoints import add_routes as add_oauth_routes
 from portal.app import add_routes as add_portal_routes
+from portal.app import not_found_page
 from rest_v1.app import create_v1_app
 from rest_v1.pagamentos import add_routes as add_payment_routes
 from vitrine import db, docs_site, media_routes, staff_graphql
@@ -37,7 +38,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     settings = settings or Settings()
     operations.check()  # every door's shared GraphQL documents, against the schema: fail fast
     runtime = Runtime.build(settings)
-    app = web.Application(client_max_size=MAX_REQUEST_BODY)
+    app = web.Application(client_max_size=MAX_REQUEST_BODY, middlewares=[not_found_page])
     app[RUNTIME] = runtime
 
     async def database(app: web.Application):

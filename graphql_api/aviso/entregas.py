@@ -131,6 +131,9 @@ async def enfileirar_entregas(evento: Evento) -> list[str]:
             corpo=corpo,
             proxima_tentativa_em=agora,
             enfileirada_em=agora,
+            # a sample event (vitrine-cli trigger) is a sample delivery, as the portal's is: one
+            # attempt, and the address's health is not touched
+            amostra=evento.amostra,
         )
         for aviso in avisos
     ]

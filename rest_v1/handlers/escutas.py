@@ -214,7 +214,8 @@ async def registrar_resultado_escuta(request: web.Request) -> web.Response:
     errors=_ERRORS + ("VALIDATION_FAILED",),
     description="O evento vai às sessões de escuta abertas e aos endereços de teste inscritos no tipo, com o "
     "formato real do evento; os identificadores em `data` são de amostra (não existem na API) e o evento "
-    "não conclui nenhuma etapa da integração.",
+    "não conclui nenhuma etapa da integração. Num endereço, é uma entrega de amostra (`amostra: true`): uma "
+    "tentativa só, que não conta para a saúde do endereço.",
 )
 async def disparar_evento(request: web.Request) -> web.Response:
     result = await execute(request, ops.DISPARAR_EVENTO, dados=entrada(Disparo, body(request)))

@@ -398,3 +398,21 @@ async def test_an_event_of_another_process_wakes_the_stream_at_once(
     assert asyncio.get_running_loop().time() - registrado < HEARTBEAT_SECONDS / 3
     assert receptor_local.recebidos[0].valido and receptor_local.recebidos[0].evento["id"] == evento_id
     assert await execucao.interromper() == 0
+
+
+async def test_a_sample_event_reaches_registered_addresses_as_a_sample_delivery(client, integrator, receptor):
+    from tests.api.test_avisos import entregas as entregas_do_endereco
+    from tests.api.test_avisos import registrar
+
+    aviso = await registrar(client, integrator, receptor)
+    evento = await disparar(client, integrator, "geracao.concluida")
+
+    async def entregue() -> dict:
+        (entrega,) = await entregas_do_endereco(client, integrator, aviso["id"])
+        assert entrega["situacao"] == "entregue", entrega
+        return entrega
+
+    entrega = await eventually(entregue)
+    # like the portal's "Enviar evento de teste": a sample, whose failures would not count against
+    # the address (one attempt, no failing-since, no deactivation)
+    assert entrega["eventoId"] == evento["id"] and entrega["amostra"] is True

@@ -97,7 +97,10 @@ class EntregaType:
     criado_em: Timestamp
     entregue_em: Timestamp | None
     tentativas: list[TentativaType]
-    amostra: bool = strawberry.field(description="A sample sent from the portal (one attempt), not a real event.")
+    amostra: bool = strawberry.field(
+        description='A sample (the portal\'s "Enviar evento de teste" or vitrine-cli trigger): one attempt, '
+        "no effect on the address's health."
+    )
     corpo: str = strawberry.field(description="The exact JSON body sent, identical on every attempt.")
 
     @classmethod

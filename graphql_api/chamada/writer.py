@@ -8,25 +8,51 @@ import contextlib
 import enum
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, cast
 
-from tortoise import connections
+from tortoise import connections, fields
 
 from graphql_api.chamada.masking import mask_authorization, mask_body, mask_idempotency_key
 from graphql_api.chamada.models import CALL_LOG_CONNECTION, Chamada
 
 _COLUMNS = tuple(sorted(Chamada._meta.db_fields))
+_COLUMN_LIST = ",".join(f'"{c}"' for c in _COLUMNS)
 
 
 def _insert_sql(dialect: str) -> str:
-    columns = ",".join(f'"{c}"' for c in _COLUMNS)
     if dialect == "sqlite":
         marks = ",".join("?" for _ in _COLUMNS)
     else:
         marks = ",".join(f"${i}" for i in range(1, len(_COLUMNS) + 1))
-    return f'INSERT INTO "{Chamada._meta.db_table}" ({columns}) VALUES ({marks}) ON CONFLICT ("id") DO NOTHING'
+    return f'INSERT INTO "{Chamada._meta.db_table}" ({_COLUMN_LIST}) VALUES ({marks}) ON CONFLICT ("id") DO NOTHING'
+
+
+def _field(column: str) -> fields.Field:
+    return Chamada._meta.fields_map[Chamada._meta.fields_db_projection_reverse[column]]
+
+
+_JSON_POSITIONS = frozenset(i for i, c in enumerate(_COLUMNS) if isinstance(_field(c), fields.JSONField))
+
+
+def _pick(position: int) -> str:
+    """How the batch's JSON gives column `position` of a row: JSON columns as JSON text (their
+    null as NULL), the others as SQL values (true and false as 1 and 0, as Tortoise stores them)."""
+    return f"nullif(value->{position},'null')" if position in _JSON_POSITIONS else f"value->>{position}"
+
+
+# SQLite takes a whole batch as one JSON array of rows, in one statement. Binding rows one by one
+# (executemany) took the interpreter's lock from the event loop at every row, and every request in
+# flight waited through it (bench/api_overhead.py). One statement runs without that lock.
+# ("WHERE true" tells SQLite's parser that ON CONFLICT is the upsert clause, not a join's.)
+_INSERT_FROM_JSON = (
+    f'INSERT INTO "{Chamada._meta.db_table}" ({_COLUMN_LIST}) '
+    f"SELECT {','.join(_pick(i) for i in range(len(_COLUMNS)))} FROM json_each(?) "
+    'WHERE true ON CONFLICT ("id") DO NOTHING'
+)
 
 
 async def _copy(connection, values: list[list]) -> None:
@@ -35,24 +61,59 @@ async def _copy(connection, values: list[list]) -> None:
         await conn.copy_records_to_table(Chamada._meta.db_table, records=values, columns=list(_COLUMNS))
 
 
+def _conversions(dialect: str) -> tuple[tuple[int, Callable[[Any], Any]], ...]:
+    """(position, conversion) of the columns a driver does not take as they are: JSON as text, and
+    on SQLite dates as text and booleans as 0/1, as Tortoise stores them."""
+    kinds: list[tuple[int, Callable[[Any], Any]]] = []
+    for position, column in enumerate(_COLUMNS):
+        field = _field(column)
+        if isinstance(field, fields.JSONField):
+            kinds.append((position, _json_text))
+        elif dialect == "sqlite" and isinstance(field, fields.DatetimeField):
+            kinds.append((position, str))
+        elif dialect == "sqlite" and isinstance(field, fields.BooleanField):
+            kinds.append((position, int))
+    return tuple(kinds)
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+_CONVERSIONS = {dialect: _conversions(dialect) for dialect in ("sqlite", "postgres")}
+
+
 def _db_values(row: dict, dialect: str) -> list:
-    """Values as each driver stores them for Tortoise (SQLite: text dates, 0/1 booleans)."""
-    values = []
-    for column in _COLUMNS:
-        value = row[column]
-        if isinstance(value, dict):
-            value = json.dumps(value, separators=(",", ":"))
-        elif dialect == "sqlite" and isinstance(value, datetime):
-            value = str(value)
-        elif dialect == "sqlite" and isinstance(value, bool):
-            value = int(value)
-        values.append(value)
+    """The row's values in column order, as each driver stores them for Tortoise."""
+    values = [row[column] for column in _COLUMNS]
+    for position, convert in _CONVERSIONS[dialect]:
+        if values[position] is not None:
+            values[position] = convert(values[position])
     return values
+
+
+def _encoded(row: dict, dialect: str) -> list | str:
+    """What `_insert` takes for a row: its values, or on SQLite its values as one JSON text (JSON
+    columns inline, dates as Tortoise's text). A text holding NUL stays as values: SQLite's JSON
+    functions would cut the text there."""
+    if dialect != "sqlite":
+        return _db_values(row, dialect)
+    text = json.dumps([row[column] for column in _COLUMNS], separators=(",", ":"), default=_date_text)
+    return _db_values(row, dialect) if "\\u0000" in text else text
+
+
+def _date_text(value: Any) -> str:
+    if isinstance(value, datetime):
+        return str(value)
+    raise TypeError(f"a call-log column cannot hold {type(value).__name__}")
 
 
 log = logging.getLogger(__name__)
 
-ROWS_PER_SLICE = 50
+# The longest stretch a flush keeps the event loop from the requests. A request waiting for the
+# database waits behind every other one (queries take turns on a connection), so a pause here is
+# paid by all of them at once: masking 300 calls in one go put 5 ms on every request in flight.
+SLICE_SECONDS = 0.0003
 MAX_BUFFER = 50_000  # beyond this the database is not keeping up: drop and say so
 
 
@@ -159,12 +220,17 @@ class CallLogWriter:
             while self._buffer and (drain or due > 0):
                 batch = self._buffer[: self.batch_size if drain else min(self.batch_size, due)]
                 due -= len(batch)
-                rows = []
-                for n, record in enumerate(batch, 1):
-                    rows.append(self._row_or_note(record))
-                    if n % ROWS_PER_SLICE == 0:
+                rows, values = [], []
+                dialect = connections.get(CALL_LOG_CONNECTION).capabilities.dialect
+                began = time.perf_counter()
+                for record in batch:
+                    row = self._row_or_note(record)
+                    rows.append(row)
+                    values.append(_encoded(row, dialect))
+                    if time.perf_counter() - began > SLICE_SECONDS:
                         await asyncio.sleep(0)  # let waiting requests run: a big batch is not one long stall
-                await self._write(rows)
+                        began = time.perf_counter()
+                await self._write(rows, values)
                 del self._buffer[: len(batch)]
                 for listener in self.listeners:
                     try:
@@ -181,25 +247,25 @@ class CallLogWriter:
             self.isolated += 1
             return self._row(record, bodies=False)
 
-    async def _write(self, rows: list[dict]) -> None:
+    async def _write(self, rows: list[dict], values: list[list | str]) -> None:
         """Insert the batch. If the database is up but refuses it, one bad row must not hold back
         the rest (nor every later call): rows go in one by one, a refused one again without its
         bodies and with its text cleaned, and one refused even then is dropped and counted."""
         try:
-            return await self._insert(rows)
+            return await self._insert(values)
         except Exception:
             if not await self._database_answers():
                 raise  # the database is down: the batch stays buffered for the next try
             log.exception("call log: a batch of %d was refused; writing its calls one by one", len(rows))
         for row in rows:
             try:
-                await self._insert([row])
+                await self._insert([self._values(row)])
                 continue
             except Exception:
                 log.exception("call log: call %s refused; keeping its metadata only", row["id"])
             self.isolated += 1
             try:
-                await self._insert([_without_bodies(row)])
+                await self._insert([self._values(_without_bodies(row))])
             except Exception:
                 if not await self._database_answers():
                     raise  # went down midway: what is left is retried whole (stored rows are skipped)
@@ -213,20 +279,31 @@ class CallLogWriter:
         except Exception:
             return False
 
-    async def _insert(self, rows: list[dict]) -> None:
+    @staticmethod
+    def _values(row: dict) -> list | str:
+        return _encoded(row, connections.get(CALL_LOG_CONNECTION).capabilities.dialect)
+
+    async def _insert(self, encoded: list[list | str]) -> None:
         # Rows, not model instances: building a Chamada object per call cost more than writing it.
-        # On SQLite (or after a COPY refused for a duplicate) INSERT ... ON CONFLICT DO NOTHING
-        # makes a retried, partly stored batch harmless.
+        # INSERT ... ON CONFLICT DO NOTHING makes a retried, partly stored batch harmless (on
+        # PostgreSQL after a COPY refused for a duplicate).
         connection = connections.get(CALL_LOG_CONNECTION)
         dialect = connection.capabilities.dialect
-        values = [_db_values(row, dialect) for row in rows]
-        if dialect == "postgres":
-            import asyncpg
+        if dialect == "sqlite":
+            texts = [row for row in encoded if isinstance(row, str)]
+            if texts:
+                await connection.execute_query(_INSERT_FROM_JSON, ["[" + ",".join(texts) + "]"])
+            bound = [row for row in encoded if not isinstance(row, str)]
+            if bound:
+                await connection.execute_many(_insert_sql(dialect), bound)
+            return
+        import asyncpg
 
-            try:
-                return await _copy(connection, values)
-            except asyncpg.UniqueViolationError:
-                pass  # stored before, its acknowledgement lost: the INSERTs below skip what exists
+        values = cast(list[list], encoded)
+        try:
+            return await _copy(connection, values)
+        except asyncpg.UniqueViolationError:
+            pass  # stored before, its acknowledgement lost: the INSERTs below skip what exists
         await connection.execute_many(_insert_sql(dialect), values)
 
     def _row(self, r: CallRecord, *, bodies: bool = True) -> dict:

@@ -58,6 +58,74 @@ async def test_a_record_that_cannot_be_written_does_not_hold_back_the_batch(clie
     assert not writer._buffer
 
 
+async def test_every_column_is_stored_as_the_call_had_it(client, integrator):
+    """A batch is written in one statement (SQLite: one JSON array of rows): texts with accents,
+    quotes and a NUL, numbers, booleans, dates and the JSON columns, present or empty, read back
+    as they were."""
+    writer = CallLogWriter(flush_seconds=3600, body_limit=64 * 1024)
+    when = datetime(2026, 11, 26, 3, 4, 5, 678901, tzinfo=timezone.utc)
+    full = record(
+        integrator.id,
+        metodo="PUT",
+        endpoint="/contas/{contaId}",
+        caminho='/v1/contas/x?q="aspas"&ç=é',
+        status=409,
+        duracao_ms=12.34,
+        codigo_erro="CONFLICT",
+        mensagem_erro="Conflito: já existe “isso”.",
+        causa_erro="linha 1\nlinha 2\tcom tab",
+        replay=True,
+        idempotency_key="chave-idem-123456",
+        conta_id="cta_1",
+        chave_id="abcdefghijkl",
+        request_body='{"nome": "Loja ☂ \\"x\\""}'.encode(),
+        response_body=b'{"erro": {"tipo": "CONFLICT"}}',
+        criado_em=when,
+        retry_after=7,
+        cabecalhos_resposta={"X-RateLimit-Remaining": "9", "Retry-After": "7"},
+    )
+    bare = record(
+        integrator.id,
+        metodo="GET",
+        authorization=None,
+        content_type=None,
+        request_body=None,
+        response_body=None,
+        cabecalhos_resposta=None,
+        criado_em=when,
+    )
+    nul = record(integrator.id, request_body=b'{"nome": "a\x00b"}', criado_em=when)  # raw NUL: not JSON
+    for r in (full, bare, nul):
+        writer.add(r)
+    await writer.flush()
+    stored = {c.id: c for c in await Chamada.filter(id__in=[full.id, bare.id, nul.id])}
+    got = stored[full.id]
+    assert (got.metodo, got.endpoint, got.caminho, got.status, got.classe_status) == (
+        "PUT",
+        "/contas/{contaId}",
+        '/v1/contas/x?q="aspas"&ç=é',
+        409,
+        4,
+    )
+    assert (got.duracao_ms, got.codigo_erro, got.mensagem_erro, got.causa_erro) == (
+        12.34,
+        "CONFLICT",
+        "Conflito: já existe “isso”.",
+        "linha 1\nlinha 2\tcom tab",
+    )
+    assert got.replay is True and got.corpo_enviado_cortado is False and got.corpo_recebido_cortado is False
+    assert (got.conta_id, got.chave_id, got.client_id) == ("cta_1", "abcdefghijkl", None)
+    assert got.corpo_enviado == '{"nome": "Loja ☂ \\"x\\""}' and got.corpo_recebido == '{"erro": {"tipo": "CONFLICT"}}'
+    assert got.cabecalhos_resposta == {"X-RateLimit-Remaining": "9", "Retry-After": "7"}
+    assert got.cabecalhos["Content-Type"] == "application/json" and got.cabecalhos["Idempotency-Key"] == "chav****3456"
+    assert got.criado_em == when
+    empty = stored[bare.id]
+    assert empty.cabecalhos == {} and empty.cabecalhos_resposta is None
+    assert empty.corpo_enviado is None and empty.corpo_recebido is None and empty.replay is False
+    # SQLite keeps a NUL; PostgreSQL's text cannot hold one, so that call is kept without its bodies
+    assert stored[nul.id].status == 201 and stored[nul.id].corpo_enviado in ('{"nome": "a\x00b"}', NOTE)
+
+
 async def test_a_round_of_the_writer_leaves_calls_arriving_meanwhile_to_the_next(client, integrator):
     """Under load the writer writes in rounds of what had arrived, not in a trickle of tiny batches
     back to back (a commit and the listeners for every few calls); a stop still drains it all."""

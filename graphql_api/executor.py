@@ -9,8 +9,8 @@ staff endpoint at /graphql goes through Strawberry's own execution. A rule every
 belongs in a permission class or a field extension (they are part of the resolvers), never in a
 schema extension; tests/unit/test_executor.py fails if a schema extension is added.
 
-Four shortcuts keep the facade's hot path cheap (it must keep half the throughput of a bare
-handler, bench/api_overhead.py):
+Five shortcuts keep the facade's hot path cheap (bench/api_overhead.py measures it against a
+bare handler):
 - every resolver is plain or `async def`, so a coroutine is the only awaitable a field can return;
 - a plain attribute with a scalar or enum type (Strawberry's "basic" field, no resolver, no
   extension) is read and serialised directly, without building a GraphQLResolveInfo. Anything
@@ -18,7 +18,11 @@ handler, bench/api_overhead.py):
 - a selection made only of such fields is executed in one tight loop, planned once per process;
 - the sub-selections of a cached document are collected once per process, not once per request
   (graphql-core memoises them per execution only). Documents with directives are left alone,
-  since @include/@skip make the collection depend on variables."""
+  since @include/@skip make the collection depend on variables;
+- an operation of one root field whose selection is entirely basic (a REST route's usual shape:
+  `geracao(id:) { ...GeracaoFields }`) calls that field's resolver and runs the plan on its value
+  directly, without graphql-core's per-field machinery around the one resolver. A value the plan
+  cannot complete (a null where none may be) goes back to graphql-core, which reports it."""
 
 from __future__ import annotations
 
@@ -31,6 +35,8 @@ from graphql import (
     DocumentNode,
     ExecutionResult,
     GraphQLBoolean,
+    GraphQLError,
+    GraphQLField,
     GraphQLID,
     GraphQLInt,
     GraphQLList,
@@ -43,7 +49,10 @@ from graphql import (
     parse,
     validate,
 )
+from graphql.execution.collect_fields import collect_fields
 from graphql.execution.executor import Executor
+from graphql.execution.values import get_argument_values
+from graphql.pyutils import Path
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
@@ -281,6 +290,87 @@ class _FastExecutor(Executor):
         return None  # a list of objects with resolvers below: graphql-core completes each item
 
 
+class _RootShortcut(NamedTuple):
+    """The one root field of an operation, and the plan of its entirely basic selection."""
+
+    response_name: str
+    field_def: GraphQLField
+    field_details_list: Any
+    root_type: GraphQLObjectType
+    object_type: GraphQLObjectType
+    nullable: bool
+    plan: tuple
+
+
+class _ShortcutExecutor(_FastExecutor):
+    # id of a process-lived operation -> its shortcut, or None when it has none
+    _root_shortcuts: dict[int, _RootShortcut | None] = {}
+
+    def root_shortcut(self) -> _RootShortcut | None:
+        key = id(self.operation)
+        if key not in self.static_operations:
+            return None
+        if key not in self._root_shortcuts:
+            self._root_shortcuts[key] = self._find_root_shortcut()
+        return self._root_shortcuts[key]
+
+    def _find_root_shortcut(self) -> _RootShortcut | None:
+        root_type = self.schema.get_root_type(self.operation.operation)
+        if root_type is None:
+            return None
+        grouped_field_set, defer_usages, _ = collect_fields(
+            self.schema, self.fragments, self.variable_values, root_type, self.operation
+        )
+        if len(grouped_field_set) != 1 or defer_usages:
+            return None
+        ((response_name, field_details_list),) = grouped_field_set.items()
+        node = field_details_list[0].node
+        field_def = root_type.fields.get(node.name.value)
+        if field_def is None or field_def.resolve is None or len(field_details_list) != 1:
+            return None
+        object_type = _unwrap_non_null(field_def.type)
+        if not isinstance(object_type, GraphQLObjectType) or object_type.is_type_of is not None:
+            return None
+        plan = self._child_plan(object_type, field_details_list)
+        if plan is None:
+            return None
+        nullable = not isinstance(field_def.type, GraphQLNonNull)
+        return _RootShortcut(response_name, field_def, field_details_list, root_type, object_type, nullable, plan)
+
+    async def execute_root_shortcut(self, shortcut: _RootShortcut) -> dict[str, Any]:
+        """What execute_operation answers for this operation, errors raised as `unwrap` raises them."""
+        node = shortcut.field_details_list[0].node
+        path = Path(None, shortcut.response_name, shortcut.root_type.name)
+        info = self.build_resolve_info(shortcut.field_def, [node], shortcut.root_type, path)
+        try:
+            arguments = get_argument_values(shortcut.field_def, node, self.variable_values)
+        except GraphQLError as error:
+            raise OperationError(error.message) from None
+        resolve = cast(Callable[..., Any], shortcut.field_def.resolve)  # checked when the shortcut was found
+        value = resolve(self.root_value, info, **arguments)
+        if _is_coroutine(value):
+            value = await value
+        if value is None and shortcut.nullable:
+            return {shortcut.response_name: None}
+        completed: Any = (
+            None
+            if value is None
+            else self._execute_basic_fields(shortcut.plan, shortcut.object_type, value, None, None)
+        )
+        if completed is None:  # graphql-core completes it and reports what is wrong
+            try:
+                completed = self.complete_value(
+                    shortcut.field_def.type, shortcut.field_details_list, info, path, value, None
+                )
+                if _is_coroutine(completed):
+                    completed = await completed
+            except GraphQLError as error:
+                self.collected_errors.add(error, None)
+                completed = None
+            return unwrap(cast(ExecutionResult, self.build_response({shortcut.response_name: completed})))
+        return {shortcut.response_name: completed}
+
+
 _executor_class: type[Executor] | None = None
 
 
@@ -288,7 +378,7 @@ def _executor(schema: GraphQLSchema) -> type[Executor]:
     global _executor_class
     if _executor_class is None:
         _FastExecutor.basic_fields = _basic_fields(schema)
-        _executor_class = _FastExecutor
+        _executor_class = _ShortcutExecutor
     return _executor_class
 
 
@@ -356,6 +446,12 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
     )
     if isinstance(executor, list):  # the variables were refused
         return unwrap(ExecutionResult(None, errors=executor))
+    shortcut = executor.root_shortcut() if isinstance(executor, _ShortcutExecutor) else None
+    if shortcut is not None and isinstance(executor, _ShortcutExecutor):
+        try:
+            return await executor.execute_root_shortcut(shortcut)
+        finally:
+            _release(executor)
     try:
         result = executor.execute_operation()
         if _is_coroutine(result):

@@ -3,13 +3,14 @@ included (graphql_api/executor.py)."""
 
 from __future__ import annotations
 
+from inspect import isawaitable
 from typing import Optional
 
 import pytest
 import strawberry
 from graphql import execute, parse
 
-from graphql_api.executor import _basic_fields, _FastExecutor
+from graphql_api.executor import _basic_fields, _FastExecutor, _ShortcutExecutor, unwrap
 
 
 @strawberry.type
@@ -39,11 +40,25 @@ class Item:
 ITENS: list = []
 
 
+class Recusado(Exception):
+    pass
+
+
 @strawberry.type
 class Query:
     @strawberry.field
     def itens(self) -> list[Item]:
         return ITENS
+
+    @strawberry.field
+    async def item(self, nome: str) -> Optional[Item]:
+        if nome == "recusado":
+            raise Recusado(nome)
+        return next((item for item in ITENS if item.nome == nome), None)
+
+    @strawberry.field
+    def item_obrigatorio(self, nome: str) -> Item:
+        return next((item for item in ITENS if item.nome == nome), None)  # type: ignore[return-value]
 
 
 SCHEMA = strawberry.Schema(Query)
@@ -148,3 +163,61 @@ def test_schema_extensions_are_only_the_parse_and_validation_caches():
 
     kinds = {type(factory()) for factory in schema.extensions}
     assert kinds == {ParserCache, ValidationCache}
+
+
+class _Shortcut(_ShortcutExecutor):
+    basic_fields = _basic_fields(SCHEMA._schema)
+    static_operations: dict = {}
+    _plans: dict = {}
+    _subfields: dict = {}
+    _root_shortcuts: dict = {}
+
+
+ONE_ROOT = "query Um($nome: String!) { item(nome: $nome) { nome codigo tags medidas { nome unidade { sigla } } } }"
+ONE_REQUIRED = "query Um($nome: String!) { itemObrigatorio(nome: $nome) { nome quantidade } }"
+
+
+async def _shortcut_and_graphql_core(source: str, variables: dict) -> tuple:
+    """(the shortcut's answer or the exception it raised, graphql-core's ExecutionResult)."""
+    plain = execute(SCHEMA._schema, parse(source), variable_values=variables)
+    if isawaitable(plain):
+        plain = await plain
+    document = parse(source)
+    for definition in document.definitions:
+        _Shortcut.static_operations[id(definition)] = definition
+    executor = _Shortcut.build(SCHEMA._schema, document, raw_variable_values=variables)
+    shortcut = executor.root_shortcut()
+    assert shortcut is not None, "an operation of one root field with a basic selection takes the shortcut"
+    try:
+        return await executor.execute_root_shortcut(shortcut), plain
+    except Exception as raised:  # noqa: BLE001 - compared with graphql-core's error below
+        return raised, plain
+
+
+@pytest.mark.parametrize("nome", ["a", "ausente"])
+async def test_one_root_field_answers_as_graphql_core(nome):
+    ITENS[:] = [_item(tags=["x"], medidas=[Medida(nome="m", valores=[], unidade=Unidade(sigla="cm"))])]
+    fast, plain = await _shortcut_and_graphql_core(ONE_ROOT, {"nome": nome})
+    assert plain.errors is None and fast == plain.data
+
+
+async def test_one_root_field_raises_what_its_resolver_raised():
+    fast, plain = await _shortcut_and_graphql_core(ONE_ROOT, {"nome": "recusado"})
+    assert isinstance(fast, Recusado) and isinstance(plain.errors[0].original_error, Recusado)
+
+
+async def test_a_value_the_plan_cannot_complete_is_reported_by_graphql_core():
+    ITENS[:] = [_item(tags=["x", None])]  # null in a non-null list: the plan gives it back
+    for source, nome in ((ONE_ROOT, "a"), (ONE_REQUIRED, "ausente")):  # and a null in a non-null root field
+        fast, plain = await _shortcut_and_graphql_core(source, {"nome": nome})
+        with pytest.raises(type(fast)) as usual:
+            unwrap(plain)  # what the usual way raises for graphql-core's answer
+        assert str(fast) == str(usual.value) and "Cannot return null for non-nullable field" in str(fast)
+
+
+def test_operations_of_several_root_fields_or_resolvers_below_take_the_usual_way():
+    for source in ("{ itens { nome } item(nome: \"a\") { nome } }", "{ __type(name: \"Item\") { fields { name } } }"):
+        document = parse(source)
+        for definition in document.definitions:
+            _Shortcut.static_operations[id(definition)] = definition
+        assert _Shortcut.build(SCHEMA._schema, document).root_shortcut() is None

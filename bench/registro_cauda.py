@@ -1,0 +1,132 @@
+"""Where the facade's tail comes from: bench/api_overhead.py's server with a switch that changes,
+between rounds, how the call log is written, measured against the bare handler in alternating
+rounds on one server (so a slower spell of this shared machine hits every mode alike).
+
+    .venv/bin/python bench/registro_cauda.py                       # SQLite, and PostgreSQL + Redis
+    .venv/bin/python bench/registro_cauda.py --backends sqlite --rodadas 4
+
+Modes (GET /v1/geracoes/{id} through the whole facade in each):
+  inteira      the call log as the service writes it
+  sem-insert   calls masked and encoded, the batch not inserted
+  sem-registro the call's record made by the middleware, then dropped (nothing buffered)
+  executemany  SQLite: the batch bound row by row (executemany) instead of one JSON statement
+A diagnosis, not a target: the targets are bench/api_overhead.py's."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.api_overhead import backends, free_port, reference_loop_ns, wait_for_port, wrk  # noqa: E402
+
+MODOS = ("inteira", "sem-insert", "sem-registro", "executemany")
+
+
+def serve(port: int) -> None:
+    from aiohttp import web
+
+    import graphql_api.chamada.writer as writer
+    from bench.api_overhead import serve as serve_bare
+    from vitrine import app as vitrine_app
+
+    modo = {"atual": "inteira"}
+    add, insert, encoded = writer.CallLogWriter.add, writer.CallLogWriter._insert, writer._encoded
+
+    def add_by_mode(self, record):
+        if modo["atual"] != "sem-registro":
+            add(self, record)
+
+    async def insert_by_mode(self, rows):
+        if modo["atual"] != "sem-insert":
+            await insert(self, rows)
+
+    def encoded_by_mode(row, dialect):
+        return writer._db_values(row, dialect) if modo["atual"] == "executemany" else encoded(row, dialect)
+
+    writer.CallLogWriter.add = add_by_mode
+    writer.CallLogWriter._insert = insert_by_mode
+    writer._encoded = encoded_by_mode
+
+    async def trocar(request: web.Request) -> web.Response:
+        modo["atual"] = request.query["m"]
+        return web.Response(text=modo["atual"])
+
+    create_app = vitrine_app.create_app
+
+    def create_app_with_switch():
+        app = create_app()
+        app.router.add_get("/bench/modo", trocar)
+        return app
+
+    vitrine_app.create_app = create_app_with_switch
+    serve_bare(port)  # the bare route and the service, as bench/api_overhead.py serves them
+
+
+def medir(env: dict[str, str], rodadas: int, modos: list[str]) -> dict[str, list[tuple[float, float]]]:
+    seeded = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "api_overhead.py"), "--seed"], env={**os.environ, **env}, cwd=ROOT,
+        capture_output=True, text=True, check=True,
+    )
+    key, geracao_id = json.loads(seeded.stdout.strip().splitlines()[-1])
+    port = free_port()
+    from vitrine.infra.process import tied_to_this_process
+
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(port)], env={**os.environ, **env}, cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=tied_to_this_process(),
+    )
+    resultados: dict[str, list[tuple[float, float]]] = {m: [] for m in ("cru", *modos)}
+    try:
+        wait_for_port(port)
+        base = f"http://127.0.0.1:{port}"
+        auth = {"Authorization": f"Bearer {key}"}
+        subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}",
+                        f"{base}/v1/geracoes/{geracao_id}"], capture_output=True)
+        for _ in range(rodadas):
+            resultados["cru"].append(wrk(f"{base}/bench/bare/{geracao_id}", {}))
+            for m in modos:
+                urllib.request.urlopen(f"{base}/bench/modo?m={m}").read()
+                resultados[m].append(wrk(f"{base}/v1/geracoes/{geracao_id}", auth))
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=30)
+    return resultados
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--serve", type=int)
+    parser.add_argument("--backends", default="sqlite,postgres")
+    parser.add_argument("--rodadas", type=int, default=3)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
+    print(f"GET /v1/geracoes/{{id}}, 20 clients, rounds of {os.environ.get('BENCH_SECONDS', '8')} s, medians")
+    print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)\n")
+    for nome, env in backends(args.backends.split(","), "cauda"):
+        modos = [m for m in MODOS if m != "executemany" or "VITRINE_DATABASE_URL" not in env]
+        r = medir(env, args.rodadas, modos)
+        cru_rps = statistics.median(x[0] for x in r["cru"])
+        cru_p99 = statistics.median(x[1] for x in r["cru"])
+        print(nome)
+        for m, xs in r.items():
+            rps, p99 = statistics.median(x[0] for x in xs), statistics.median(x[1] for x in xs)
+            rounds = "  ".join(f"{a:.0f}/{b:.1f}" for a, b in xs)
+            print(f"  {m:13s} {rps:6.0f} req/s ({rps / cru_rps:4.0%})  p99 {p99:5.1f} ms ({p99 / cru_p99:.2f}x)"
+                  f"   rounds req/s/p99: {rounds}")
+        print()
+
+
+if __name__ == "__main__":
+    main()

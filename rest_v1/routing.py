@@ -169,6 +169,12 @@ class MethodTable:
             methods.add(spec.method)
             if spec.method == "GET":
                 methods.add("HEAD")  # aiohttp answers HEAD on every GET route
+        # Grouped by their first segment, always literal: a path is tried against its own group.
+        self._grouped: dict[str, list[tuple[re.Pattern, set[str]]]] = {}
+        for template, entry in self._templates.items():
+            if "{" in _first_segment(template):
+                raise ValueError(f"a path template must start with a literal segment: {template}")
+            self._grouped.setdefault(_first_segment(template), []).append(entry)
 
     @staticmethod
     def _compile(path: str) -> re.Pattern:
@@ -187,12 +193,17 @@ class MethodTable:
         return self._specs.get((method, endpoint_template(request)))
 
     def allowed(self, path: str) -> set[str]:
-        """Methods of every template the path matches; empty when it matches none."""
+        """Methods of every template the path matches; empty when it matches none. Only the
+        templates of the path's first segment are tried (every request asks this)."""
         methods: set[str] = set()
-        for regex, template_methods in self._templates.values():
+        for regex, template_methods in self._grouped.get(_first_segment(path), ()):
             if regex.fullmatch(path):
                 methods |= template_methods
         return methods
+
+
+def _first_segment(path: str) -> str:
+    return path.split("/", 2)[1] if path.startswith("/") else ""
 
 
 _Middleware = TypeVar("_Middleware", bound=Callable[..., Any])

@@ -205,32 +205,14 @@ async def test_retention_purges_bodies_after_30_days_and_records_after_90(client
 async def test_a_batch_written_again_after_a_lost_acknowledgement_is_stored_once(client, integrator):
     """A flush that failed after the database had the rows is retried: nothing is lost, nothing
     doubles (PostgreSQL writes batches with COPY, falling back to INSERT ... ON CONFLICT)."""
-    from graphql_api.chamada.writer import CallLogWriter, CallRecord
-    from graphql_api.core.ids import new_id
+    from graphql_api.chamada.writer import CallLogWriter
+    from tests.api.test_call_log_writer import record as call_record
 
-    def record() -> CallRecord:
-        return CallRecord(
-            id=new_id("req_"),
-            integrador_id=integrator.id,
-            ambiente="teste",
-            credencial="api_key",
-            chave_id="abcdefghijkl",
-            conta_id=None,
-            metodo="GET",
-            endpoint="/saldo",
-            caminho="/v1/saldo",
-            status=200,
-            duracao_ms=1.5,
-            codigo_erro=None,
-            mensagem_erro=None,
-            causa_erro=None,
-            replay=False,
-            idempotency_key=None,
-            authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40,
-            content_type=None,
-            request_body=None,
+    def record():
+        return call_record(
+            integrator.id, chave_id="abcdefghijkl", metodo="GET", endpoint="/saldo", caminho="/v1/saldo",
+            status=200, duracao_ms=1.5, content_type=None, request_body=None,
             response_body='{"data":{"nota":"fale com joana@loja.com.br"}}'.encode(),
-            criado_em=datetime.now(timezone.utc),
         )
 
     writer = CallLogWriter(flush_seconds=60, body_limit=65536)

@@ -59,6 +59,18 @@ def create_test_key(page: Page, nome: str = "servidor e2e") -> str:
     return key
 
 
+def register_notice_address(page: Page, service: str, url: str, receptor) -> str:
+    """A test notice address for geracao.concluida registered on the notices page; the receiver
+    learns its signing secret (shown once). Returns the address's page (/avisos/avs_…)."""
+    page.goto(f"{service}/avisos")
+    page.get_by_label("URL do seu servidor").fill(url)
+    page.get_by_label("geracao.concluida").check()
+    page.get_by_role("button", name="Registrar endereço").click()
+    receptor.segredos.append(page.get_by_label("Segredo de assinatura").input_value())
+    page.goto(f"{service}/avisos")
+    return page.locator("a[href^='/avisos/avs_']").first.get_attribute("href")
+
+
 class Navegador:
     """What the browser did: every URL it requested and every console error, to assert at the
     end that nothing came from outside the service and nothing broke in the page."""

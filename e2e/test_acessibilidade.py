@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.passos import api, create_test_key, sign_up
+from e2e.passos import api, create_test_key, register_notice_address, sign_up
 from tests.fichas import RICA
 
 pytestmark = pytest.mark.slow
@@ -77,13 +77,7 @@ def integrador(browser: Browser, service: str, receptor_modulo) -> dict:
     produto = api(service, "PUT", f"/contas/{conta['id']}/produtos/{PRODUTO}", key,
                   {**RICA, "imagens": [{"url": f"https://localhost:1/foto-{n}.jpg", "ordem": n} for n in (1, 2, 3)]})
     assert produto.status == 200, produto.data
-    page.goto(f"{service}/avisos")
-    page.get_by_label("URL do seu servidor").fill(receptor_modulo.url)
-    page.get_by_label("geracao.concluida").check()
-    page.get_by_role("button", name="Registrar endereço").click()
-    receptor_modulo.segredos.append(page.get_by_label("Segredo de assinatura").input_value())
-    page.goto(f"{service}/avisos")
-    aviso = page.locator("a[href^='/avisos/avs_']").first.get_attribute("href")
+    aviso = register_notice_address(page, service, receptor_modulo.url, receptor_modulo)
     page.goto(f"{service}{aviso}")
     page.get_by_role("button", name="Enviar entregas de teste").click()
     expect(page.locator("#resultado-testes").get_by_text("passou")).to_have_count(3, timeout=20_000)
@@ -243,13 +237,7 @@ def test_names_and_urls_that_are_one_long_word_break_instead_of_widening_the_pag
     conta = api(service, "POST", "/contas", key, {"codigoExterno": "loja-longa", "nome": f"Loja {PALAVRA}"}).data["data"]["id"]
     produto = api(service, "PUT", f"/contas/{conta}/produtos/{PRODUTO}", key, RICA)
     assert produto.status == 200, produto.data
-    page.goto(f"{service}/avisos")
-    page.get_by_label("URL do seu servidor").fill(f"{receptor.url}?token={'a' * 200}")
-    page.get_by_label("geracao.concluida").check()
-    page.get_by_role("button", name="Registrar endereço").click()
-    receptor.segredos.append(page.get_by_label("Segredo de assinatura").input_value())
-    page.goto(f"{service}/avisos")
-    aviso = page.locator("a[href^='/avisos/avs_']").first.get_attribute("href")
+    aviso = register_notice_address(page, service, f"{receptor.url}?token={'a' * 200}", receptor)
     page.goto(f"{service}{aviso}")
     page.get_by_role("button", name="Enviar evento de teste").click()
     expect(page).to_have_url(re.compile(f"{aviso}/entregas/"))

@@ -446,8 +446,7 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
     )
     if isinstance(executor, list):  # the variables were refused
         return unwrap(ExecutionResult(None, errors=executor))
-    shortcut = executor.root_shortcut() if isinstance(executor, _ShortcutExecutor) else None
-    if shortcut is not None and isinstance(executor, _ShortcutExecutor):
+    if isinstance(executor, _ShortcutExecutor) and (shortcut := executor.root_shortcut()) is not None:
         try:
             return await executor.execute_root_shortcut(shortcut)
         finally:

@@ -21,7 +21,6 @@ from portal import (
     vendedores,
     visao_geral,
 )
-from portal.web import not_found_page  # noqa: F401 (installed by the composition root, vitrine/app.py)
 
 ROUTE_MODULES = (
     acesso,

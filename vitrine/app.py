@@ -10,7 +10,7 @@ from aiohttp import web
 from graphql_api import operations
 from oauth.endpoints import add_routes as add_oauth_routes
 from portal.app import add_routes as add_portal_routes
-from portal.app import not_found_page
+from portal.web import not_found_page
 from rest_v1.app import create_v1_app
 from rest_v1.pagamentos import add_routes as add_payment_routes
 from vitrine import db, docs_site, media_routes, staff_graphql

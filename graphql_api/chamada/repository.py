@@ -1,9 +1,10 @@
 from datetime import datetime
 
+from tortoise import connections
 from tortoise.expressions import Q
 from tortoise.functions import Count, Max
 
-from graphql_api.chamada.models import Chamada
+from graphql_api.chamada.models import CALL_LOG_CONNECTION, Chamada
 from graphql_api.core.ids import FOLGA_DO_MOMENTO, id_do_momento
 from graphql_api.core.purge import Purge
 from graphql_api.oauth.models import AppOAuth
@@ -58,8 +59,10 @@ def janela(integrador_id: str, ambiente: str, since: datetime):
 
 async def count_since(integrador_id: str, ambiente: str, since: datetime) -> tuple[int, int]:
     """(calls, calls answered 4xx/5xx) of a tenant since a moment: the judges run this on every
-    batch of the call log."""
-    recent = janela(integrador_id, ambiente, since)
+    batch of the call log. Read on the call log's own connection: the count reads every call of
+    the window (~200 ms for 180,000 calls on SQLite, where the queries of one connection take
+    turns), and on the requests' connection every request in flight waited for it."""
+    recent = janela(integrador_id, ambiente, since).using_db(connections.get(CALL_LOG_CONNECTION))
     return await recent.count(), await recent.filter(classe_status__in=(4, 5)).count()
 
 

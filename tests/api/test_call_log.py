@@ -246,3 +246,36 @@ async def test_the_detail_shows_the_response_headers_an_integrator_debugs_with(c
     assert forced.status == 429 and headers["Retry-After"] == "5" == forced.headers["Retry-After"]
     headers = (await detail(client, integrator, replay.headers["X-Request-Id"]))["cabecalhosResposta"]
     assert headers["Idempotent-Replayed"] == "true"
+
+
+async def test_the_error_rate_count_does_not_wait_for_the_requests_connection(client, integrator):
+    """The judges count the window's calls after every batch. On SQLite the queries of one
+    connection take turns, so the count runs on the call log's connection: while a request holds
+    the main connection (an open transaction here), the count still answers."""
+    import asyncio
+
+    from graphql_api.chamada import repository
+    from graphql_api.core.transactions import transaction
+
+    assert (await client.get("/v1/saldo", headers=integrator.headers)).status == 200
+    since = datetime.now(timezone.utc) - timedelta(minutes=15)
+
+    async def counted():
+        assert (await repository.count_since(integrator.id, "teste", since))[0] >= 1
+
+    await eventually(counted)
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold_main_connection():
+        async with transaction():
+            holding.set()
+            await release.wait()
+
+    holder = asyncio.create_task(hold_main_connection())
+    await asyncio.wait_for(holding.wait(), timeout=5)
+    try:
+        total, errors = await asyncio.wait_for(repository.count_since(integrator.id, "teste", since), timeout=5)
+    finally:
+        release.set()
+        await holder
+    assert total >= 1 and errors == 0

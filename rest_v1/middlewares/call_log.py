@@ -1,5 +1,5 @@
-"""Records every call in the call log. The request only appends a raw record to a buffer;
-masking and the database insert happen in the writer's background task."""
+"""Records every call in the call log. The record is masked and encoded as the writer takes it;
+the database insert happens in the writer's background task."""
 
 import time
 from datetime import UTC, datetime, timedelta

@@ -198,7 +198,10 @@ class CallLogWriter:
             return
         if self._dialect is None:
             self._dialect = connections.get(CALL_LOG_CONNECTION).capabilities.dialect
-        self._prepared.append(self._prepare(record, self._dialect))
+        prepared = self._prepare(record, self._dialect)
+        if prepared is None:
+            return
+        self._prepared.append(prepared)
         self._buffer.append(record)
         if len(self._buffer) >= self.batch_size:
             self._wake.set()
@@ -253,16 +256,22 @@ class CallLogWriter:
                     except Exception:
                         log.exception("call log listener failed")
 
-    def _prepare(self, record: CallRecord, dialect: str) -> tuple[dict, list | str]:
-        """The call's masked row and its encoding; a row that cannot be encoded loses its bodies."""
+    def _prepare(self, record: CallRecord, dialect: str) -> tuple[dict, list | str] | None:
+        """The call's masked row and its encoding; a row that cannot be encoded loses its bodies,
+        and one that cannot be encoded even then is dropped and counted (never the request)."""
         row = self._row_or_note(record)
         try:
             return row, _encoded(row, dialect)
         except Exception:
             log.exception("call log: call %s kept without its bodies (could not be encoded)", record.id)
-            self.isolated += 1
-            row = _without_bodies(row)
+        self.isolated += 1
+        row = _without_bodies(row)
+        try:
             return row, _encoded(row, dialect)
+        except Exception:
+            log.exception("call log: call %s could not be encoded at all; dropped", record.id)
+            self.dropped += 1
+            return None
 
     def _row_or_note(self, record: CallRecord) -> dict:
         """The masked row; when masking itself fails, the metadata with a note for the bodies."""
@@ -341,11 +350,11 @@ class CallLogWriter:
             received, received_cut = (NOTE if r.response_body else None), False
         headers = {}
         if r.authorization:
-            headers["Authorization"] = mask_authorization(r.authorization)
+            headers["Authorization"] = mask_authorization(_text(r.authorization))
         if r.idempotency_key:
-            headers["Idempotency-Key"] = mask_idempotency_key(r.idempotency_key)
+            headers["Idempotency-Key"] = mask_idempotency_key(_text(r.idempotency_key))
         if r.content_type:
-            headers["Content-Type"] = r.content_type
+            headers["Content-Type"] = _text(r.content_type)
         return dict(
             id=r.id,
             integrador_id=r.integrador_id,
@@ -376,6 +385,19 @@ class CallLogWriter:
 
 
 NOTE = "[corpo não guardado: o registro de chamadas não conseguiu lê-lo para mascarar]"
+
+
+def _text(header: str) -> str:
+    """A request header as text any database stores: bytes that were not UTF-8, which the HTTP
+    parser hands over as lone surrogates, become U+FFFD. Such a header once made every later
+    batch fail, and the call log stopped for everyone."""
+    if header.isascii():
+        return header
+    try:
+        raw = header.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate the parser did not make: kept as its own bytes
+        raw = header.encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
 
 
 def _without_bodies(row: dict) -> dict:

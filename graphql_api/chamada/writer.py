@@ -18,6 +18,7 @@ from tortoise import connections, fields
 
 from graphql_api.chamada.masking import mask_authorization, mask_body, mask_idempotency_key
 from graphql_api.chamada.models import CALL_LOG_CONNECTION, Chamada
+from graphql_api.core.texto import texto_de_cabecalho
 
 _COLUMNS = tuple(sorted(Chamada._meta.db_fields))
 _COLUMN_LIST = ",".join(f'"{c}"' for c in _COLUMNS)
@@ -350,11 +351,11 @@ class CallLogWriter:
             received, received_cut = (NOTE if r.response_body else None), False
         headers = {}
         if r.authorization:
-            headers["Authorization"] = mask_authorization(_text(r.authorization))
+            headers["Authorization"] = mask_authorization(texto_de_cabecalho(r.authorization))
         if r.idempotency_key:
-            headers["Idempotency-Key"] = mask_idempotency_key(_text(r.idempotency_key))
+            headers["Idempotency-Key"] = mask_idempotency_key(texto_de_cabecalho(r.idempotency_key))
         if r.content_type:
-            headers["Content-Type"] = _text(r.content_type)
+            headers["Content-Type"] = texto_de_cabecalho(r.content_type)
         return dict(
             id=r.id,
             integrador_id=r.integrador_id,
@@ -385,19 +386,6 @@ class CallLogWriter:
 
 
 NOTE = "[corpo não guardado: o registro de chamadas não conseguiu lê-lo para mascarar]"
-
-
-def _text(header: str) -> str:
-    """A request header as text any database stores: bytes that were not UTF-8, which the HTTP
-    parser hands over as lone surrogates, become U+FFFD. Such a header once made every later
-    batch fail, and the call log stopped for everyone."""
-    if header.isascii():
-        return header
-    try:
-        raw = header.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:  # a surrogate the parser did not make: kept as its own bytes
-        raw = header.encode("utf-8", "surrogatepass")
-    return raw.decode("utf-8", "replace")
 
 
 def _without_bodies(row: dict) -> dict:

@@ -16,6 +16,7 @@ from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import ROLE_SCOPES, Ambiente, CredentialKind, Papel, Principal
 from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
+from graphql_api.core.texto import texto_de_cabecalho
 from graphql_api.usuario import repository
 from graphql_api.usuario.autenticacao import FAILURE_WINDOW, verificar_senha
 from graphql_api.usuario.models import Sessao
@@ -51,7 +52,7 @@ class Sessoes:
             ultimo_uso_em=now,
             expira_em=now + SESSION_IDLE,
             ip=ip[:64],
-            agente=agente[:200],
+            agente=texto_de_cabecalho(agente)[:200],
             **row,
         )
         await self.marcar_acesso(dono_id, now)

@@ -208,23 +208,27 @@ async def test_a_poison_request_does_not_stop_the_call_log_of_anyone(client, fac
         "/v1/contas", data=raw.encode(), headers=integrator.headers | {"Content-Type": "application/json"}
     )
     assert poison.status == 400
-    poison_id = poison.headers["X-Request-Id"]
-    # when another integrator calls right after
+    # when another integrator calls right after, then both calls are logged
+    data = await _both_logged_after_another_call(client, factory, integrator, poison.headers["X-Request-Id"])
+    # the poison request with its metadata intact
+    assert data["status"] == 400 and data["codigoErro"] == "INVALID_JSON"
+
+
+async def _both_logged_after_another_call(client, factory, integrator, poison_id: str) -> dict:
+    """Another integrator calls right after a hostile call; both calls reach the call log. The
+    hostile call's detail, as the integrator reads it."""
     other = await factory.integrator(nome="Outra")
     fresh = await client.get("/v1/saldo", headers=other.headers)
     fresh_id = fresh.headers["X-Request-Id"]
 
-    # then the other integrator's call is logged
     async def logged():
         response = await client.get(f"/v1/integracao/chamadas/{fresh_id}", headers=other.headers)
         assert response.status == 200
+        poison = await client.get(f"/v1/integracao/chamadas/{poison_id}", headers=integrator.headers)
+        assert poison.status == 200
+        return (await poison.json())["data"]
 
-    await eventually(logged, timeout=10)
-    # and so is the poison request, its metadata intact
-    detail = await client.get(f"/v1/integracao/chamadas/{poison_id}", headers=integrator.headers)
-    assert detail.status == 200
-    data = (await detail.json())["data"]
-    assert data["status"] == 400 and data["codigoErro"] == "INVALID_JSON"
+    return await eventually(logged, timeout=10)
 
 
 async def test_a_whole_number_written_with_a_fraction_is_an_integer(client, integrator, conta):
@@ -274,20 +278,9 @@ async def test_a_header_that_is_not_utf8_does_not_stop_the_call_log_of_anyone(
         + b"Content-Type: text/plain; charset=\xff\r\nIdempotency-Key: chave-hostil-\xff\xfe\r\n\r\n",
     )
     assert answered == status
-    # when another integrator calls right after
-    other = await factory.integrator(nome="Outra")
-    fresh = await client.get("/v1/saldo", headers=other.headers)
-    fresh_id = fresh.headers["X-Request-Id"]
-
-    # then both calls are logged, the hostile one with its headers
-    async def logged():
-        response = await client.get(f"/v1/integracao/chamadas/{fresh_id}", headers=other.headers)
-        assert response.status == 200
-        poison = await client.get(f"/v1/integracao/chamadas/{poison_id}", headers=integrator.headers)
-        assert poison.status == 200
-        return (await poison.json())["data"]
-
-    data = await eventually(logged, timeout=10)
+    # when another integrator calls right after, then both calls are logged
+    data = await _both_logged_after_another_call(client, factory, integrator, poison_id)
+    # the hostile one with its headers
     assert data["caminho"] == path and data["status"] == status
     assert data["cabecalhosEnviados"]["Content-Type"] == "text/plain; charset=\ufffd"
     assert data["cabecalhosEnviados"]["Idempotency-Key"].endswith("\ufffd\ufffd")

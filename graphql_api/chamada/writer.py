@@ -178,13 +178,14 @@ class CallLogWriter:
         self.body_limit = body_limit
         self.batch_size = batch_size  # rows per insert; this many buffered wake the writer early
         self.isolated = 0  # calls stored without their bodies because these could not be
-        self.dropped = 0  # calls the database refused even without bodies
+        self.dropped = 0  # calls not stored at all: refused, or not encodable, even without bodies
         self.listeners: list[Listener] = []
         self._buffer: list[CallRecord] = []
         # Each buffered call's masked row and what _insert takes for it, made when it was added.
         # Masking a batch at flush time, even in slices, slowed every request in flight for the
-        # flush's length: p99 35 against 30 ms on SQLite, 28 against 25 ms on PostgreSQL
-        # (bench/registro_cauda.py, alternating rounds). Spread over the calls, it costs each a little.
+        # flush's length: p99 35 against 30 ms on SQLite, 28 against 25 ms on PostgreSQL (the two
+        # switched on one server in alternating rounds, as bench/registro_cauda.py switches its
+        # modes). Spread over the calls, it costs each a little.
         self._prepared: list[tuple[dict, list | str]] = []
         self._dialect: str | None = None
         self._task: asyncio.Task | None = None

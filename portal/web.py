@@ -358,7 +358,7 @@ class Page:
             person_id,
             ip=self.ip,
             agente=self.request.headers.get("User-Agent", ""),
-            anterior=self.request.cookies.get(self.kind.cookie),
+            anterior=_cookie(self.request, self.kind.cookie),
         )
         self.set_session(token)
 
@@ -479,14 +479,21 @@ class PortalRoutes:
         return self.route("POST", path, **options)
 
 
+def _cookie(request: web.Request, name: str) -> str | None:
+    """A cookie of ours, or None: our values are URL-safe ASCII, and one with other bytes (which
+    no hash or HMAC takes as text) was not set by this service."""
+    value = request.cookies.get(name)
+    return value if value and value.isascii() and value.isprintable() else None
+
+
 def _edge(view: View, kind: SessionKind, *, signed_in: bool) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handler(request: web.Request) -> web.StreamResponse:
         runtime = request.app[RUNTIME]
-        token = request.cookies.get(kind.cookie) or None
+        token = _cookie(request, kind.cookie)
         session = await kind.read(token) if token else None
-        anon = None if session else request.cookies.get(ANON_COOKIE)
+        anon = None if session else _cookie(request, ANON_COOKIE)
         page = Page(request, runtime, kind, session, token if session else None, anon, time.perf_counter())
-        if token and session is None:
+        if kind.cookie in request.cookies and session is None:
             page.set_session(None)  # stale cookie: drop it
         if session is None and anon is None:
             page.anon = secrets.token_urlsafe(24)
@@ -514,7 +521,7 @@ def _edge(view: View, kind: SessionKind, *, signed_in: bool) -> Callable[[web.Re
 async def _csrf_ok(page: Page) -> bool:
     """Synchronizer token: an HMAC of the session (or the anonymous cookie) with the service's
     secret, sent in a form field or, by htmx, in the X-CSRF-Token header."""
-    if page.token is None and not page.request.cookies.get(ANON_COOKIE):
+    if page.token is None and not _cookie(page.request, ANON_COOKIE):
         return False  # a POST from a browser that never loaded one of our pages
     sent = page.request.headers.get(CSRF_HEADER)
     if sent is None and page.request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):

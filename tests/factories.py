@@ -268,6 +268,19 @@ async def photo_site(https_server) -> PhotoSite:
     return PhotoSite(await https_server(host.app), host)
 
 
+async def raw_http(client, request: bytes) -> tuple[int, dict[str, str]]:
+    """(status, headers) of a request sent to the test server as raw bytes: no HTTP client sends
+    bytes that are not UTF-8 in a header or cookie."""
+    url = client.make_url("/")
+    reader, writer = await asyncio.open_connection(url.host, url.port)
+    writer.write(request)
+    answer = await reader.read()
+    writer.close()
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+    headers = dict(line.split(":", 1) for line in head[1:])
+    return int(head[0].split()[1]), {name.strip().lower(): value.strip() for name, value in headers.items()}
+
+
 async def eventually(check, *, timeout: float = 5.0, interval: float = 0.05):
     """Retry an async check until it stops raising AssertionError (for work done in background)."""
     deadline = asyncio.get_running_loop().time() + timeout

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.api.test_auth import assert_error
-from tests.factories import eventually
+from tests.factories import eventually, raw_http
 
 LONG = "a" * 300
 
@@ -248,21 +248,6 @@ async def test_a_whole_number_written_with_a_fraction_is_an_integer(client, inte
     assert [f["campo"] for f in (await bad.json())["error"]["fields"]] == ["provaSocial.vendidos"]
 
 
-async def _raw_call(client, request: bytes) -> tuple[int, str]:
-    """(status, X-Request-Id) of a request sent as raw bytes: no HTTP client sends bytes that are
-    not UTF-8 in a header."""
-    import asyncio
-
-    url = client.make_url("/")
-    reader, writer = await asyncio.open_connection(url.host, url.port)
-    writer.write(request)
-    answer = await reader.read()
-    writer.close()
-    head = answer.split(b"\r\n\r\n", 1)[0].split(b"\r\n")
-    request_id = next(line.split(b":", 1)[1].strip().decode() for line in head if line.lower().startswith(b"x-request-id:"))
-    return int(head[0].split()[1]), request_id
-
-
 @pytest.mark.parametrize("method, path, status", [("GET", "/v1/saldo", 200), ("POST", "/v1/contas", 400)])
 async def test_a_header_that_is_not_utf8_does_not_stop_the_call_log_of_anyone(
     client, factory, integrator, method, path, status
@@ -271,7 +256,7 @@ async def test_a_header_that_is_not_utf8_does_not_stop_the_call_log_of_anyone(
     surrogates): the call gets its answer (a POST's key is refused as invalid), and the call log
     keeps taking every call, this one included, the bad bytes shown as U+FFFD."""
     # given a call whose Content-Type and Idempotency-Key carry bytes that are not UTF-8
-    answered, poison_id = await _raw_call(
+    answered, headers = await raw_http(
         client,
         f"{method} {path} HTTP/1.1\r\nHost: vitrine\r\nConnection: close\r\nContent-Length: 0\r\n".encode()
         + f"Authorization: Bearer {integrator.key}\r\n".encode()
@@ -279,7 +264,7 @@ async def test_a_header_that_is_not_utf8_does_not_stop_the_call_log_of_anyone(
     )
     assert answered == status
     # when another integrator calls right after, then both calls are logged
-    data = await _both_logged_after_another_call(client, factory, integrator, poison_id)
+    data = await _both_logged_after_another_call(client, factory, integrator, headers["x-request-id"])
     # the hostile one with its headers
     assert data["caminho"] == path and data["status"] == status
     assert data["cabecalhosEnviados"]["Content-Type"] == "text/plain; charset=\ufffd"

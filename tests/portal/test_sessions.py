@@ -3,13 +3,16 @@ rate limit, cookie flags and security headers."""
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 from graphql_api.chave.models import ChaveApi
 from graphql_api.integracao import contrato
 from graphql_api.integrador.models import Integrador
 from graphql_api.usuario import autenticacao, senhas
 from graphql_api.usuario.models import Sessao, Usuario
-from portal.web import SESSION_COOKIE
+from portal.web import ANON_COOKIE, SELLER_COOKIE, SESSION_COOKIE
 from vitrine.keys import RUNTIME
+from tests.factories import raw_http
 from tests.portal.conftest import Browser
 
 
@@ -210,3 +213,18 @@ async def test_htmx_requests_without_a_session_are_redirected_by_header(client, 
     stranger = await new_portal()
     response = await stranger.get("/chamadas/lista", headers={"HX-Request": "true"})
     assert response.status == 204 and response.headers["HX-Redirect"].startswith("/entrar")
+
+
+@pytest.mark.parametrize("cookie", [SESSION_COOKIE, SELLER_COOKIE, ANON_COOKIE])
+@pytest.mark.parametrize("path", ["/entrar", "/visao-geral", "/vendedor/entrar", "/nao-existe"])
+async def test_a_cookie_whose_bytes_are_not_utf8_is_a_stranger_not_a_500(client, cookie, path):
+    """Our cookies are URL-safe ASCII: one with other bytes was never ours, and the page answers
+    as to a browser without it (sign-in, redirect, 404), never with an error of the service."""
+    # given a browser that sends one of our cookies with bytes that are not UTF-8
+    request = f"GET {path} HTTP/1.1\r\nHost: vitrine\r\nConnection: close\r\n".encode() + f"Cookie: {cookie}=".encode()
+    # when it asks for a page
+    status, headers = await raw_http(client, request + b"\xff\xfe-planted\r\n\r\n")
+    # then it gets what a browser without that cookie gets
+    plain, plain_headers = await raw_http(client, request.rsplit(b"Cookie", 1)[0] + b"\r\n")
+    assert status == plain and status < 500
+    assert headers.get("location", "").split("?")[0] == plain_headers.get("location", "").split("?")[0]

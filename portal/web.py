@@ -526,7 +526,7 @@ async def _csrf_ok(page: Page) -> bool:
     sent = page.request.headers.get(CSRF_HEADER)
     if sent is None and page.request.content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
         sent = await page.field(CSRF_FIELD)
-    if not sent:
+    if not sent or not sent.isascii():  # ours is hex; compare_digest refuses other text with an error
         return False
     return hmac.compare_digest(sent, page.csrf)
 

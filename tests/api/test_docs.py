@@ -79,6 +79,10 @@ async def test_media_links_refuse_tampering_and_expiry(client, factory):
     ranged = await client.get(path, headers={"Range": "bytes=0-3"})
     assert ranged.status == 206 and await ranged.read() == b"cont"
     assert (await client.get(path.replace("sig=", "sig=0"))).status == 403
+    for forged in ("sig=%C3%A7", "sig=%FF", "exp=%D9%A3"):  # not ASCII, or a digit of another script
+        key = forged.split("=")[0]
+        tampered = re.sub(f"{key}=[^&]*", forged, path)
+        assert (await client.get(tampered)).status == 403, tampered
     expired, _ = storage.signed_url("testes/ok.txt", ttl=-EXPIRY_STEP - 1)  # expiries round up to the minute
     response = await client.get(expired.split("vitrine.test", 1)[1])
     assert response.status == 403 and (await response.json())["error"]["type"] == "FORBIDDEN"

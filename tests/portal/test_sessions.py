@@ -56,6 +56,11 @@ async def test_state_changing_requests_without_a_valid_csrf_token_are_refused(po
     # wrong token
     response = await portal.client.post("/chaves", data={"nome": "x", "csrf": "0" * 64}, allow_redirects=False)
     assert response.status == 403
+    # a token that is not even ASCII, in the form or in htmx's header
+    response = await portal.client.post("/chaves", data={"nome": "x", "csrf": "ç" * 64}, allow_redirects=False)
+    assert response.status == 403
+    response = await portal.client.post("/chaves", data={"nome": "x"}, headers={"X-CSRF-Token": "ç"}, allow_redirects=False)
+    assert response.status == 403
     # the token of an earlier session
     stale = await portal.csrf("/visao-geral")
     await portal.signin(owner)  # new session, new token

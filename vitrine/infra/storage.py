@@ -98,7 +98,8 @@ class MediaStorage:
         return self._link(key, expires)
 
     def verify(self, key: str, expires: str, signature: str) -> bool:
-        if not expires.isdigit() or int(expires) < time.time():
+        # Our expiries and signatures are ASCII; compare_digest refuses other text with an error.
+        if not (expires.isascii() and expires.isdigit() and signature.isascii()) or int(expires) < time.time():
             return False
         # Not through the cache: values from the outside never fill it.
         return hmac.compare_digest(self._sign(key, int(expires)), signature)

@@ -7,7 +7,9 @@ same database, plus the facade's p99 latency under 20 concurrent clients.
 
 Targets, on each back end: the facade's throughput >= 80% of the bare handler's, its p99 <= 1.3
 times the bare handler's p99 under the same clients, and under 25 ms.
-Load comes from wrk (Debian package `wrk`), run on the other core."""
+Load comes from wrk (Debian package `wrk`), run on the other core. Each round also prints the
+server's CPU per request (all its threads, from /proc): it drifts less than throughput when others
+share the machine, so it is the figure to compare two versions of the code by."""
 
 from __future__ import annotations
 
@@ -104,19 +106,40 @@ def serve(port: int, reuse_port: bool = False) -> None:
     run_web(app, "127.0.0.1", port, reuse_port=reuse_port)
 
 
-def wrk(url: str, headers: dict[str, str]) -> tuple[float, float]:
-    """(requests per second, p99 latency in ms)."""
-    cmd = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
-    for name, value in headers.items():
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time the server processes have used so far, every thread included (/proc)."""
+    ticks = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url: str, headers: dict[str, str] | None = None, pids: list[int] | None = None, *,
+        connections: int = CONNECTIONS, seconds: int = DURATION, script: Path | None = None,
+        args: list[str] | None = None) -> tuple[float, float, float]:
+    """(requests per second, p99 latency in ms, the servers' CPU µs per request, 0 without
+    pids); any non-2xx answer stops the bench. CPU per request drifts less than throughput
+    when others share the machine."""
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    for name, value in (headers or {}).items():
         cmd += ["-H", f"{name}: {value}"]
-    out = subprocess.run(cmd + [url], capture_output=True, text=True, check=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
-    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    if script is not None:
+        cmd += ["-s", str(script)]
+    cmd.append(url)
+    if args:
+        cmd += ["--", *args]
+    cpu_before = cpu_seconds(pids or [])
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(pids or []) - cpu_before
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     if non2xx:
         raise SystemExit(f"{non2xx.group(1)} non-2xx responses from {url}:\n{out}")
-    return rps, float(p99.group(1)) * scale
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    return rps, float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)], cpu / requests * 1e6
 
 
 def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: bool = True) -> dict[str, float]:
@@ -149,12 +172,14 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", bare_url], capture_output=True)
         for _ in range(ROUNDS):
             one = {}
+            pids = [server.pid for server in servers]
             if with_bare:
-                one["bare_rps"], one["bare_p99_ms"] = wrk(bare_url, {})
-            one["facade_rps"], one["facade_p99_ms"] = wrk(facade_url, auth)
+                one["bare_rps"], one["bare_p99_ms"], one["bare_cpu_us"] = wrk(bare_url, {}, pids)
+            one["facade_rps"], one["facade_p99_ms"], one["facade_cpu_us"] = wrk(facade_url, auth, pids)
             if with_bare:
                 one["ratio"] = one["facade_rps"] / one["bare_rps"]
                 one["p99_ratio"] = one["facade_p99_ms"] / one["bare_p99_ms"]
+                one["cpu_ratio"] = one["facade_cpu_us"] / one["bare_cpu_us"]
             rounds.append(one)
     finally:
         for server in servers:
@@ -176,9 +201,15 @@ def reference_loop_ns() -> float:
 
 def print_rounds(r: dict) -> None:
     for n, one in enumerate(r["rounds"], 1):
-        bare = f"bare {one['bare_rps']:6.0f} req/s, " if "bare_rps" in one else ""
-        ratio = f", ratio {one['ratio']:.0%}, p99 {one['p99_ratio']:.2f}x bare's" if "ratio" in one else ""
-        print(f"    round {n}: {bare}facade {one['facade_rps']:6.0f} req/s (p99 {one['facade_p99_ms']:.1f} ms){ratio}")
+        bare = f"bare {one['bare_rps']:6.0f} req/s ({one['bare_cpu_us']:.0f} µs CPU), " if "bare_rps" in one else ""
+        ratio = (
+            f", ratio {one['ratio']:.0%}, p99 {one['p99_ratio']:.2f}x bare's, CPU {one['cpu_ratio']:.2f}x"
+            if "ratio" in one else ""
+        )
+        print(
+            f"    round {n}: {bare}facade {one['facade_rps']:6.0f} req/s (p99 {one['facade_p99_ms']:.1f} ms,"
+            f" {one['facade_cpu_us']:.0f} µs CPU){ratio}"
+        )
 
 
 def backends(selected: list[str], nome: str = "bench") -> list[tuple[str, dict[str, str]]]:
@@ -238,6 +269,7 @@ def main() -> None:
         print_rounds(r)
         print(f"  bare handler : {r['bare_rps']:8.0f} req/s  (p99 {r['bare_p99_ms']:.1f} ms)")
         print(f"  full facade  : {r['facade_rps']:8.0f} req/s  (p99 {r['facade_p99_ms']:.1f} ms)")
+        print(f"  CPU/request  : {r['facade_cpu_us']:.0f} µs, bare {r['bare_cpu_us']:.0f} µs ({r['cpu_ratio']:.2f}x)")
         print(f"  ratio        : {r['ratio']:.0%}  (target >= 80%: {'ok' if ok_ratio else 'MISSED'})")
         print(f"  p99 ratio    : {r['p99_ratio']:.2f}x  (target <= 1.3x: {'ok' if ok_tail else 'MISSED'})")
         print(f"  facade p99   : {r['facade_p99_ms']:.1f} ms  (target < 25 ms: {'ok' if ok_p99 else 'MISSED'})\n")

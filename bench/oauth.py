@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api_overhead import backends, free_port, reference_loop_ns, wait_for_port  # noqa: E402
+from bench.api_overhead import backends, free_port, reference_loop_ns, wait_for_port, wrk  # noqa: E402
 
 DURATION = int(os.environ.get("BENCH_SECONDS", "6"))  # per measure and round (reads: two slices of half)
 # The figures are the medians of the rounds, and every round is printed.
@@ -167,36 +167,6 @@ async def seed(env: dict[str, str]) -> dict:
         await ctx.close_connections()
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU the process has used so far (all its threads: SQLite's too)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def wrk(url: str, *, connections: int, seconds: int, headers: dict[str, str] | None = None,
-        script: Path | None = None, args: list[str] | None = None, server: int | None = None) -> tuple[float, float, float]:
-    """(requests per second, p99 latency in ms, the server's CPU µs per request); any non-2xx
-    answer stops the bench. CPU per request holds still when other work shares the machine."""
-    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency"]
-    for name, value in (headers or {}).items():
-        cmd += ["-H", f"{name}: {value}"]
-    if script is not None:
-        cmd += ["-s", str(script)]
-    cmd.append(url)
-    if args:
-        cmd += ["--", *args]
-    cpu_before = cpu_seconds(server) if server else 0.0
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    cpu = cpu_seconds(server) - cpu_before if server else 0.0
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    if non2xx:
-        raise SystemExit(f"{non2xx.group(1)} non-2xx responses from {url}:\n{out}")
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
-    requests = int(re.search(r"(\d+) requests in", out).group(1))
-    return rps, float(p99.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)], cpu / requests * 1e6
-
-
 def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> list[dict]:
     """The warm-up, then each round: both reads side by side, then the refresh chains."""
     rounds = []
@@ -218,7 +188,7 @@ def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> l
         slices: dict[str, list[tuple[float, float, float]]] = {"sk": [], "oat": []}
         for name in ("sk", "oat", "oat", "sk"):
             url, headers = reads[name]
-            slices[name].append(wrk(url, connections=READ_CONNECTIONS, seconds=DURATION // 2, headers=headers, server=server.pid))
+            slices[name].append(wrk(url, connections=READ_CONNECTIONS, seconds=DURATION // 2, headers=headers, pids=[server.pid]))
         for name, measured in slices.items():
             one[f"{name}_rps"] = statistics.fmean(m[0] for m in measured)
             one[f"{name}_p99_ms"] = max(m[1] for m in measured)
@@ -226,7 +196,7 @@ def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> l
         one["ratio"] = one["oat_rps"] / one["sk_rps"]
         one["refresh_rps"], one["refresh_p99_ms"], one["refresh_cpu_us"] = wrk(
             f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=DURATION, script=script, args=chains,
-            server=server.pid,
+            pids=[server.pid],
         )
         rounds.append(one)
     return rounds

@@ -93,10 +93,10 @@ def medir(env: dict[str, str], rodadas: int, modos: list[str]) -> dict[str, list
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}",
                         f"{base}/v1/geracoes/{geracao_id}"], capture_output=True)
         for _ in range(rodadas):
-            resultados["cru"].append(wrk(f"{base}/bench/bare/{geracao_id}", {}))
+            resultados["cru"].append(wrk(f"{base}/bench/bare/{geracao_id}", {})[:2])
             for m in modos:
                 urllib.request.urlopen(f"{base}/bench/modo?m={m}").read()
-                resultados[m].append(wrk(f"{base}/v1/geracoes/{geracao_id}", auth))
+                resultados[m].append(wrk(f"{base}/v1/geracoes/{geracao_id}", auth)[:2])
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)

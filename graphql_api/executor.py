@@ -9,8 +9,12 @@ staff endpoint at /graphql goes through Strawberry's own execution. A rule every
 belongs in a permission class or a field extension (they are part of the resolvers), never in a
 schema extension; tests/unit/test_executor.py fails if a schema extension is added.
 
-Five shortcuts keep the facade's hot path cheap (bench/api_overhead.py measures it against a
+Seven shortcuts keep the facade's hot path cheap (bench/api_overhead.py measures it against a
 bare handler):
+- a document is prepared once (its operation, its fragments, its variables): when every variable
+  is a built-in scalar without a default and the values given are already what coercion would
+  give (a str for an ID, a 32-bit int for an Int...), the executor is built without coercing them
+  again; any other value goes through graphql-core, which converts or refuses it;
 - every resolver is plain or `async def`, so a coroutine is the only awaitable a field can return;
 - a plain attribute with a scalar or enum type (Strawberry's "basic" field, no resolver, no
   extension) is read and serialised directly, without building a GraphQLResolveInfo. Anything
@@ -22,7 +26,9 @@ bare handler):
 - an operation of one root field whose selection is entirely basic (a REST route's usual shape:
   `geracao(id:) { ...GeracaoFields }`) calls that field's resolver and runs the plan on its value
   directly, without graphql-core's per-field machinery around the one resolver. A value the plan
-  cannot complete (a null where none may be) goes back to graphql-core, which reports it."""
+  cannot complete (a null where none may be) goes back to graphql-core, which reports it;
+- that resolver is called without Strawberry's wrapper when its arguments are plain scalars and
+  its extensions only permission checks (graphql_api/direct_call.py)."""
 
 from __future__ import annotations
 
@@ -31,9 +37,11 @@ from collections.abc import Awaitable, Callable
 from types import CoroutineType
 from typing import Any, NamedTuple, TypeGuard, cast
 
+import strawberry
 from graphql import (
     DocumentNode,
     ExecutionResult,
+    FragmentDefinitionNode,
     GraphQLBoolean,
     GraphQLError,
     GraphQLField,
@@ -49,13 +57,15 @@ from graphql import (
     parse,
     validate,
 )
-from graphql.execution.collect_fields import collect_fields
-from graphql.execution.executor import Executor
-from graphql.execution.values import get_argument_values
-from graphql.pyutils import Path
+from graphql.execution.collect_fields import FragmentDetails, collect_fields
+from graphql.execution.executor import Executor, default_field_resolver, default_type_resolver
+from graphql.execution.get_variable_signature import GraphQLVariableSignature, get_variable_signature
+from graphql.execution.values import VariableValues, VariableValueSource, get_argument_values
+from graphql.pyutils import Path, Undefined
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
+from graphql_api.direct_call import DirectCall, direct_call
 
 _STRAWBERRY_FIELD = "strawberry-definition"
 
@@ -300,11 +310,13 @@ class _RootShortcut(NamedTuple):
     object_type: GraphQLObjectType
     nullable: bool
     plan: tuple
+    direct: DirectCall | None  # the resolver called without Strawberry's wrapper, when it allows
 
 
 class _ShortcutExecutor(_FastExecutor):
     # id of a process-lived operation -> its shortcut, or None when it has none
     _root_shortcuts: dict[int, _RootShortcut | None] = {}
+    strawberry_schema: strawberry.Schema | None = None  # for direct calls; None: Strawberry's wrapper always
 
     def root_shortcut(self) -> _RootShortcut | None:
         key = id(self.operation)
@@ -335,7 +347,11 @@ class _ShortcutExecutor(_FastExecutor):
         if plan is None:
             return None
         nullable = not isinstance(field_def.type, GraphQLNonNull)
-        return _RootShortcut(response_name, field_def, field_details_list, root_type, object_type, nullable, plan)
+        schema = self.strawberry_schema
+        direct = direct_call(schema, field_def) if schema is not None else None
+        return _RootShortcut(
+            response_name, field_def, field_details_list, root_type, object_type, nullable, plan, direct
+        )
 
     async def execute_root_shortcut(self, shortcut: _RootShortcut) -> dict[str, Any]:
         """What execute_operation answers for this operation, errors raised as `unwrap` raises them."""
@@ -346,10 +362,13 @@ class _ShortcutExecutor(_FastExecutor):
             arguments = get_argument_values(shortcut.field_def, node, self.variable_values)
         except GraphQLError as error:
             raise OperationError(error.message) from None
-        resolve = cast(Callable[..., Any], shortcut.field_def.resolve)  # checked when the shortcut was found
-        value = resolve(self.root_value, info, **arguments)
-        if _is_coroutine(value):
-            value = await value
+        if shortcut.direct is not None:
+            value = await shortcut.direct(self.root_value, info, arguments)
+        else:
+            resolve = cast(Callable[..., Any], shortcut.field_def.resolve)  # checked when the shortcut was found
+            value = resolve(self.root_value, info, **arguments)
+            if _is_coroutine(value):
+                value = await value
         if value is None and shortcut.nullable:
             return {shortcut.response_name: None}
         completed: Any = (
@@ -371,6 +390,76 @@ class _ShortcutExecutor(_FastExecutor):
         return {shortcut.response_name: completed}
 
 
+class _Variable(NamedTuple):
+    name: str
+    signature: GraphQLVariableSignature
+    exact: type  # the Python type graphql-core's coercion hands back unchanged
+    non_null: bool
+
+
+# The built-in scalars whose coercion returns a value of this exact type as it is (an Int only
+# within 32 bits); any other value (an int for an ID, a bool for an Int) goes to graphql-core.
+_EXACT_INPUTS = {GraphQLID: str, GraphQLString: str, GraphQLInt: int, GraphQLBoolean: bool}
+
+
+def _simple_variables(schema: GraphQLSchema, operation: OperationDefinitionNode) -> tuple[_Variable, ...] | None:
+    """The operation's variables when all are built-in scalars without a default, else None."""
+    variables = []
+    for node in operation.variable_definitions or ():
+        signature = get_variable_signature(schema, node)
+        if node.default_value is not None or isinstance(signature, GraphQLError):
+            return None
+        exact = _EXACT_INPUTS.get(_unwrap_non_null(signature.type))
+        if exact is None:
+            return None
+        variables.append(_Variable(signature.name, signature, exact, isinstance(signature.type, GraphQLNonNull)))
+    return tuple(variables)
+
+
+def _simple_variable_values(variables: tuple[_Variable, ...], inputs: dict[str, Any]) -> VariableValues | None:
+    """What graphql-core's get_variable_values returns for these inputs, when each is absent,
+    null or of its exact type; None for anything else (an error to report, a value to convert),
+    which then goes through graphql-core."""
+    sources: dict[str, VariableValueSource] = {}
+    coerced: dict[str, Any] = {}
+    for name, signature, exact, non_null in variables:
+        value = inputs.get(name, Undefined)
+        if value is Undefined or value is None:
+            if non_null:
+                return None
+            if value is None:
+                coerced[name] = None
+            sources[name] = VariableValueSource(signature, value)
+        elif type(value) is exact and (exact is not int or _MIN_INT <= cast(int, value) <= _MAX_INT):
+            sources[name] = VariableValueSource(signature, value)
+            coerced[name] = value
+        else:
+            return None
+    return VariableValues(sources, coerced)
+
+
+class _Prepared(NamedTuple):
+    """What Executor.build finds in a document on every call, found once: its one operation, its
+    fragments (none with variables of its own) and its simple variables."""
+
+    operation: OperationDefinitionNode
+    fragment_definitions: dict[str, FragmentDefinitionNode]
+    fragments: dict[str, FragmentDetails]
+    variables: tuple[_Variable, ...]
+
+
+def _prepare(schema: GraphQLSchema, document: DocumentNode) -> _Prepared | None:
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    fragment_definitions = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    if len(operations) != 1 or any(d.variable_definitions for d in fragment_definitions.values()):
+        return None
+    variables = _simple_variables(schema, operations[0])
+    if variables is None:
+        return None
+    fragments = {name: FragmentDetails(d, None) for name, d in fragment_definitions.items()}
+    return _Prepared(operations[0], fragment_definitions, fragments, variables)
+
+
 _executor_class: type[Executor] | None = None
 
 
@@ -378,6 +467,7 @@ def _executor(schema: GraphQLSchema) -> type[Executor]:
     global _executor_class
     if _executor_class is None:
         _FastExecutor.basic_fields = _basic_fields(schema)
+        _ShortcutExecutor.strawberry_schema = (schema.extensions or {}).get(_STRAWBERRY_FIELD)
         _executor_class = _ShortcutExecutor
     return _executor_class
 
@@ -389,6 +479,7 @@ class Operation:
     def __init__(self, source: str) -> None:
         self.source = source
         self._document: DocumentNode | None = None
+        self.prepared: _Prepared | None = None  # set with the document, for a document without directives
 
     @property
     def name(self) -> str | None:
@@ -410,6 +501,7 @@ class Operation:
             if "@" not in self.source:
                 for definition in document.definitions:
                     _FastExecutor.static_operations[id(definition)] = definition
+                self.prepared = _prepare(schema._schema, document)
             self._document = document
         return self._document
 
@@ -434,16 +526,38 @@ def _release(executor: Executor) -> None:
     settled.add_done_callback(settle)
 
 
+def _build(
+    schema: GraphQLSchema, operation: Operation, context: Context, variables: dict[str, Any] | None
+) -> Executor | list[GraphQLError]:
+    """Executor.build, without finding the operation and coercing its variables anew when the
+    document was prepared and the variables are simple (their values already what coercion gives)."""
+    executor_class = _executor(schema)
+    document = operation.document
+    prepared = operation.prepared
+    values = _simple_variable_values(prepared.variables, variables or {}) if prepared is not None else None
+    if prepared is None or values is None:
+        return executor_class.build(
+            schema, document, context_value=context, raw_variable_values=variables, is_awaitable=_is_coroutine
+        )
+    return executor_class(
+        schema,
+        prepared.fragment_definitions,
+        prepared.fragments,
+        None,
+        context,
+        prepared.operation,
+        values,
+        default_field_resolver,
+        default_type_resolver,
+        default_field_resolver,
+        is_awaitable=_is_coroutine,
+    )
+
+
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
     from graphql_api.schema import schema
 
-    executor = _executor(schema._schema).build(
-        schema._schema,
-        operation.document,
-        context_value=context,
-        raw_variable_values=variables,
-        is_awaitable=_is_coroutine,
-    )
+    executor = _build(schema._schema, operation, context, variables)
     if isinstance(executor, list):  # the variables were refused
         return unwrap(ExecutionResult(None, errors=executor))
     if isinstance(executor, _ShortcutExecutor) and (shortcut := executor.root_shortcut()) is not None:

@@ -9,6 +9,7 @@ from typing import Optional
 import pytest
 import strawberry
 from graphql import execute, parse
+from strawberry.permission import BasePermission, PermissionExtension
 
 from graphql_api.executor import _basic_fields, _FastExecutor, _ShortcutExecutor, unwrap
 
@@ -221,3 +222,142 @@ def test_operations_of_several_root_fields_or_resolvers_below_take_the_usual_way
         for definition in document.definitions:
             _Shortcut.static_operations[id(definition)] = definition
         assert _Shortcut.build(SCHEMA._schema, document).root_shortcut() is None
+
+
+VARIABLES = "query V($id: ID!, $texto: String, $n: Int, $sim: Boolean!) { __typename }"
+
+
+def _sources(values) -> dict:
+    # a signature's type is built anew from the document each time: compare it by name
+    return {name: (str(s.signature.type), s.value) for name, s in values.sources.items()}
+
+
+@pytest.mark.parametrize(("inputs", "simple"), [
+    ({"id": "x1", "texto": "a", "n": 3, "sim": True}, True),
+    ({"id": "x1", "sim": False}, True),  # nullable ones absent
+    ({"id": "x1", "texto": None, "n": None, "sim": True, "outro": object()}, True),  # nulls, a name not declared
+    ({"id": "", "texto": "", "n": -(2**31), "sim": True}, True),
+    ({"id": 7, "sim": True}, False),  # an int for an ID: graphql-core converts it
+    ({"id": "x1", "n": 2**31, "sim": True}, False),  # beyond 32 bits: refused
+    ({"id": "x1", "n": True, "sim": True}, False),  # a bool is no Int
+    ({"id": "x1", "n": 1.0, "sim": True}, False),
+    ({"id": "x1", "sim": "sim"}, False),
+    ({"id": None, "sim": True}, False),  # null in a non-null variable
+    ({"sim": True}, False),  # a non-null variable absent
+    ({"id": ["x1"], "sim": True}, False),
+])
+def test_simple_variables_take_the_values_graphql_core_would_give(inputs, simple):
+    from graphql import get_variable_values
+
+    from graphql_api.executor import _simple_variable_values, _simple_variables
+
+    operation = parse(VARIABLES).definitions[0]
+    usual = get_variable_values(SCHEMA._schema, operation.variable_definitions, inputs)
+    quick = _simple_variable_values(_simple_variables(SCHEMA._schema, operation), inputs)
+    if simple:
+        assert quick.coerced == usual.coerced and _sources(quick) == _sources(usual)
+    else:  # left to graphql-core, which converts the value or reports it
+        assert quick is None
+
+
+def test_variables_with_defaults_or_input_types_are_coerced_by_graphql_core():
+    from graphql_api.executor import _prepare, _simple_variables
+
+    for source in ("query V($n: Int = 3) { __typename }", "query V($n: [Int!]) { __typename }"):
+        assert _simple_variables(SCHEMA._schema, parse(source).definitions[0]) is None
+    assert _prepare(SCHEMA._schema, parse("query A { __typename } query B { __typename }")) is None
+    assert _prepare(SCHEMA._schema, parse(VARIABLES)) is not None
+
+
+class Negado(Exception):
+    pass
+
+
+class Permite(BasePermission):
+    """Lets through the contexts that name it; refuses the others by raising, or with False."""
+
+    def __init__(self, nome: str, levanta: bool = True) -> None:
+        self.nome, self.levanta, self.message = nome, levanta, f"sem {nome}"
+
+    def has_permission(self, source, info, **kwargs) -> bool:
+        info.context["vistos"].append((self.nome, dict(kwargs)))
+        if self.nome in info.context["permitidos"]:
+            return True
+        if self.levanta:
+            raise Negado(self.nome)
+        return False
+
+
+@strawberry.input
+class Filtro:
+    nome: str
+
+
+@strawberry.type
+class Guardada:
+    @strawberry.field(extensions=[
+        PermissionExtension([Permite("a"), Permite("b", levanta=False)], use_directives=False),
+        PermissionExtension([Permite("c")], use_directives=False),  # the last listed is checked first
+    ])
+    async def item(self, info: strawberry.Info, nome: str, produto_id: Optional[strawberry.ID] = None) -> Item:
+        info.context["vistos"].append(("resolver", {"nome": nome, "produto_id": produto_id}))
+        return _item(nome=nome, codigo=produto_id or "sem")
+
+    @strawberry.field(extensions=[PermissionExtension([Permite("a")], use_directives=False)])
+    async def filtrado(self, filtro: Filtro) -> Item:
+        return _item(nome=filtro.nome)
+
+
+GUARDADA = strawberry.Schema(Guardada)
+GUARDADO = "query G($nome: String!, $p: ID) { item(nome: $nome, produtoId: $p) { nome codigo } }"
+
+
+class _Direct(_ShortcutExecutor):
+    basic_fields = _basic_fields(GUARDADA._schema)
+    static_operations: dict = {}
+    _plans: dict = {}
+    _subfields: dict = {}
+    _root_shortcuts: dict = {}
+    strawberry_schema = GUARDADA
+
+
+class _Wrapped(_Direct):  # the same shortcut through Strawberry's own wrapper
+    _root_shortcuts: dict = {}
+    strawberry_schema = None
+
+
+async def _through(executor_class, variables: dict, permitidos: set) -> tuple:
+    """(answer or exception raised as (type, message), every permission check and call seen)."""
+    document = parse(GUARDADO)
+    for definition in document.definitions:
+        executor_class.static_operations[id(definition)] = definition
+    context = {"permitidos": permitidos, "vistos": []}
+    executor = executor_class.build(GUARDADA._schema, document, context_value=context, raw_variable_values=variables)
+    shortcut = executor.root_shortcut()
+    assert (shortcut.direct is not None) == (executor_class is _Direct)
+    try:
+        answer = await executor.execute_root_shortcut(shortcut)
+    except Exception as raised:  # noqa: BLE001 - compared between the two ways
+        answer = (type(raised), str(raised))
+    return answer, context["vistos"]
+
+
+@pytest.mark.parametrize(("variables", "permitidos"), [
+    ({"nome": "x", "p": "prd_1"}, {"a", "b", "c"}),
+    ({"nome": "x"}, {"a", "b", "c"}),  # an optional argument absent: the resolver's default
+    ({"nome": "x", "p": None}, {"a", "b", "c"}),
+    ({"nome": "x"}, {"a", "b"}),  # c refuses first
+    ({"nome": "x"}, {"c"}),  # a refuses, raising
+    ({"nome": "x"}, {"a", "c"}),  # b refuses with False: its on_unauthorized
+])
+async def test_a_direct_call_does_what_strawberrys_wrapper_does(variables, permitidos):
+    assert await _through(_Direct, variables, permitidos) == await _through(_Wrapped, variables, permitidos)
+
+
+def test_fields_whose_arguments_strawberry_converts_keep_its_wrapper():
+    from graphql_api.direct_call import direct_call
+    from graphql_api.schema import schema
+
+    assert direct_call(GUARDADA, GUARDADA._schema.query_type.fields["filtrado"]) is None  # an input type
+    assert direct_call(GUARDADA, GUARDADA._schema.query_type.fields["item"]) is not None
+    assert direct_call(schema, schema._schema.query_type.fields["geracao"]) is not None  # the facade's reads by id

@@ -66,11 +66,18 @@ SCHEMA = strawberry.Schema(Query)
 DOCUMENT = "{ itens { nome codigo ativo quantidade tags apelidos medidas { nome valores unidade { sigla } alternativa { sigla } } } }"
 
 
-class _Fast(_FastExecutor):
-    basic_fields = _basic_fields(SCHEMA._schema)
-    static_operations: dict = {}
-    _plans: dict = {}
-    _subfields: dict = {}
+def _isolated(base: type, schema: strawberry.Schema, **attributes) -> type:
+    """A subclass of the executor `base` for this schema, with caches of its own (the process's
+    executor keeps those of the service's schema)."""
+    caches = {"static_operations": {}, "_plans": {}, "_subfields": {}, "_root_shortcuts": {}}
+    return type(
+        base.__name__,
+        (base,),
+        {"basic_fields": _basic_fields(schema._schema), "strawberry_schema": schema, **caches, **attributes},
+    )
+
+
+_Fast = _isolated(_FastExecutor, SCHEMA)
 
 
 def _both(items: list) -> tuple:
@@ -166,12 +173,7 @@ def test_schema_extensions_are_only_the_parse_and_validation_caches():
     assert kinds == {ParserCache, ValidationCache}
 
 
-class _Shortcut(_ShortcutExecutor):
-    basic_fields = _basic_fields(SCHEMA._schema)
-    static_operations: dict = {}
-    _plans: dict = {}
-    _subfields: dict = {}
-    _root_shortcuts: dict = {}
+_Shortcut = _isolated(_ShortcutExecutor, SCHEMA)
 
 
 ONE_ROOT = "query Um($nome: String!) { item(nome: $nome) { nome codigo tags medidas { nome unidade { sigla } } } }"
@@ -312,18 +314,8 @@ GUARDADA = strawberry.Schema(Guardada)
 GUARDADO = "query G($nome: String!, $p: ID) { item(nome: $nome, produtoId: $p) { nome codigo } }"
 
 
-class _Direct(_ShortcutExecutor):
-    basic_fields = _basic_fields(GUARDADA._schema)
-    static_operations: dict = {}
-    _plans: dict = {}
-    _subfields: dict = {}
-    _root_shortcuts: dict = {}
-    strawberry_schema = GUARDADA
-
-
-class _Wrapped(_Direct):  # the same shortcut through Strawberry's own wrapper
-    _root_shortcuts: dict = {}
-    strawberry_schema = None
+_Direct = _isolated(_ShortcutExecutor, GUARDADA)
+_Wrapped = _isolated(_ShortcutExecutor, GUARDADA, strawberry_schema=None)  # through Strawberry's own wrapper
 
 
 async def _through(executor_class, variables: dict, permitidos: set) -> tuple:

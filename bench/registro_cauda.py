@@ -10,6 +10,7 @@ Modes (GET /v1/geracoes/{id} through the whole facade in each):
   sem-insert   calls masked and encoded, the batch not inserted
   sem-registro the call's record made by the middleware, then dropped (nothing buffered)
   executemany  SQLite: the batch bound row by row (executemany) instead of one JSON statement
+Each mode also shows the server's CPU per request (all its threads), against the bare handler's.
 A diagnosis, not a target: the targets are bench/api_overhead.py's."""
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def medir(env: dict[str, str], rodadas: int, modos: list[str]) -> dict[str, list
         [sys.executable, __file__, "--serve", str(port)], env={**os.environ, **env}, cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=tied_to_this_process(),
     )
-    resultados: dict[str, list[tuple[float, float]]] = {m: [] for m in ("cru", *modos)}
+    resultados: dict[str, list[tuple[float, float, float]]] = {m: [] for m in ("cru", *modos)}
     try:
         wait_for_port(port)
         base = f"http://127.0.0.1:{port}"
@@ -93,10 +94,10 @@ def medir(env: dict[str, str], rodadas: int, modos: list[str]) -> dict[str, list
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}",
                         f"{base}/v1/geracoes/{geracao_id}"], capture_output=True)
         for _ in range(rodadas):
-            resultados["cru"].append(wrk(f"{base}/bench/bare/{geracao_id}", {})[:2])
+            resultados["cru"].append(wrk(f"{base}/bench/bare/{geracao_id}", {}, [server.pid]))
             for m in modos:
                 urllib.request.urlopen(f"{base}/bench/modo?m={m}").read()
-                resultados[m].append(wrk(f"{base}/v1/geracoes/{geracao_id}", auth)[:2])
+                resultados[m].append(wrk(f"{base}/v1/geracoes/{geracao_id}", auth, [server.pid]))
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
@@ -119,12 +120,14 @@ def main() -> None:
         r = medir(env, args.rodadas, modos)
         cru_rps = statistics.median(x[0] for x in r["cru"])
         cru_p99 = statistics.median(x[1] for x in r["cru"])
+        cru_cpu = statistics.median(x[2] for x in r["cru"])
         print(nome)
         for m, xs in r.items():
             rps, p99 = statistics.median(x[0] for x in xs), statistics.median(x[1] for x in xs)
-            rounds = "  ".join(f"{a:.0f}/{b:.1f}" for a, b in xs)
+            cpu = statistics.median(x[2] for x in xs)
+            rounds = "  ".join(f"{a:.0f}/{b:.1f}/{c:.0f}" for a, b, c in xs)
             print(f"  {m:13s} {rps:6.0f} req/s ({rps / cru_rps:4.0%})  p99 {p99:5.1f} ms ({p99 / cru_p99:.2f}x)"
-                  f"   rounds req/s/p99: {rounds}")
+                  f"  CPU {cpu:5.0f} µs ({cpu / cru_cpu:.2f}x)   rounds req/s/p99/CPU µs: {rounds}")
         print()
 
 

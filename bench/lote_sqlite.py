@@ -5,7 +5,9 @@ materialized step (graphql_api/chamada/writer.py), on the project's migrated sch
     .venv/bin/python bench/lote_sqlite.py [--rodadas 30]
 
 SQLite parses a JSON text again at every column it reads from it; with a 1 KB response body in
-the middle of 25 columns, the old shape parsed the body 25 times per row."""
+the middle of 25 columns, the old shape parsed the body 25 times per row. A third line inserts the
+current shape into a copy of the schema with the primary key as the only index: the difference is
+what keeping the list filters' indexes costs per row."""
 
 from __future__ import annotations
 
@@ -66,28 +68,44 @@ def main() -> None:
     def antes(r: dict) -> str:
         return orjson.dumps([r[c] for c in w._COLUMNS], default=w._date_text, option=orjson.OPT_PASSTHROUGH_DATETIME).decode()
 
-    shapes = {"antes (um texto por linha)": (antes_sql, antes),
-              "agora ([colunas, corpos])": (w._INSERT_FROM_JSON, lambda r: w._encoded(r, "sqlite"))}
-    con = sqlite3.connect(settings.data_dir / "vitrine.sqlite3", isolation_level=None)
-    con.execute("PRAGMA journal_mode=WAL")
-    con.execute("PRAGMA synchronous=NORMAL")
+    def connect(path: Path) -> sqlite3.Connection:
+        con = sqlite3.connect(path, isolation_level=None)
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=NORMAL")
+        return con
+
+    con = connect(settings.data_dir / "vitrine.sqlite3")
+    # The same schema without the list filters' indexes (primary key only): how much of a row's
+    # CPU is keeping those indexes.
+    bare = connect(settings.data_dir / "sem-indices.sqlite3")
+    con.backup(bare)
+    for (name,) in bare.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'chamadas' AND sql IS NOT NULL"
+    ).fetchall():
+        bare.execute(f'DROP INDEX "{name}"')
+    now = lambda r: w._encoded(r, "sqlite")  # noqa: E731
+    shapes = {"antes (um texto por linha)": (con, antes_sql, antes),
+              "agora ([colunas, corpos])": (con, w._INSERT_FROM_JSON, now),
+              "agora, só a chave primária": (bare, w._INSERT_FROM_JSON, now)}
     micro: dict[str, list[float]] = {name: [] for name in shapes}
     for _ in range(args.rodadas):
-        for name, (sql, encode) in shapes.items():
+        for name, (connection, sql, encode) in shapes.items():
             batch = "[" + ",".join(encode(row()) for _ in range(ROWS)) + "]"
             began = time.thread_time()
-            con.execute("BEGIN")
-            con.execute(sql, [batch])
-            con.execute("COMMIT")
+            connection.execute("BEGIN")
+            connection.execute(sql, [batch])
+            connection.execute("COMMIT")
             micro[name].append((time.thread_time() - began) / ROWS * 1e6)
     stored = con.execute("SELECT count(*) FROM chamadas").fetchone()[0]
     assert stored == 2 * ROWS * args.rodadas, stored
+    assert bare.execute("SELECT count(*) FROM chamadas").fetchone()[0] == ROWS * args.rodadas
     print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)")
     print(f"{args.rodadas} alternating rounds of {ROWS} rows, CPU µs per row in the inserting thread")
     for name, values in micro.items():
         print(f"  {name:28s} median {statistics.median(values):6.1f}   rounds: {' '.join(f'{v:.0f}' for v in values)}")
-    a, b = (statistics.median(v) for v in micro.values())
+    a, b, c = (statistics.median(v) for v in micro.values())
     print(f"  now / before: {b / a:.2f}")
+    print(f"  primary key only / now: {c / b:.2f} (the rest keeps the list filters' indexes)")
 
 
 if __name__ == "__main__":

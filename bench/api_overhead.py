@@ -270,7 +270,7 @@ def main() -> None:
         print(f"  bare handler : {r['bare_rps']:8.0f} req/s  (p99 {r['bare_p99_ms']:.1f} ms)")
         print(f"  full facade  : {r['facade_rps']:8.0f} req/s  (p99 {r['facade_p99_ms']:.1f} ms)")
         print(f"  CPU/request  : {r['facade_cpu_us']:.0f} µs, bare {r['bare_cpu_us']:.0f} µs ({r['cpu_ratio']:.2f}x)")
-        print(f"  ratio        : {r['ratio']:.0%}  (target >= 80%: {'ok' if ok_ratio else 'MISSED'})")
+        print(f"  ratio        : {r['ratio']:.1%}  (target >= 80%: {'ok' if ok_ratio else 'MISSED'})")
         print(f"  p99 ratio    : {r['p99_ratio']:.2f}x  (target <= 1.3x: {'ok' if ok_tail else 'MISSED'})")
         print(f"  facade p99   : {r['facade_p99_ms']:.1f} ms  (target < 25 ms: {'ok' if ok_p99 else 'MISSED'})\n")
         if "VITRINE_REDIS_URL" in env:

@@ -170,9 +170,9 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
         # warm both paths (connections, caches) before measuring
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}", facade_url], capture_output=True)
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", bare_url], capture_output=True)
+        pids = [server.pid for server in servers]
         for _ in range(ROUNDS):
             one = {}
-            pids = [server.pid for server in servers]
             if with_bare:
                 one["bare_rps"], one["bare_p99_ms"], one["bare_cpu_us"] = wrk(bare_url, {}, pids)
             one["facade_rps"], one["facade_p99_ms"], one["facade_cpu_us"] = wrk(facade_url, auth, pids)

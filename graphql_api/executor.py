@@ -62,12 +62,14 @@ from graphql.execution.executor import Executor, default_field_resolver, default
 from graphql.execution.get_variable_signature import GraphQLVariableSignature, get_variable_signature
 from graphql.execution.values import VariableValues, VariableValueSource, get_argument_values
 from graphql.pyutils import Path, Undefined
+from strawberry.schema.schema_converter import GraphQLCoreConverter
 
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.direct_call import DirectCall, direct_call
 
-_STRAWBERRY_FIELD = "strawberry-definition"
+# Where Strawberry keeps its own definition of each GraphQL type, field and the schema itself.
+_STRAWBERRY_FIELD = GraphQLCoreConverter.DEFINITION_BACKREF
 
 
 class OperationError(Exception):
@@ -479,7 +481,7 @@ class Operation:
     def __init__(self, source: str) -> None:
         self.source = source
         self._document: DocumentNode | None = None
-        self.prepared: _Prepared | None = None  # set with the document, for a document without directives
+        self._prepared: _Prepared | None = None
 
     @property
     def name(self) -> str | None:
@@ -488,6 +490,13 @@ class Operation:
             if isinstance(definition, OperationDefinitionNode):
                 return definition.name.value if definition.name else None
         return None
+
+    @property
+    def prepared(self) -> _Prepared | None:
+        """What Executor.build would find in the document on every call, found with it; None for
+        a document with directives, several operations or variables graphql-core must coerce."""
+        _ = self.document  # parses, validates and prepares it on first use
+        return self._prepared
 
     @property
     def document(self) -> DocumentNode:
@@ -501,7 +510,7 @@ class Operation:
             if "@" not in self.source:
                 for definition in document.definitions:
                     _FastExecutor.static_operations[id(definition)] = definition
-                self.prepared = _prepare(schema._schema, document)
+                self._prepared = _prepare(schema._schema, document)
             self._document = document
         return self._document
 
@@ -532,12 +541,11 @@ def _build(
     """Executor.build, without finding the operation and coercing its variables anew when the
     document was prepared and the variables are simple (their values already what coercion gives)."""
     executor_class = _executor(schema)
-    document = operation.document
     prepared = operation.prepared
     values = _simple_variable_values(prepared.variables, variables or {}) if prepared is not None else None
     if prepared is None or values is None:
         return executor_class.build(
-            schema, document, context_value=context, raw_variable_values=variables, is_awaitable=_is_coroutine
+            schema, operation.document, context_value=context, raw_variable_values=variables, is_awaitable=_is_coroutine
         )
     return executor_class(
         schema,

@@ -353,3 +353,12 @@ def test_fields_whose_arguments_strawberry_converts_keep_its_wrapper():
     assert direct_call(GUARDADA, GUARDADA._schema.query_type.fields["filtrado"]) is None  # an input type
     assert direct_call(GUARDADA, GUARDADA._schema.query_type.fields["item"]) is not None
     assert direct_call(schema, schema._schema.query_type.fields["geracao"]) is not None  # the facade's reads by id
+
+
+def test_a_read_by_id_is_prepared_and_a_document_with_directives_is_not():
+    # The facade's reads by id build their executor without coercing their variables again.
+    from graphql_api.executor import Operation
+    from graphql_api.operations import geracao
+
+    assert [v.name for v in geracao.OBTER_GERACAO.prepared.variables] == ["id"]
+    assert Operation("query D($a: Boolean!) { __typename @include(if: $a) }").prepared is None

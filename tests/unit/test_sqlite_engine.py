@@ -2,6 +2,8 @@
 connection committed, waits its turn instead of failing with "database is locked"."""
 
 import asyncio
+import os
+import sys
 
 import pytest
 from tortoise import connections
@@ -58,3 +60,25 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_the_connection_usa
             await connections.get(MAIN_CONNECTION).execute_query("INSERT INTO teste_cancelamento VALUES ('b')")
         rows = await connections.get(MAIN_CONNECTION).execute_query_dict("SELECT x FROM teste_cancelamento")
     assert [r["x"] for r in rows] == ["b"]
+
+
+def _nice_of_thread(native_id: int) -> int:
+    # /proc/self/task/TID/stat: the 19th field is the thread's nice value (after "(comm)").
+    with open(f"/proc/self/task/{native_id}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="nice values per thread are Linux's")
+async def test_the_background_connections_threads_yield_the_cpu_to_the_requests(client):
+    from graphql_api.core.purge import PURGE_CONNECTION
+    from vitrine.db import BACKGROUND_NICENESS
+
+    def thread_of(name: str) -> int:
+        return connections.get(name)._connection._thread.native_id
+
+    for name in (MAIN_CONNECTION, CALL_LOG_CONNECTION, PURGE_CONNECTION):
+        await connections.get(name).execute_query("SELECT 1")  # opened on first use
+    requests_nice = _nice_of_thread(thread_of(MAIN_CONNECTION))
+    assert requests_nice == os.getpriority(os.PRIO_PROCESS, 0)
+    for background in (CALL_LOG_CONNECTION, PURGE_CONNECTION):
+        assert _nice_of_thread(thread_of(background)) == min(requests_nice + BACKGROUND_NICENESS, 19)

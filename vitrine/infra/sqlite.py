@@ -10,12 +10,20 @@ Tortoise's transaction takes the connection's asyncio lock and then sends BEGIN;
 in between (BEGIN IMMEDIATE waiting under busy_timeout while the app shuts down, say) raised out of
 `__aenter__`, so no `__aexit__` released the lock, and every later query of the process waited for
 good. Here a failed start rolls back and releases.
+
+A connection that does background work (the call log's batches, retention) can run its thread at a
+lower scheduling priority (`thread_niceness`): on two cores its multi-millisecond INSERTs otherwise
+took the CPU from the requests' loop and read thread, and every request in flight waited.
 Used as the engine of sqlite:// URLs by vitrine/db.py."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sqlite3
+import sys
+from typing import Any
 
 from tortoise.backends.sqlite.client import SqliteClient, SqliteTransactionContext, SqliteTransactionWrapper
 from tortoise.connection import get_connections
@@ -54,7 +62,36 @@ class _TransactionContext(SqliteTransactionContext):
         return self.connection
 
 
+log = logging.getLogger(__name__)
+
+
+def lower_thread_priority(native_id: int, niceness: int) -> bool:
+    """Add `niceness` to one thread's nice value. Linux keeps a nice value per thread (elsewhere
+    setpriority would change the whole process, so nothing is done there). Raising one's own nice
+    value needs no privilege."""
+    if sys.platform != "linux" or niceness <= 0:
+        return False
+    current = os.getpriority(os.PRIO_PROCESS, native_id)
+    os.setpriority(os.PRIO_PROCESS, native_id, min(current + niceness, 19))
+    return True
+
+
 class ImmediateSqliteClient(SqliteClient):
+    def __init__(self, file_path: str, *, thread_niceness: int = 0, **kwargs: Any) -> None:
+        super().__init__(file_path, **kwargs)  # every other key is a PRAGMA for SqliteClient
+        self.thread_niceness = thread_niceness
+
+    async def create_connection(self, with_db: bool) -> None:
+        fresh = self._connection is None
+        await super().create_connection(with_db)
+        if fresh and self.thread_niceness and self._connection is not None:
+            # aiosqlite runs each connection's statements in a thread of its own (`_thread`).
+            thread = getattr(self._connection, "_thread", None)
+            if thread is None or thread.native_id is None or not lower_thread_priority(
+                thread.native_id, self.thread_niceness
+            ):
+                log.info("connection %s keeps its thread's priority", self.connection_name)
+
     def _in_transaction(self) -> SqliteTransactionContext:
         return _TransactionContext(_ImmediateTransaction(self), self._lock)
 

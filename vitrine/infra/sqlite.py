@@ -87,8 +87,10 @@ class ImmediateSqliteClient(SqliteClient):
         if fresh and self.thread_niceness and self._connection is not None:
             # aiosqlite runs each connection's statements in a thread of its own (`_thread`).
             thread = getattr(self._connection, "_thread", None)
-            if thread is None or thread.native_id is None or not lower_thread_priority(
-                thread.native_id, self.thread_niceness
+            if (
+                thread is None
+                or thread.native_id is None
+                or not lower_thread_priority(thread.native_id, self.thread_niceness)
             ):
                 log.info("connection %s keeps its thread's priority", self.connection_name)
 

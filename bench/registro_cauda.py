@@ -10,6 +10,8 @@ Modes (GET /v1/geracoes/{id} through the whole facade in each):
   sem-insert   calls masked and encoded, the batch not inserted
   sem-registro the call's record made by the middleware, then dropped (nothing buffered)
   executemany  SQLite: the batch bound row by row (executemany) instead of one JSON statement
+  lote-N       the call log as the service writes it, in batches of N rows instead of the
+               configured size (VITRINE_CALL_LOG_BATCH_SIZE); any N, e.g. lote-100
 Each mode also shows the server's CPU per request (all its threads), against the bare handler's.
 A diagnosis, not a target: the targets are bench/api_overhead.py's."""
 
@@ -58,8 +60,16 @@ def serve(port: int) -> None:
     writer.CallLogWriter._insert = insert_by_mode
     writer._encoded = encoded_by_mode
 
+    from vitrine.keys import RUNTIME
+
+    tamanho_configurado: dict[str, int] = {}
+
     async def trocar(request: web.Request) -> web.Response:
         modo["atual"] = request.query["m"]
+        call_log = request.app[RUNTIME].call_log
+        tamanho_configurado.setdefault("lote", call_log.batch_size)
+        lote = modo["atual"].removeprefix("lote-")
+        call_log.batch_size = int(lote) if lote.isdigit() else tamanho_configurado["lote"]
         return web.Response(text=modo["atual"])
 
     create_app = vitrine_app.create_app
@@ -109,6 +119,7 @@ def main() -> None:
     parser.add_argument("--serve", type=int)
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--rodadas", type=int, default=3)
+    parser.add_argument("--modos", default=",".join(MODOS), help="which modes, comma-separated (lote-N too)")
     args = parser.parse_args()
     if args.serve:
         serve(args.serve)
@@ -116,7 +127,7 @@ def main() -> None:
     print(f"GET /v1/geracoes/{{id}}, 20 clients, rounds of {os.environ.get('BENCH_SECONDS', '8')} s, medians")
     print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)\n")
     for nome, env in backends(args.backends.split(","), "cauda"):
-        modos = [m for m in MODOS if m != "executemany" or "VITRINE_DATABASE_URL" not in env]
+        modos = [m for m in args.modos.split(",") if m != "executemany" or "VITRINE_DATABASE_URL" not in env]
         r = medir(env, args.rodadas, modos)
         cru_rps = statistics.median(x[0] for x in r["cru"])
         cru_p99 = statistics.median(x[1] for x in r["cru"])

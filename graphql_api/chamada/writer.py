@@ -173,7 +173,7 @@ Listener = Callable[[list[CallRecord]], Awaitable[None]]
 
 
 class CallLogWriter:
-    def __init__(self, *, flush_seconds: float, body_limit: int, batch_size: int = 500) -> None:
+    def __init__(self, *, flush_seconds: float, body_limit: int, batch_size: int = 50) -> None:
         self.flush_seconds = flush_seconds
         self.body_limit = body_limit
         self.batch_size = batch_size  # rows per insert; this many buffered wake the writer early

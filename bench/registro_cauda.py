@@ -12,6 +12,10 @@ Modes (GET /v1/geracoes/{id} through the whole facade in each):
   executemany  SQLite: the batch bound row by row (executemany) instead of one JSON statement
   lote-N       the call log as the service writes it, in batches of N rows instead of the
                configured size (VITRINE_CALL_LOG_BATCH_SIZE); any N, e.g. lote-100
+  cru+rajada   the bare handler (no call log at all) while another process burns the CPU in
+               bursts (--rajada BUSY:PERIOD ms, by default 8:125, what the database spent on one
+               500-row batch every 125 ms at this bench's rate): how much a burst of background
+               work on this machine alone moves the bare handler's p99
 Each mode also shows the server's CPU per request (all its threads), against the bare handler's.
 A diagnosis, not a target: the targets are bench/api_overhead.py's."""
 
@@ -32,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.api_overhead import backends, free_port, reference_loop_ns, wait_for_port, wrk  # noqa: E402
 
-MODOS = ("inteira", "sem-insert", "sem-registro", "executemany")
+MODOS = ("inteira", "sem-insert", "sem-registro", "executemany", "cru+rajada")
 
 
 def serve(port: int) -> None:
@@ -83,7 +87,20 @@ def serve(port: int) -> None:
     serve_bare(port)  # the bare route and the service, as bench/api_overhead.py serves them
 
 
-def medir(env: dict[str, str], rodadas: int, modos: list[str]) -> dict[str, list[tuple[float, float]]]:
+def rajada(ocupado_ms: float, periodo_ms: float) -> None:
+    """Burn the CPU for `ocupado_ms` every `periodo_ms`, until killed."""
+    import time
+
+    while True:
+        inicio = time.perf_counter()
+        while time.perf_counter() - inicio < ocupado_ms / 1000:
+            pass
+        time.sleep(max(0.0, periodo_ms / 1000 - (time.perf_counter() - inicio)))
+
+
+def medir(
+    env: dict[str, str], rodadas: int, modos: list[str], rajada_ms: str = "8:125"
+) -> dict[str, list[tuple[float, float]]]:
     seeded = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "api_overhead.py"), "--seed"], env={**os.environ, **env}, cwd=ROOT,
         capture_output=True, text=True, check=True,
@@ -106,6 +123,16 @@ def medir(env: dict[str, str], rodadas: int, modos: list[str]) -> dict[str, list
         for _ in range(rodadas):
             resultados["cru"].append(wrk(f"{base}/bench/bare/{geracao_id}", {}, [server.pid]))
             for m in modos:
+                if m == "cru+rajada":
+                    queimador = subprocess.Popen(
+                        [sys.executable, __file__, "--rajada-processo", rajada_ms], preexec_fn=tied_to_this_process()
+                    )
+                    try:
+                        resultados[m].append(wrk(f"{base}/bench/bare/{geracao_id}", {}, [server.pid]))
+                    finally:
+                        queimador.kill()
+                        queimador.wait()
+                    continue
                 urllib.request.urlopen(f"{base}/bench/modo?m={m}").read()
                 resultados[m].append(wrk(f"{base}/v1/geracoes/{geracao_id}", auth, [server.pid]))
     finally:
@@ -120,7 +147,13 @@ def main() -> None:
     parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--rodadas", type=int, default=3)
     parser.add_argument("--modos", default=",".join(MODOS), help="which modes, comma-separated (lote-N too)")
+    parser.add_argument("--rajada", default="8:125", help="cru+rajada's burst: busy ms:period ms")
+    parser.add_argument("--rajada-processo", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rajada_processo:
+        ocupado, periodo = args.rajada_processo.split(":")
+        rajada(float(ocupado), float(periodo))
+        return
     if args.serve:
         serve(args.serve)
         return
@@ -128,7 +161,7 @@ def main() -> None:
     print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)\n")
     for nome, env in backends(args.backends.split(","), "cauda"):
         modos = [m for m in args.modos.split(",") if m != "executemany" or "VITRINE_DATABASE_URL" not in env]
-        r = medir(env, args.rodadas, modos)
+        r = medir(env, args.rodadas, modos, args.rajada)
         cru_rps = statistics.median(x[0] for x in r["cru"])
         cru_p99 = statistics.median(x[1] for x in r["cru"])
         cru_cpu = statistics.median(x[2] for x in r["cru"])

@@ -8,6 +8,8 @@ import asyncio
 import contextlib
 import enum
 import logging
+import math
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -187,6 +189,8 @@ class CallLogWriter:
         # switched on one server in alternating rounds, as bench/registro_cauda.py switches its
         # modes). Spread over the calls, it costs each a little.
         self._prepared: list[tuple[dict, list | str]] = []
+        self._unjudged: list[CallRecord] = []  # written, not yet seen by the listeners
+        self._judged_at = -math.inf  # when the listeners last saw calls (time.monotonic())
         self._dialect: str | None = None
         self._task: asyncio.Task | None = None
         self._wake = asyncio.Event()
@@ -242,7 +246,11 @@ class CallLogWriter:
         """Write the buffer. The writer's own round (`drain=False`) writes what was buffered when
         it began and leaves calls that arrive meanwhile to its next round: draining them at once
         wrote a trickle of tiny batches back to back under load (a commit and the listeners per
-        few rows), most of all when the listeners had little to do."""
+        few rows), most of all when the listeners had little to do.
+
+        The listeners see the written calls at most once per `flush_seconds` (and at every drain),
+        however small the batches: each of their rounds costs a query or two whatever its size,
+        and with batches of 50 they cost ~7 µs per call, against under one in rounds of 0.2 s."""
         async with self._flush_lock:
             due = len(self._buffer)
             while self._buffer and (drain or due > 0):
@@ -252,9 +260,13 @@ class CallLogWriter:
                 await self._write([row for row, _ in prepared], [value for _, value in prepared])
                 del self._buffer[: len(batch)]
                 del self._prepared[: len(batch)]
+                self._unjudged.extend(batch)
+            if self._unjudged and (drain or time.monotonic() - self._judged_at >= self.flush_seconds):
+                written, self._unjudged = self._unjudged, []
+                self._judged_at = time.monotonic()
                 for listener in self.listeners:
                     try:
-                        await listener(batch)
+                        await listener(written)
                     except Exception:
                         log.exception("call log listener failed")
 

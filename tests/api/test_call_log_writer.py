@@ -147,6 +147,30 @@ async def test_a_round_of_the_writer_leaves_calls_arriving_meanwhile_to_the_next
     assert seen == [[first.id], [meanwhile.id]] and not writer._buffer
 
 
+async def test_listeners_see_the_written_calls_once_per_interval_however_small_the_batches(client, integrator):
+    """Batches are small (the database's work spreads out), but the listeners' rounds cost a query
+    or two each: they see what was written at most once per flush interval, and all of it at a
+    drain."""
+    writer = CallLogWriter(flush_seconds=3600, body_limit=64 * 1024, batch_size=2)
+    seen: list[list[str]] = []
+
+    async def listener(batch):
+        seen.append([r.id for r in batch])
+
+    writer.listeners.append(listener)
+    calls = [record(integrator.id) for _ in range(5)]
+    writer.add(calls[0])
+    await writer.flush(drain=False)
+    assert seen == [[calls[0].id]]
+    for call in calls[1:]:
+        writer.add(call)
+    await writer.flush(drain=False)  # two inserts of two, within the interval
+    assert seen == [[calls[0].id]]
+    assert await Chamada.filter(id__in=[c.id for c in calls]).count() == 5
+    await writer.flush()  # a stop drains: the listeners see the rest, in order, at once
+    assert seen == [[calls[0].id], [c.id for c in calls[1:]]]
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -11,9 +11,9 @@ in between (BEGIN IMMEDIATE waiting under busy_timeout while the app shuts down,
 `__aenter__`, so no `__aexit__` released the lock, and every later query of the process waited for
 good. Here a failed start rolls back and releases.
 
-A connection that does background work (the call log's batches, retention) can run its thread at a
-lower scheduling priority (`thread_niceness`): on two cores its multi-millisecond INSERTs otherwise
-took the CPU from the requests' loop and read thread, and every request in flight waited.
+A connection that does background work (the call log's batches) can run its thread at a lower
+scheduling priority (`thread_niceness`): on two cores its INSERTs otherwise took the CPU from the
+requests' loop and read thread, and every request in flight waited (vitrine/db.py says how much).
 Used as the engine of sqlite:// URLs by vitrine/db.py."""
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from tortoise.migrations.api import migrate as run_migrations
 from graphql_api.chamada.models import CALL_LOG_CONNECTION
 from graphql_api.core.purge import PURGE_CONNECTION
 from graphql_api.core.transactions import MAIN_CONNECTION
+from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.settings import Settings
 
 APP_LABEL = "vitrine"
@@ -49,15 +50,14 @@ async def _keep_session(connection) -> None:
     advisory locks, and asyncpg still rolls back a transaction left open, so nothing is reset."""
 
 
-# How much lower than the requests' the call log's connection thread runs on SQLite (nice value,
-# 0-19). bench/registro_cauda.py's server with that thread at nice 0 and at 10, alternating:
+# On SQLite the call log's connection thread runs at BACKGROUND_NICENESS (10) above the requests'
+# nice value. bench/registro_cauda.py's server with that thread at nice 0 and at 10, alternating:
 # with batches of 500, p99 11.7-12.4 against 10.3-10.5 ms; with batches of 50, mean latency 6.9-7.2
 # against 6.6-6.9 ms and 2-4% more throughput. The thread holds SQLite's write lock while it
 # inserts, and a request that writes waits for it: at 10 it still gets about a tenth of a busy
 # core, so a batch of 50 (about 1 ms of CPU) holds the lock ~10 ms at worst. At 19 (weight 15
 # against 1,024) with batches of 500 one round's p99 was 388 ms. Retention's connection keeps the
 # default: its deletes hold the lock longer, and were measured at that priority.
-BACKGROUND_NICENESS = 10
 
 
 def _connection(url: str, pool_size: int | None = None, *, background: bool = False) -> str | dict:

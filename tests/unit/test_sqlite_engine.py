@@ -71,7 +71,7 @@ def _nice_of_thread(native_id: int) -> int:
 @pytest.mark.skipif(sys.platform != "linux", reason="nice values per thread are Linux's")
 async def test_the_call_logs_connection_thread_yields_the_cpu_to_the_requests(client):
     from graphql_api.core.purge import PURGE_CONNECTION
-    from vitrine.db import BACKGROUND_NICENESS
+    from vitrine.infra.cpu import BACKGROUND_NICENESS
 
     def thread_of(name: str) -> int:
         return connections.get(name)._connection._thread.native_id

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -24,6 +25,8 @@ import pebble
 
 T = TypeVar("T")
 
+# How much lower than the web process's requests background work runs (nice value, 0-19): the
+# render workers here, and on SQLite the call log's connection thread (vitrine/db.py).
 BACKGROUND_NICENESS = 10
 
 
@@ -42,6 +45,17 @@ def render_workers() -> int:
 
 def _lower_priority(niceness: int) -> None:
     os.nice(niceness)
+
+
+def lower_thread_priority(native_id: int, niceness: int) -> bool:
+    """Add `niceness` to one thread's nice value. Linux keeps a nice value per thread (elsewhere
+    setpriority would change the whole process, so nothing is done there). Raising one's own nice
+    value needs no privilege."""
+    if sys.platform != "linux" or niceness <= 0:
+        return False
+    current = os.getpriority(os.PRIO_PROCESS, native_id)
+    os.setpriority(os.PRIO_PROCESS, native_id, min(current + niceness, 19))
+    return True
 
 
 class ProcessPool:

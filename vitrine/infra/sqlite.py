@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sqlite3
-import sys
 from typing import Any
 
 from tortoise.backends.sqlite.client import SqliteClient, SqliteTransactionContext, SqliteTransactionWrapper
 from tortoise.connection import get_connections
 from tortoise.exceptions import TransactionManagementError
+
+from vitrine.infra.cpu import lower_thread_priority
 
 
 class _ImmediateTransaction(SqliteTransactionWrapper):
@@ -63,17 +63,6 @@ class _TransactionContext(SqliteTransactionContext):
 
 
 log = logging.getLogger(__name__)
-
-
-def lower_thread_priority(native_id: int, niceness: int) -> bool:
-    """Add `niceness` to one thread's nice value. Linux keeps a nice value per thread (elsewhere
-    setpriority would change the whole process, so nothing is done there). Raising one's own nice
-    value needs no privilege."""
-    if sys.platform != "linux" or niceness <= 0:
-        return False
-    current = os.getpriority(os.PRIO_PROCESS, native_id)
-    os.setpriority(os.PRIO_PROCESS, native_id, min(current + niceness, 19))
-    return True
 
 
 class ImmediateSqliteClient(SqliteClient):

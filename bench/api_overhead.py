@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -106,12 +107,28 @@ def serve(port: int, reuse_port: bool = False) -> None:
     run_web(app, "127.0.0.1", port, reuse_port=reuse_port)
 
 
+def _with_descendants(pids: list[int]) -> list[int]:
+    """The processes and every live process they started (the call log's own, render workers)."""
+    found, pending = [], list(pids)
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        for task in Path(f"/proc/{pid}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                pending += [int(child) for child in task.read_text().split()]
+    return found
+
+
 def cpu_seconds(pids: list[int]) -> float:
-    """CPU time the server processes have used so far, every thread included (/proc)."""
+    """CPU time the server processes and their children have used so far, every thread included
+    (/proc). A child that ended between two readings loses its share: the servers' stay up."""
     ticks = 0
-    for pid in pids:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rpartition(")")[2].split()
+    for pid in _with_descendants(pids):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:
+            continue
         ticks += int(fields[11]) + int(fields[12])  # utime, stime
     return ticks / os.sysconf("SC_CLK_TCK")
 

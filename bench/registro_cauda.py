@@ -6,14 +6,20 @@ rounds on one server (so a slower spell of this shared machine hits every mode a
     .venv/bin/python bench/registro_cauda.py --backends sqlite --rodadas 4
 
 Modes (GET /v1/geracoes/{id} through the whole facade in each):
-  inteira      the call log as the service writes it
-  sem-insert   calls masked and encoded, the batch not inserted
+  inteira      the call log as the service writes it: masked, encoded and inserted by its own
+               process (vitrine/call_log_process.py)
+  sem-envio    the records buffered and judged by the listeners, never sent to that process
+  sem-ouvintes the call log as the service writes it, without the listeners (integration steps,
+               keys' last use)
   sem-registro the call's record made by the middleware, then dropped (nothing buffered)
-  executemany  SQLite: the batch bound row by row (executemany) instead of one JSON statement
   lote-N       the call log as the service writes it, in batches of N rows instead of the
                configured size (VITRINE_CALL_LOG_BATCH_SIZE); any N, e.g. lote-100
-  prioridade-normal  SQLite: the call log as the service writes it, its connection thread at the
-               requests' priority instead of BACKGROUND_NICENESS above it
+In the web process (VITRINE_CALL_LOG_PROCESS=false, the writer that process runs):
+  no-processo-web    calls masked and encoded by the web process, inserted by its thread
+  sem-insert   calls masked and encoded, the batch not inserted
+  executemany  SQLite: the batch bound row by row (executemany) instead of one JSON statement
+  prioridade-normal  SQLite: its connection thread at the requests' priority instead of
+               BACKGROUND_NICENESS above it
   cru+rajada   the bare handler (no call log at all) while another process burns the CPU in
                bursts (--rajada BUSY:PERIOD ms, by default 8:125, what the database spent on one
                500-row batch every 125 ms at this bench's rate): how much a burst of background
@@ -38,7 +44,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.api_overhead import backends, free_port, reference_loop_ns, wait_for_port, wrk  # noqa: E402
 
-MODOS = ("inteira", "sem-insert", "sem-registro", "executemany", "prioridade-normal", "cru+rajada")
+MODOS = (
+    "inteira", "sem-envio", "sem-ouvintes", "sem-registro", "no-processo-web", "sem-insert", "executemany",
+    "prioridade-normal", "cru+rajada",
+)
+NO_PROCESSO_WEB = ("no-processo-web", "sem-insert", "executemany", "prioridade-normal")
 SQLITE_SO = ("executemany", "prioridade-normal")
 RAJADA = "8:125"  # cru+rajada's burst by default: busy ms:period ms
 
@@ -49,13 +59,19 @@ def serve(port: int) -> None:
     import graphql_api.chamada.writer as writer
     from bench.api_overhead import serve as serve_bare
     from vitrine import app as vitrine_app
+    from vitrine.call_log_process import CallLogProcess
 
     modo = {"atual": "inteira"}
     add, insert, encoded = writer.CallLogWriter.add, writer.CallLogWriter._insert, writer._encoded
+    send = CallLogProcess._write_batch
 
     def add_by_mode(self, record):
         if modo["atual"] != "sem-registro":
             add(self, record)
+
+    async def send_by_mode(self, batch):
+        if modo["atual"] != "sem-envio":
+            await send(self, batch)
 
     async def insert_by_mode(self, rows):
         if modo["atual"] != "sem-insert":
@@ -66,6 +82,7 @@ def serve(port: int) -> None:
 
     writer.CallLogWriter.add = add_by_mode
     writer.CallLogWriter._insert = insert_by_mode
+    CallLogProcess._write_batch = send_by_mode
     writer._encoded = encoded_by_mode
 
     from tortoise import connections
@@ -74,12 +91,25 @@ def serve(port: int) -> None:
     from vitrine.infra.cpu import BACKGROUND_NICENESS
     from vitrine.keys import RUNTIME
 
+    escritores: dict[str, writer.CallLogWriter] = {}
+
     async def trocar(request: web.Request) -> web.Response:
         modo["atual"] = request.query["m"]
         runtime = request.app[RUNTIME]
+        if not escritores:  # the service's own, and one in the web process started beside it
+            escritores["processo"] = runtime.call_log
+            escritores["web"] = writer.CallLogWriter(
+                flush_seconds=runtime.settings.call_log_flush_seconds,
+                body_limit=runtime.settings.call_log_body_limit,
+                batch_size=runtime.settings.call_log_batch_size,
+            )
+            escritores["web"].listeners = list(runtime.call_log.listeners)
+            await escritores["web"].start()  # not drained at the end: the bench reads no call
+        runtime.call_log = escritores["web" if modo["atual"] in NO_PROCESSO_WEB else "processo"]
+        runtime.call_log.listeners = [] if modo["atual"] == "sem-ouvintes" else escritores["web"].listeners
         lote = modo["atual"].removeprefix("lote-")
         runtime.call_log.batch_size = int(lote) if lote.isdigit() else runtime.settings.call_log_batch_size
-        if runtime.settings.is_sqlite:
+        if runtime.settings.is_sqlite and connections.get(CALL_LOG_CONNECTION)._connection is not None:
             thread = connections.get(CALL_LOG_CONNECTION)._connection._thread.native_id
             acima = 0 if modo["atual"] == "prioridade-normal" else BACKGROUND_NICENESS
             os.setpriority(os.PRIO_PROCESS, thread, min(os.getpriority(os.PRIO_PROCESS, 0) + acima, 19))

@@ -287,7 +287,10 @@ def worker_process():
 
 @pytest.fixture
 def settings() -> Settings:
-    return Settings()
+    # The test apps write the call log in process: a call-log process for each would cost each test
+    # a Python start-up. The `vitrine serve` processes tests start run the default (its own process),
+    # and tests/api/test_call_log_process.py runs it under test apps.
+    return Settings(call_log_process=False)
 
 
 @pytest.fixture

@@ -51,7 +51,8 @@ async def _keep_session(connection) -> None:
 
 
 # On SQLite the call log's connection thread runs at BACKGROUND_NICENESS (10) above the requests'
-# nice value. bench/registro_cauda.py's server with that thread at nice 0 and at 10, alternating:
+# nice value, when the web process writes the call log itself (the call log's own process runs
+# lowered as a whole, and its thread at that same value). bench/registro_cauda.py's server with that thread at nice 0 and at 10, alternating:
 # with batches of 500, p99 11.7-12.4 against 10.3-10.5 ms; with batches of 50, mean latency 6.9-7.2
 # against 6.6-6.9 ms and 2-4% more throughput. The thread holds SQLite's write lock while it
 # inserts, and a request that writes waits for it: at 10 it still gets about a tenth of a busy
@@ -75,12 +76,15 @@ def _connection(url: str, pool_size: int | None = None, *, background: bool = Fa
     return config
 
 
-def tortoise_config(settings: Settings) -> dict:
+def tortoise_config(settings: Settings, *, background_threads: bool = True) -> dict:
+    """`background_threads=False` in a process that runs lowered as a whole (the call log's own,
+    vitrine/call_log_process.py): its connection thread is not lowered again on top of that."""
     url = settings.resolved_database_url
     return {
         "connections": {
             MAIN_CONNECTION: _connection(url, settings.database_pool_size),
-            CALL_LOG_CONNECTION: _connection(url, background=True),  # one writer flushing batches
+            # one writer flushing batches
+            CALL_LOG_CONNECTION: _connection(url, background=background_threads),
             # Retention's batches, one statement at a time; opened on first use.
             PURGE_CONNECTION: _connection(url, 1),
         },
@@ -123,11 +127,12 @@ async def atualizar_estatisticas() -> None:
         await connection.execute_script("PRAGMA analysis_limit=1000; ANALYZE;")
 
 
-async def connect(settings: Settings) -> TortoiseContext:
+async def connect(settings: Settings, *, background_threads: bool = True) -> TortoiseContext:
     """Open the connections for this process. Close through the returned context: Tortoise keeps
     its connections in a context variable, so closing from another context (an aiohttp cleanup
     under pytest) would close nothing and leave the process hanging at exit."""
-    return await Tortoise.init(config=tortoise_config(settings), _enable_global_fallback=True)
+    config = tortoise_config(settings, background_threads=background_threads)
+    return await Tortoise.init(config=config, _enable_global_fallback=True)
 
 
 # For Tortoise's own CLI (`tortoise -c vitrine.db.TORTOISE_ORM makemigrations`).

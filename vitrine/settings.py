@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     call_log_flush_seconds: float = 0.2
     call_log_batch_size: int = Field(default=50, ge=1, le=10_000)
     call_log_body_limit: int = 64 * 1024
+    # Masked, encoded and inserted by a child process of each web process (vitrine/call_log_process.py);
+    # false = in the web process itself (the test suite's in-process apps, a one-process deployment).
+    call_log_process: bool = True
 
     outbound_allow_private: bool = False
     outbound_ca_bundle: str | None = None

@@ -202,15 +202,21 @@ class CallLogWriter:
             log.error("call log buffer full; dropping call %s", record.id)
             self.dropped += 1
             return
+        if not self._accept(record):
+            return
+        self._buffer.append(record)
+        if len(self._buffer) >= self.batch_size:
+            self._wake.set()
+
+    def _accept(self, record: CallRecord) -> bool:
+        """Mask and encode the call as it arrives (False: it cannot be stored at all)."""
         if self._dialect is None:
             self._dialect = connections.get(CALL_LOG_CONNECTION).capabilities.dialect
         prepared = self._prepare(record, self._dialect)
         if prepared is None:
-            return
+            return False
         self._prepared.append(prepared)
-        self._buffer.append(record)
-        if len(self._buffer) >= self.batch_size:
-            self._wake.set()
+        return True
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="call-log-writer")
@@ -256,10 +262,8 @@ class CallLogWriter:
             while self._buffer and (drain or due > 0):
                 batch = self._buffer[: self.batch_size if drain else min(self.batch_size, due)]
                 due -= len(batch)
-                prepared = self._prepared[: len(batch)]
-                await self._write([row for row, _ in prepared], [value for _, value in prepared])
+                await self._write_batch(batch)
                 del self._buffer[: len(batch)]
-                del self._prepared[: len(batch)]
                 self._unjudged.extend(batch)
             if self._unjudged and (drain or time.monotonic() - self._judged_at >= self.flush_seconds):
                 written, self._unjudged = self._unjudged, []
@@ -269,6 +273,20 @@ class CallLogWriter:
                         await listener(written)
                     except Exception:
                         log.exception("call log listener failed")
+
+    async def _write_batch(self, batch: list[CallRecord]) -> None:
+        """Store the first `len(batch)` buffered calls, masked and encoded when they arrived."""
+        prepared = self._prepared[: len(batch)]
+        await self._write([row for row, _ in prepared], [value for _, value in prepared])
+        del self._prepared[: len(batch)]
+
+    async def write_now(self, records: list[CallRecord]) -> None:
+        """Mask, encode and store these calls at once, outside the buffer (the call log's own
+        process takes its batches so: vitrine/call_log_process.py)."""
+        dialect = connections.get(CALL_LOG_CONNECTION).capabilities.dialect
+        prepared = [p for record in records if (p := self._prepare(record, dialect)) is not None]
+        if prepared:
+            await self._write([row for row, _ in prepared], [value for _, value in prepared])
 
     def _prepare(self, record: CallRecord, dialect: str) -> tuple[dict, list | str] | None:
         """The call's masked row and its encoding; a row that cannot be encoded loses its bodies,

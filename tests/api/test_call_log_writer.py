@@ -177,13 +177,13 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start(port: int, log: Path) -> subprocess.Popen:
-    env = os.environ | {
-        "VITRINE_PORT": str(port),
-        # Nothing is written before the stop: every call waits in the buffer.
-        "VITRINE_CALL_LOG_FLUSH_SECONDS": "3600",
-        "VITRINE_CALL_LOG_BATCH_SIZE": "10000",
-    }
+# Nothing is written before the stop: every call waits in the buffer.
+WRITES_AT_STOP_ONLY = {"VITRINE_CALL_LOG_FLUSH_SECONDS": "3600", "VITRINE_CALL_LOG_BATCH_SIZE": "10000"}
+
+
+def _start(port: int, log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """`vitrine serve` as deployed: the call log written by its own process (the default)."""
+    env = os.environ | {"VITRINE_PORT": str(port)} | (env or {})
     process = subprocess.Popen(
         [sys.executable, "-m", "vitrine", "serve"], cwd=ROOT, env=env,
         stdout=open(log, "a"), stderr=subprocess.STDOUT, start_new_session=True,
@@ -203,7 +203,7 @@ async def test_a_graceful_stop_writes_every_buffered_call(factory, tmp_path):
     # given a service whose call log has 5,000 calls waiting in its buffer
     integrator = await factory.integrator(limite_chave=100_000, limite_integrador=100_000)
     port, log = _free_port(), tmp_path / "serve.log"
-    process = _start(port, log)
+    process = _start(port, log, WRITES_AT_STOP_ONLY)
     try:
         url = f"http://127.0.0.1:{port}/v1/saldo"
         headers = {"Authorization": f"Bearer {integrator.key}"}
@@ -222,7 +222,7 @@ async def test_a_graceful_stop_writes_every_buffered_call(factory, tmp_path):
         # when it is stopped with SIGTERM and started again
         os.killpg(process.pid, signal.SIGTERM)
         assert process.wait(timeout=60) == 0
-        process = _start(port, log)
+        process = _start(port, log, WRITES_AT_STOP_ONLY)
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()

@@ -162,7 +162,9 @@ async def _child_main() -> None:
     settings = Settings.model_validate_json(settings_frame)
     context = await connect(settings, background_threads=False)  # the whole process runs lowered
     try:
-        writer = CallLogWriter(flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit)
+        writer = CallLogWriter(
+            flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit, json_batches=False
+        )
         answers.write(b"ready\n")
         while (frame := await _read_frame(reader)) is not None:
             isolated, dropped = writer.isolated, writer.dropped

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from graphql_api.chamada.models import Chamada
 from graphql_api.chamada.writer import NOTE, CallLogWriter, CallRecord
@@ -58,11 +59,12 @@ async def test_a_record_that_cannot_be_written_does_not_hold_back_the_batch(clie
     assert not writer._buffer
 
 
-async def test_every_column_is_stored_as_the_call_had_it(client, integrator):
-    """A batch is written in one statement (SQLite: one JSON array of rows): texts with accents,
-    quotes and a NUL, numbers, booleans, dates and the JSON columns, present or empty, read back
-    as they were."""
-    writer = CallLogWriter(flush_seconds=3600, body_limit=64 * 1024)
+@pytest.mark.parametrize("json_batches", [True, False], ids=["json", "bound"])
+async def test_every_column_is_stored_as_the_call_had_it(client, integrator, json_batches):
+    """A batch is written in one statement (SQLite: one JSON array of rows, or rows bound one by
+    one in the call log's own process): texts with accents, quotes and a NUL, numbers, booleans,
+    dates and the JSON columns, present or empty, read back as they were."""
+    writer = CallLogWriter(flush_seconds=3600, body_limit=64 * 1024, json_batches=json_batches)
     when = datetime(2026, 11, 26, 3, 4, 5, 678901, tzinfo=timezone.utc)
     full = record(
         integrator.id,

@@ -32,7 +32,7 @@ from datetime import UTC, datetime, timedelta
 
 from graphql_api.chamada.writer import CallLogWriter, CallRecord
 from vitrine.infra.cpu import BACKGROUND_NICENESS
-from vitrine.infra.process import tied_to_this_process
+from vitrine.infra.process import die_with_parent
 from vitrine.settings import ROOT, Settings
 
 log = logging.getLogger(__name__)
@@ -103,14 +103,16 @@ class CallLogProcess(CallLogWriter):
         if self._child is not None and self._child.returncode is None:
             return self._child
         env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        # The child ties itself to this process as it starts (no preexec_fn: this process has
+        # threads, and code run between fork and exec could find a lock another thread held).
         child = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "vitrine.call_log_process",
+            str(os.getpid()),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             env=env,
-            preexec_fn=tied_to_this_process(),
         )
         assert child.stdin is not None and child.stdout is not None
         # The settings go over the pipe, not the command line: they hold the secret key.
@@ -181,6 +183,7 @@ async def _child_main() -> None:
 
 
 def main() -> None:
+    die_with_parent(int(sys.argv[1]))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     os.nice(BACKGROUND_NICENESS)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from graphql_api.chamada.models import Chamada
 from tests.api.test_call_log import detail
 from tests.api.test_call_log_writer import _free_port, _start, record
 from tests.api.test_integracao import wait_step
@@ -34,8 +35,16 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_record_crosses_the_pipe_unchanged():
-    original = record("int_x", chave_id="k" * 12, conta_id="cta_1", cabecalhos_resposta={"Retry-After": "3"},
-                      retry_after=3, client_id="app_1", response_body=None, duracao_ms=12.345678)
+    original = record(
+        "int_x",
+        chave_id="k" * 12,
+        conta_id="cta_1",
+        cabecalhos_resposta={"Retry-After": "3"},
+        retry_after=3,
+        client_id="app_1",
+        response_body=None,
+        duracao_ms=12.345678,
+    )
     crossed = _record(_wire(original))
     assert crossed == original  # the arrival time to the microsecond, bytes as bytes
     assert crossed.criado_em.tzinfo is not None
@@ -44,9 +53,7 @@ def test_a_record_crosses_the_pipe_unchanged():
 async def test_a_call_is_stored_masked_by_the_call_log_process(client, factory, integrator):
     conta = await factory.conta(integrator)
     ficha = {"nome": "Produto", "descricao": "Contato: joana.silva@loja.com.br, (11) 98765-4321"}
-    response = await client.put(
-        f"/v1/contas/{conta['id']}/produtos/SKU-PROC", json=ficha, headers=auth(integrator.key)
-    )
+    response = await client.put(f"/v1/contas/{conta['id']}/produtos/SKU-PROC", json=ficha, headers=auth(integrator.key))
     call = await detail(client, integrator, response.headers["X-Request-Id"])
     sent = str(call["corpoEnviado"])
     assert "joana.silva" not in sent and "98765-4321" not in sent and "j***@loja.com.br" in sent
@@ -99,14 +106,16 @@ async def test_the_call_log_process_dies_with_its_web_process(factory, tmp_path)
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/v1/saldo", headers={"Authorization": f"Bearer {integrator.key}"}
         )
-        urllib.request.urlopen(request, timeout=5).read()
+        with urllib.request.urlopen(request, timeout=5) as response:
+            request_id = response.headers["X-Request-Id"]
 
-        async def started():
-            children = [pid for pid in _children(process.pid) if b"call_log_process" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-            assert children
-            return children[0]
+        async def stored():  # by the call log process, which is then up and running
+            assert await Chamada.filter(id=request_id).exists()
 
-        child = await eventually(started, timeout=15)
+        await eventually(stored, timeout=15)
+        (child,) = [
+            pid for pid in _children(process.pid) if b"call_log_process" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        ]
         # when the web process is killed outright (not its process group) while its call log
         # process is stuck (stopped: it would not even see its input close)
         os.kill(child, signal.SIGSTOP)

@@ -1,6 +1,7 @@
 """Writes the call log off the request path: each request masks and encodes its own call as it
 ends (tens of microseconds); a background task inserts the buffer in batches. Listeners
-(integration steps) see each batch."""
+(integration steps) see each batch. The service runs this writer in a process of its own by
+default (vitrine/call_log_process.py), where a web process's calls arrive raw, batch by batch."""
 
 from __future__ import annotations
 

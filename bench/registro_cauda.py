@@ -59,7 +59,7 @@ def serve(port: int) -> None:
     import graphql_api.chamada.writer as writer
     from bench.api_overhead import serve as serve_bare
     from vitrine import app as vitrine_app
-    from vitrine.call_log_process import CallLogProcess
+    from vitrine.call_log_process import CallLogProcess, writer_options
 
     modo = {"atual": "inteira"}
     add, insert, encoded = writer.CallLogWriter.add, writer.CallLogWriter._insert, writer._encoded
@@ -98,11 +98,7 @@ def serve(port: int) -> None:
         runtime = request.app[RUNTIME]
         if not escritores:  # the service's own, and one in the web process started beside it
             escritores["processo"] = runtime.call_log
-            escritores["web"] = writer.CallLogWriter(
-                flush_seconds=runtime.settings.call_log_flush_seconds,
-                body_limit=runtime.settings.call_log_body_limit,
-                batch_size=runtime.settings.call_log_batch_size,
-            )
+            escritores["web"] = writer.CallLogWriter(**writer_options(runtime.settings))
             escritores["web"].listeners = list(runtime.call_log.listeners)
             await escritores["web"].start()  # not drained at the end: the bench reads no call
         runtime.call_log = escritores["web" if modo["atual"] in NO_PROCESSO_WEB else "processo"]

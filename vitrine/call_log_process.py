@@ -56,6 +56,20 @@ def _record(wire: tuple) -> CallRecord:
     return CallRecord(**fields, criado_em=_EPOCH + timedelta(days, seconds, microseconds))
 
 
+def writer_options(settings: Settings) -> dict:
+    """The writer's settings, wherever one is made (the web process, the child, the benches)."""
+    return {
+        "flush_seconds": settings.call_log_flush_seconds,
+        "body_limit": settings.call_log_body_limit,
+        "batch_size": settings.call_log_batch_size,
+    }
+
+
+def call_log_for(settings: Settings) -> CallLogWriter:
+    """The web process's call log: handed to a child process (the default), or written in place."""
+    return CallLogProcess(settings) if settings.call_log_process else CallLogWriter(**writer_options(settings))
+
+
 def _frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(_FRAME_HEADER, "big") + payload
 
@@ -69,11 +83,7 @@ class CallLogProcess(CallLogWriter):
     listeners on what it stored."""
 
     def __init__(self, settings: Settings) -> None:
-        super().__init__(
-            flush_seconds=settings.call_log_flush_seconds,
-            body_limit=settings.call_log_body_limit,
-            batch_size=settings.call_log_batch_size,
-        )
+        super().__init__(**writer_options(settings))
         self._settings = settings
         self._child: asyncio.subprocess.Process | None = None
 
@@ -164,9 +174,7 @@ async def _child_main() -> None:
     settings = Settings.model_validate_json(settings_frame)
     context = await connect(settings, background_threads=False)  # the whole process runs lowered
     try:
-        writer = CallLogWriter(
-            flush_seconds=settings.call_log_flush_seconds, body_limit=settings.call_log_body_limit, json_batches=False
-        )
+        writer = CallLogWriter(**writer_options(settings), json_batches=False)
         answers.write(b"ready\n")
         while (frame := await _read_frame(reader)) is not None:
             isolated, dropped = writer.isolated, writer.dropped

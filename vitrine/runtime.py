@@ -13,7 +13,7 @@ from graphql_api.chave.service import CACHE_TOPIC, KeyCache, UltimoUso
 from graphql_api.integrador.situacao import RateLimits
 from graphql_api.oauth import cache as oauth_cache
 from graphql_api.oauth.tokens import TokenCache
-from vitrine.call_log_process import CallLogProcess
+from vitrine.call_log_process import call_log_for
 from vitrine.infra.bus import InvalidationBus
 from vitrine.infra.cpu import ProcessPool, render_workers
 from vitrine.infra.outbound import OutboundClient
@@ -58,15 +58,7 @@ class Runtime:
         oauth_tokens = TokenCache()
         # A token's entry also carries its integrator's state, which the keys' topic announces.
         bus.subscribe(lambda topic: oauth_tokens.clear() if topic in (oauth_cache.CACHE_TOPIC, CACHE_TOPIC) else None)
-        call_log = (
-            CallLogProcess(settings)
-            if settings.call_log_process
-            else CallLogWriter(
-                flush_seconds=settings.call_log_flush_seconds,
-                body_limit=settings.call_log_body_limit,
-                batch_size=settings.call_log_batch_size,
-            )
-        )
+        call_log = call_log_for(settings)
         # Integration steps are judged from each batch of logged calls, off the request path.
         call_log.listeners.append(lambda batch: integracao.registrar_chamadas(batch, smtp_url=settings.smtp_url))
         bus.subscribe(integracao.on_bus)

@@ -284,8 +284,7 @@ class CallLogWriter:
 
     async def _write_batch(self, batch: list[CallRecord]) -> None:
         """Store the first `len(batch)` buffered calls, masked and encoded when they arrived."""
-        prepared = self._prepared[: len(batch)]
-        await self._write([row for row, _ in prepared], [value for _, value in prepared])
+        await self._write_prepared(self._prepared[: len(batch)])
         del self._prepared[: len(batch)]
 
     async def write_now(self, records: list[CallRecord]) -> None:
@@ -294,7 +293,10 @@ class CallLogWriter:
         dialect = connections.get(CALL_LOG_CONNECTION).capabilities.dialect
         prepared = [p for record in records if (p := self._prepare(record, dialect)) is not None]
         if prepared:
-            await self._write([row for row, _ in prepared], [value for _, value in prepared])
+            await self._write_prepared(prepared)
+
+    async def _write_prepared(self, prepared: list[tuple[dict, list | str]]) -> None:
+        await self._write([row for row, _ in prepared], [value for _, value in prepared])
 
     def _prepare(self, record: CallRecord, dialect: str) -> tuple[dict, list | str] | None:
         """The call's masked row and its encoding; a row that cannot be encoded loses its bodies,

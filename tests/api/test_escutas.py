@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 
 from aiohttp import web
@@ -113,6 +114,37 @@ async def test_listen_forwards_signed_notices_records_the_answer_and_ends_on_ctr
     sessao = await escuta(client, integrator, escuta_id)
     assert sessao["situacao"] == "encerrada" and sessao["encerradaEm"]
     assert "encerrada" in execucao.linhas[-1]
+
+
+async def test_ctrl_c_while_a_notice_is_forwarded_reports_its_result_then_ends(
+    client, integrator, receptor_local, vitrine_cli
+):
+    # given the command listening, and a local server slow to answer
+    execucao, escuta_id = await escutando(vitrine_cli, integrator, receptor_local)
+    receptor_local.espera = 1.5
+    evento = await disparar(client, integrator, "geracao.concluida")
+    # when Ctrl-C comes while the notice is at the local server
+    await asyncio.wait_for(receptor_local.chegada.wait(), 15)
+    assert await execucao.interromper() == 0
+    # then the notice in flight finished first: printed, and its result reported to the service
+    assert any(evento["id"] in linha and "204" in linha for linha in execucao.linhas), execucao.linhas
+    (entrega,) = await entregas(client, integrator, escuta_id)
+    assert entrega["situacao"] == "entregue" and entrega["status"] == 204
+    # and the session is freed
+    assert (await escuta(client, integrator, escuta_id))["situacao"] == "encerrada"
+
+
+async def test_a_second_ctrl_c_ends_the_command_at_once(client, integrator, receptor_local, vitrine_cli):
+    # given the command forwarding a notice to a local server that takes its full 10 s
+    execucao, _ = await escutando(vitrine_cli, integrator, receptor_local)
+    receptor_local.espera = 30
+    await disparar(client, integrator, "geracao.concluida")
+    await asyncio.wait_for(receptor_local.chegada.wait(), 15)
+    # when Ctrl-C comes twice
+    execucao.process.send_signal(signal.SIGINT)
+    await asyncio.sleep(0.3)
+    # then the second ends it at once, as the signal does
+    assert await execucao.interromper(timeout=3) == -signal.SIGINT
 
 
 async def _chegou(receptor, quantos: int) -> None:

@@ -15,14 +15,16 @@ import argparse
 import contextlib
 import json
 import os
+import queue
 import signal
 import sys
+import threading
 import time
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, NoReturn
+from typing import Any
 
 import httpx
 from standardwebhooks import Webhook
@@ -176,14 +178,67 @@ def _ms(inicio: float) -> float:
     return round((time.perf_counter() - inicio) * 1000, 1)
 
 
-def _interromper(signum: int, frame: object) -> NoReturn:
-    raise KeyboardInterrupt  # SIGTERM ends the session like Ctrl-C
+class _Parada:
+    """Ctrl-C and SIGTERM as a request to stop at the next safe point. Raising KeyboardInterrupt
+    wherever the signal lands can leave httpx's connection pool locked for good (between a lock's
+    acquire and the block that releases it), and the goodbye DELETE would then wait forever; so
+    the notice in flight finishes, its result is reported, and the session ends. A second signal
+    ends the process at once."""
+
+    def __init__(self) -> None:
+        self.pedida = threading.Event()
+
+    def __call__(self, signum: int, frame: object) -> None:
+        if self.pedida.is_set():
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+        self.pedida.set()
+
+    def instalar(self) -> None:
+        signal.signal(signal.SIGINT, self)
+        signal.signal(signal.SIGTERM, self)
+
+
+_FIM_DO_FLUXO = object()
+
+
+def _ler_fluxo(args: argparse.Namespace, escuta_id: str, fila: queue.Queue[object]) -> None:
+    """The session's stream, read in a thread of its own, its events put on `fila` (then
+    _FIM_DO_FLUXO, or the error that ended it), so the main thread waits on the queue and a stop
+    never has to interrupt a read."""
+    try:
+        timeout = httpx.Timeout(30.0, read=STREAM_READ_TIMEOUT_SECONDS)
+        with _cliente(args) as api, api.stream("GET", f"/avisos/escutas/{escuta_id}/eventos", timeout=timeout) as fluxo:
+            if fluxo.status_code != 200:
+                fluxo.read()
+                raise _erro_da_api(fluxo)
+            for evento in _ler_eventos(fluxo.iter_lines()):
+                fila.put(evento)
+        fila.put(_FIM_DO_FLUXO)
+    except Exception as exc:  # handed to the main thread, which reports it
+        fila.put(exc)
+
+
+def _eventos(fila: queue.Queue[object], parada: _Parada) -> Iterator[Evento]:
+    """The stream's events until it ends or a stop is asked; its error raised here."""
+    while not parada.pedida.is_set():
+        try:
+            item = fila.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if item is _FIM_DO_FLUXO:
+            return
+        if isinstance(item, Exception):
+            raise item
+        assert isinstance(item, Evento)
+        yield item
 
 
 def listen(args: argparse.Namespace) -> int:
     eventos = [e.strip() for e in (args.eventos or "").split(",") if e.strip()]
     destino = _destino(args.forward_to)
-    signal.signal(signal.SIGTERM, _interromper)
+    parada = _Parada()
+    parada.instalar()
     with _cliente(args) as api, httpx.Client(timeout=FORWARD_TIMEOUT_SECONDS, follow_redirects=False) as local:
         escuta = _dados(api.post("/avisos/escutas", json={"eventos": eventos}), 201)
         escuta_id = escuta["id"]
@@ -192,35 +247,33 @@ def listen(args: argparse.Namespace) -> int:
             print(f"Segredo de assinatura desta sessão: {escuta['segredo']}")
             print(f"Encaminhando os avisos de teste para {args.forward_to}. Ctrl-C encerra.", flush=True)
             webhook = Webhook(escuta["segredo"])
-            timeout = httpx.Timeout(30.0, read=STREAM_READ_TIMEOUT_SECONDS)
-            with api.stream("GET", f"/avisos/escutas/{escuta_id}/eventos", timeout=timeout) as fluxo:
-                if fluxo.status_code != 200:
-                    fluxo.read()
-                    raise _erro_da_api(fluxo)
-                for evento in _ler_eventos(fluxo.iter_lines()):
-                    if evento.nome == "encerrada":
-                        print(f"{_agora()}  A sessão foi encerrada pelo serviço.", flush=True)
-                        return 0
-                    if evento.nome != "aviso":
-                        continue
-                    entrega = _entrega(evento)
-                    resultado = _encaminhar(local, destino, webhook, entrega)
-                    situacao = resultado["status"] if resultado["status"] is not None else resultado["erro"]
-                    print(
-                        f"{_agora()}  {entrega['tipo']}  {entrega['eventoId']}  -> {situacao} "
-                        f"({resultado['duracaoMs']:.0f} ms)",
-                        flush=True,
-                    )
-                    _dados(
-                        api.post(f"/avisos/escutas/{escuta_id}/entregas/{entrega['id']}/resultado", json=resultado),
-                        200,
-                    )
+            fila: queue.Queue[object] = queue.Queue()
+            threading.Thread(target=_ler_fluxo, args=(args, escuta_id, fila), daemon=True).start()
+            for evento in _eventos(fila, parada):
+                if evento.nome == "encerrada":
+                    print(f"{_agora()}  A sessão foi encerrada pelo serviço.", flush=True)
+                    return 0
+                if evento.nome != "aviso":
+                    continue
+                entrega = _entrega(evento)
+                resultado = _encaminhar(local, destino, webhook, entrega)
+                situacao = resultado["status"] if resultado["status"] is not None else resultado["erro"]
+                print(
+                    f"{_agora()}  {entrega['tipo']}  {entrega['eventoId']}  -> {situacao} "
+                    f"({resultado['duracaoMs']:.0f} ms)",
+                    flush=True,
+                )
+                _dados(
+                    api.post(f"/avisos/escutas/{escuta_id}/entregas/{entrega['id']}/resultado", json=resultado),
+                    200,
+                )
+            if parada.pedida.is_set():
+                return 0
             print(f"{_agora()}  A conexão com o serviço terminou.", file=sys.stderr, flush=True)
             return 1
-        except KeyboardInterrupt:
-            return 0
         finally:
-            # The service frees the session when the stream closes too; this says it at once.
+            # The service frees the session when the stream closes too; this says it at once (and
+            # so ends the reader thread's stream).
             with contextlib.suppress(httpx.HTTPError):
                 api.delete(f"/avisos/escutas/{escuta_id}", timeout=5.0)
             print(f"Sessão de escuta {escuta_id} encerrada.", flush=True)

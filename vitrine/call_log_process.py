@@ -14,8 +14,9 @@ stored, as they see it once it is inserted in process.
 The child starts with the first call (a worker that logs no call never starts one), runs at the
 background priority of the render workers, ignores SIGINT and SIGTERM (a terminal's Ctrl-C or a
 `kill` of the process group reaches it too, while the web process still drains its buffer through
-it) and ends when its stdin closes, or with its parent however that ends. If it dies, the batch
-it held stays buffered and goes to the next child: the insert skips rows already stored."""
+it) and ends when its stdin closes, or with its parent however that ends. If it dies, or stays
+silent on a batch past VITRINE_CALL_LOG_PROCESS_TIMEOUT_SECONDS (then it is killed), the batch it
+held stays buffered and goes to the next child: the insert skips rows already stored."""
 
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ class CallLogProcess(CallLogWriter):
         try:
             child.stdin.write(_frame(payload))
             await child.stdin.drain()
-            line = await child.stdout.readline()
+            line = await self._answer(child)
         except (BrokenPipeError, ConnectionResetError):
             line = b""
         if not line:
@@ -128,11 +129,27 @@ class CallLogProcess(CallLogWriter):
         # The settings go over the pipe, not the command line: they hold the secret key.
         child.stdin.write(_frame(self._settings.model_dump_json().encode()))
         await child.stdin.drain()
-        if await child.stdout.readline() != b"ready\n":
+        if await self._answer(child) != b"ready\n":
             await child.wait()
             raise CallLogChildFailed(f"the call log's process did not start (exit {child.returncode})")
         self._child = child
         return child
+
+    async def _answer(self, child: asyncio.subprocess.Process) -> bytes:
+        """The child's next line; b"" when it ended, or when it stayed silent past the timeout
+        (then it is killed: whatever it held goes to the next child, and the insert skips rows
+        it may have stored)."""
+        assert child.stdout is not None
+        try:
+            return await asyncio.wait_for(child.stdout.readline(), self._settings.call_log_process_timeout_seconds)
+        except TimeoutError:
+            log.error(
+                "call log: its process answered nothing in %.0f s; killed and replaced",
+                self._settings.call_log_process_timeout_seconds,
+            )
+            child.kill()
+            await child.wait()
+            return b""
 
     async def stop(self) -> None:
         await super().stop()

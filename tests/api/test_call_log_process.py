@@ -22,8 +22,8 @@ from vitrine.settings import Settings
 
 
 @pytest.fixture
-def settings() -> Settings:
-    return Settings(call_log_process=True)
+def settings(request) -> Settings:
+    return Settings(call_log_process=True, **getattr(request, "param", {}))
 
 
 def _alive(pid: int) -> bool:
@@ -91,6 +91,26 @@ async def test_calls_survive_the_call_log_process_dying_with_their_batch(client,
     for request_id in ids:
         await detail(client, integrator, request_id)
     assert writer._child is not None and writer._child.pid != killed.pid
+    assert writer.dropped == 0
+
+
+@pytest.mark.parametrize("settings", [{"call_log_process_timeout_seconds": 1.0}], indirect=True)
+async def test_a_call_log_process_silent_past_its_timeout_is_replaced(client, integrator):
+    writer = client.app[RUNTIME].call_log
+    first = await client.get("/v1/saldo", headers=auth(integrator.key))
+    await detail(client, integrator, first.headers["X-Request-Id"])
+    # given a child that stops answering (stopped, as a wedged process would be), nobody killing it
+    stuck = writer._child
+    os.kill(stuck.pid, signal.SIGSTOP)
+    ids = []
+    for _ in range(5):
+        response = await client.get("/v1/saldo", headers=auth(integrator.key))
+        ids.append(response.headers["X-Request-Id"])
+    # then the web process kills it past the timeout, and a new child stores every call
+    for request_id in ids:
+        await detail(client, integrator, request_id)
+    assert writer._child is not None and writer._child.pid != stuck.pid
+    assert stuck.returncode == -signal.SIGKILL
     assert writer.dropped == 0
 
 

@@ -72,17 +72,24 @@ async def test_the_listeners_judge_what_the_call_log_process_stored(client, inte
     assert etapa["evidencia"]["requestId"] == response.headers["X-Request-Id"]
 
 
-async def test_calls_survive_the_call_log_process_dying_with_their_batch(client, integrator):
-    writer = client.app[RUNTIME].call_log
+async def _calls_to_a_stopped_child(client, integrator):
+    """The call log's child, stopped (SIGSTOP) once it has stored a first call, and the request ids
+    of 5 calls made after: (that child, the ids)."""
     first = await client.get("/v1/saldo", headers=auth(integrator.key))
     await detail(client, integrator, first.headers["X-Request-Id"])
-    killed = writer._child
-    # given a batch handed to the child, which holds it unanswered (stopped)
-    os.kill(killed.pid, signal.SIGSTOP)
+    child = client.app[RUNTIME].call_log._child
+    os.kill(child.pid, signal.SIGSTOP)
     ids = []
     for _ in range(5):
         response = await client.get("/v1/saldo", headers=auth(integrator.key))
         ids.append(response.headers["X-Request-Id"])
+    return child, ids
+
+
+async def test_calls_survive_the_call_log_process_dying_with_their_batch(client, integrator):
+    writer = client.app[RUNTIME].call_log
+    # given a batch handed to the child, which holds it unanswered (stopped)
+    killed, ids = await _calls_to_a_stopped_child(client, integrator)
     await asyncio.sleep(writer.flush_seconds * 4)
     assert writer._buffer  # sent, not yet answered: still the web process's
     # when the child dies with it
@@ -97,15 +104,8 @@ async def test_calls_survive_the_call_log_process_dying_with_their_batch(client,
 @pytest.mark.parametrize("settings", [{"call_log_process_timeout_seconds": 1.0}], indirect=True)
 async def test_a_call_log_process_silent_past_its_timeout_is_replaced(client, integrator):
     writer = client.app[RUNTIME].call_log
-    first = await client.get("/v1/saldo", headers=auth(integrator.key))
-    await detail(client, integrator, first.headers["X-Request-Id"])
     # given a child that stops answering (stopped, as a wedged process would be), nobody killing it
-    stuck = writer._child
-    os.kill(stuck.pid, signal.SIGSTOP)
-    ids = []
-    for _ in range(5):
-        response = await client.get("/v1/saldo", headers=auth(integrator.key))
-        ids.append(response.headers["X-Request-Id"])
+    stuck, ids = await _calls_to_a_stopped_child(client, integrator)
     # then the web process kills it past the timeout, and a new child stores every call
     for request_id in ids:
         await detail(client, integrator, request_id)

@@ -159,7 +159,7 @@ class CallLogProcess(CallLogWriter):
         assert child.stdin is not None
         child.stdin.close()
         try:
-            await asyncio.wait_for(child.wait(), 30)
+            await asyncio.wait_for(child.wait(), self._settings.call_log_process_timeout_seconds)
         except TimeoutError:
             log.error("call log: its process did not end; killed")
             child.kill()

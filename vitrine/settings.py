@@ -69,8 +69,8 @@ class Settings(BaseSettings):
     # Masked, encoded and inserted by a child process of each web process (vitrine/call_log_process.py);
     # false = in the web process itself (the test suite's in-process apps, a one-process deployment).
     call_log_process: bool = True
-    # A child that has not answered a batch (or started) in this long is killed and replaced; the
-    # batch stays buffered for the next one. A batch takes milliseconds; a wedged child must not
+    # A child that has not answered a batch (or started, or ended once told to stop) in this long is
+    # killed (and replaced while the service runs); the batch stays buffered for the next one. A batch takes milliseconds; a wedged child must not
     # hold the call log until the buffer's cap drops calls.
     call_log_process_timeout_seconds: float = Field(default=30.0, gt=0)
 

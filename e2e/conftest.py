@@ -19,12 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.harness import BACKEND
 from tests.processes import start_vitrine
 
 pytest_plugins = ["tests.harness"]
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts" / "e2e"
+# One folder per back end: the test command runs both legs at once.
+ARTIFACTS = ROOT / "test-artifacts" / "e2e" / BACKEND
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -9,11 +9,24 @@ import secrets
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Page, expect
 
+from tests.harness import BACKEND
+
 SENHA = "uma senha longa de teste"
+DOCS_SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+def refresh_docs_screenshot(name: str, png: bytes) -> None:
+    """The guides' picture `name`.png, taken anew. Only the embedded leg writes them: the test
+    command runs both legs at once, and two writers of one file could leave it torn."""
+    if BACKEND != "sqlite":
+        return
+    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (DOCS_SCREENSHOTS / f"{name}.png").write_bytes(png)
 
 
 @dataclass

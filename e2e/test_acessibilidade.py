@@ -12,12 +12,11 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from e2e.passos import api, create_test_key, register_notice_address, sign_up
+from e2e.passos import api, create_test_key, refresh_docs_screenshot, register_notice_address, sign_up
 from tests.fichas import RICA
 
 pytestmark = pytest.mark.slow
 
-DOCS_SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 PRODUTO = "CANECA-CERAMICA-ESMALTADA-AZUL-350ML-0001"  # a long external code, as catalogues have
 PALAVRA = "Supercalifragilisticexpialidocious" * 3  # one word wider than a phone
@@ -151,7 +150,7 @@ def test_every_portal_page_has_no_accessibility_violation_and_never_clips(
         problems += _check(page, path)
         if path in capturas:  # the README's and the guides' pictures, at both sizes
             sufixo = "" if tamanho == "notebook" else "-celular"
-            page.screenshot(path=str(DOCS_SCREENSHOTS / f"{capturas[path]}{sufixo}.png"), full_page=tamanho == "notebook")
+            refresh_docs_screenshot(f"{capturas[path]}{sufixo}", page.screenshot(full_page=tamanho == "notebook"))
     context.close()
     assert problems == [], "\n".join(problems)
 

@@ -3,18 +3,16 @@ scopes in plain Portuguese, the client_secret shown once with a copy button, the
 new app (docs/screenshots/apps.png), its page, and a rotation that shows a new secret once."""
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from e2e.passos import Navegador, sign_up
+from e2e.passos import Navegador, refresh_docs_screenshot, sign_up
 from graphql_api.oauth.escopos import DESCRICOES
 
 pytestmark = pytest.mark.slow
 
-DOCS_SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 SECRET = re.compile(r"cs_test_[A-Za-z0-9]{40}")
 
 
@@ -65,8 +63,7 @@ def test_register_an_oauth_app_and_see_its_secret_once(page: Page, service: str,
     expect(row).to_contain_text(client_id)
     expect(row).to_contain_text("ativo")
     assert secret not in page.content()
-    DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(shot("apps"), DOCS_SCREENSHOTS / "apps.png")
+    refresh_docs_screenshot("apps", shot("apps").read_bytes())
 
     # the app's page: the secret only by its last characters; a rotation shows a new one once
     page.get_by_role("link", name="Conector da Loja Olga").click()

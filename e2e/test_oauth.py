@@ -12,10 +12,8 @@ import hashlib
 import json
 import re
 import secrets
-import shutil
 import urllib.error
 import urllib.request
-from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -23,12 +21,11 @@ from aiohttp import web
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import app_in_thread
-from e2e.passos import SENHA, Navegador, api, sign_up
+from e2e.passos import SENHA, Navegador, api, refresh_docs_screenshot, sign_up
 from graphql_api.oauth.escopos import DESCRICOES
 
 pytestmark = pytest.mark.slow
 
-DOCS_SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 ESCOPOS = ["contas:ler", "produtos:ler", "geracoes:criar"]
 APP = "Conector da Loja Rosa"
 INTEGRADOR = "Integradora Rosa"
@@ -140,8 +137,7 @@ def test_a_seller_signs_up_consents_cancels_and_revokes(
         path = artifacts / f"{name}.png"
         loja.screenshot(path=str(path), full_page=True)
         if docs:
-            DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, DOCS_SCREENSHOTS / f"{name}.png")
+            refresh_docs_screenshot(name, path.read_bytes())
 
     # Journey A. The integrator sends the seller to the consent screen: sign-in first, sign-up from there
     verifier, challenge = pkce()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -21,6 +22,12 @@ from pathlib import Path
 import pytest
 
 BACKEND = os.environ.get("VITRINE_TEST_BACKEND", "sqlite")
+
+# The test command runs the legs in the background, where a shell without job control starts them
+# with Ctrl-C ignored (and Python then installs no handler): take it back, so an interrupted leg
+# goes through pytest's clean-up, and the processes its tests start (and stop with Ctrl-C) see it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 PG_ADMIN_URL = os.environ.get("VITRINE_TEST_PG_ADMIN", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("VITRINE_TEST_REDIS", "redis://127.0.0.1:6379/13")
 
@@ -190,8 +197,48 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         asyncio.run(_create_pg_database())
         _create_bucket()
     asyncio.run(db.migrate(Settings()))
+    if BACKEND == "sqlite":
+        _keep_as_migrated_template(_data_dir / "vitrine.sqlite3")
     if BACKEND == "postgres":
         _worker = _start_worker()
+
+
+# Migrating an empty database takes Tortoise ~10 s on two shared cores (it rebuilds every model of
+# the schema's history for each operation), a copy milliseconds: tests that need a SQLite data
+# directory of their own start from a copy of one database migrated once per run.
+_MIGRATED_TEMPLATE = _data_dir / "migrada" / "vitrine.sqlite3"
+
+
+def _keep_as_migrated_template(database: Path) -> None:
+    import sqlite3
+
+    _MIGRATED_TEMPLATE.parent.mkdir(exist_ok=True)
+    # SQLite's backup API: a consistent copy whatever is still in the write-ahead log.
+    source, copy = sqlite3.connect(database), sqlite3.connect(_MIGRATED_TEMPLATE)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
+
+
+def migrated_sqlite_database(data_dir: Path) -> Path:
+    """`data_dir` (made if missing) holding a SQLite database just migrated, nothing in it. On the
+    PostgreSQL leg the first call migrates the template, once."""
+    if not _MIGRATED_TEMPLATE.exists():
+        empty = Path(tempfile.mkdtemp(prefix=f"vitrine-test-{_session_id}-vazia-"))
+        env = os.environ | {"VITRINE_DATA_DIR": str(empty), "VITRINE_DATABASE_URL": ""}
+        subprocess.run([sys.executable, "-m", "vitrine", "migrate"], env=env, check=True, capture_output=True, timeout=120)
+        _keep_as_migrated_template(empty / "vitrine.sqlite3")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_MIGRATED_TEMPLATE, data_dir / "vitrine.sqlite3")
+    return data_dir
+
+
+@pytest.fixture
+def migrated_data_dir(tmp_path: Path) -> Path:
+    """A data directory of its own (embedded default) with a database just migrated."""
+    return migrated_sqlite_database(tmp_path / "dados")
 
 
 def _create_bucket() -> None:

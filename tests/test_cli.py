@@ -19,6 +19,15 @@ def run(*args, env):
     return subprocess.run([sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=env, timeout=60)
 
 
+@pytest.fixture
+def env(migrated_data_dir):
+    """The environment of a command on a data directory of its own, migrated already (the first
+    run on an empty one is the first test's)."""
+    env = {**os.environ, "VITRINE_DATA_DIR": str(migrated_data_dir)}
+    env.pop("VITRINE_DATABASE_URL", None)
+    return env
+
+
 def test_integrator_and_key_creation_on_a_fresh_data_dir(tmp_path):
     env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
     env.pop("VITRINE_DATABASE_URL", None)
@@ -44,9 +53,7 @@ def test_worker_without_redis_says_why(tmp_path):
     assert result.returncode != 0 and "VITRINE_REDIS_URL" in result.stderr
 
 
-def test_staff_token_and_contract_acceptance(tmp_path):
-    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
-    env.pop("VITRINE_DATABASE_URL", None)
+def test_staff_token_and_contract_acceptance(env):
     staff = run("staff", "create", "--nome", "Ana", env=env)
     assert staff.returncode == 0, staff.stderr
     assert json.loads(staff.stdout)["token"].startswith("stf_")
@@ -64,9 +71,7 @@ def cli_error(stderr: str) -> dict:
     return json.loads(line.removeprefix("Error: "))
 
 
-def test_seller_creation(tmp_path):
-    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
-    env.pop("VITRINE_DATABASE_URL", None)
+def test_seller_creation(env):
     created = run("vendedor", "create", "--nome", "Loja da Maria", "--email", " Maria@Loja.test ", "--senha", "uma senha bem longa", env=env)
     assert created.returncode == 0, created.stderr
     body = json.loads(created.stdout)
@@ -82,11 +87,9 @@ def test_seller_creation(tmp_path):
     assert sorted(f["campo"] for f in error["fields"]) == ["email", "nome", "senha"]
 
 
-def test_app_creation_prints_the_client_secret_once_and_errors_as_json(tmp_path):
+def test_app_creation_prints_the_client_secret_once_and_errors_as_json(env, migrated_data_dir):
     from graphql_api.oauth.segredos import resumo
 
-    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
-    env.pop("VITRINE_DATABASE_URL", None)
     integrator = json.loads(run("integrator", "create", "--nome", "Apps", "--email", "a@apps.test", env=env).stdout)
     itg = integrator["integradorId"]
     created = run(
@@ -102,7 +105,7 @@ def test_app_creation_prints_the_client_secret_once_and_errors_as_json(tmp_path)
     assert body["escopos"] == ["produtos:ler", "geracoes:criar"]
     assert (body["nome"], body["ambiente"], body["tipo"], body["situacao"]) == ("Conector da Loja", "teste", "confidencial", "ativo")
     # only the hash is kept
-    database = sqlite3.connect(tmp_path / "dados" / "vitrine.sqlite3")
+    database = sqlite3.connect(migrated_data_dir / "vitrine.sqlite3")
     stored = database.execute("SELECT hash_segredo, final_segredo FROM apps_oauth WHERE id = ?", (body["clientId"],)).fetchone()
     assert stored == (resumo(body["clientSecret"]), body["clientSecret"][-4:])
     public = run(
@@ -133,12 +136,10 @@ def test_app_creation_prints_the_client_secret_once_and_errors_as_json(tmp_path)
     database.close()
 
 
-def test_staff_confirm_a_purchase_from_the_command_line(tmp_path):
-    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
-    env.pop("VITRINE_DATABASE_URL", None)
+def test_staff_confirm_a_purchase_from_the_command_line(env, migrated_data_dir):
     integrator = json.loads(run("integrator", "create", "--nome", "Compras", "--email", "c@compras.test", env=env).stdout)
     itg = integrator["integradorId"]
-    database = sqlite3.connect(tmp_path / "dados" / "vitrine.sqlite3")
+    database = sqlite3.connect(migrated_data_dir / "vitrine.sqlite3")
     agora = datetime.now(timezone.utc)
 
     def pending(recarga_id: str, *, expira_em: datetime) -> None:
@@ -185,9 +186,7 @@ def test_staff_confirm_a_purchase_from_the_command_line(tmp_path):
     database.close()
 
 
-def test_plans_listed_changed_and_published(tmp_path):
-    env = {**os.environ, "VITRINE_DATA_DIR": str(tmp_path / "dados")}
-    env.pop("VITRINE_DATABASE_URL", None)
+def test_plans_listed_changed_and_published(env):
     listed = run("plano", "listar", env=env)
     assert listed.returncode == 0, listed.stderr
     planos = json.loads(listed.stdout)["planos"]

@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -64,14 +63,12 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
 @pytest.mark.skipif(not redis_reachable(), reason=f"`vitrine worker` needs Redis, and none answers at {REDIS_URL}")
-def test_a_worker_and_its_processes_die_when_the_test_run_is_killed():
-    data_dir = Path(tempfile.mkdtemp(prefix="vitrine-test-orphans-"))
+def test_a_worker_and_its_processes_die_when_the_test_run_is_killed(migrated_data_dir):
+    data_dir = migrated_data_dir
     namespace = f"test-orphans-{secrets.token_hex(3)}"
     # Its own SQLite database and Redis namespace: the worker takes nothing of this session's.
     env = os.environ | {"VITRINE_DATA_DIR": str(data_dir), "VITRINE_DATABASE_URL": "",
                         "VITRINE_REDIS_URL": REDIS_URL, "VITRINE_REDIS_NAMESPACE": namespace}
-    subprocess.run([sys.executable, "-m", "vitrine", "migrate"], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=60, preexec_fn=tied_to_this_process())
     log = data_dir / "worker.log"
     parent = subprocess.Popen([sys.executable, "-c", PARENT, str(log)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                               text=True, start_new_session=True, preexec_fn=tied_to_this_process())

@@ -11,13 +11,13 @@ from tests.api.test_auth import assert_error
 from tests.factories import auth, eventually
 
 
-async def detail(client, integrator, request_id):
+async def detail(client, integrator, request_id, *, timeout: float = 5.0):
     async def check():
         response = await client.get(f"/v1/integracao/chamadas/{request_id}", headers=integrator.headers)
         assert response.status == 200, await response.text()
         return (await response.json())["data"]
 
-    return await eventually(check)
+    return await eventually(check, timeout=timeout)
 
 
 async def listing(client, integrator, query=""):

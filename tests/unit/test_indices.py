@@ -42,6 +42,7 @@ from graphql_api.creditos.schemas import FiltroExtrato
 from graphql_api.creditos.service import consulta_extrato
 from graphql_api.geracao import repository as geracoes_repo
 from graphql_api.produto.service import consulta_produtos
+from tests.harness import migrated_sqlite_database
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("client")  # the app is up: the run's database, migrated
@@ -70,9 +71,9 @@ def banco_vazio(tmp_path_factory):
         base, nome = url.rsplit("/", 1)
         env["VITRINE_DATABASE_URL"] = _VAZIO["postgres"] = f"{base}/{nome}_planos"
         _a_parte(_pg(f"{base}/postgres", f'CREATE DATABASE "{nome}_planos"'))
+        subprocess.run([sys.executable, "-c", _MIGRAR], env=env, check=True, capture_output=True, cwd=ROOT)
     else:
-        _VAZIO["sqlite"] = str(Path(env["VITRINE_DATA_DIR"]) / "vitrine.sqlite3")
-    subprocess.run([sys.executable, "-c", _MIGRAR], env=env, check=True, capture_output=True, cwd=ROOT)
+        _VAZIO["sqlite"] = str(migrated_sqlite_database(Path(env["VITRINE_DATA_DIR"])) / "vitrine.sqlite3")
     yield
     if "postgres" in _VAZIO:
         _a_parte(_pg(f"{base}/postgres", f'DROP DATABASE IF EXISTS "{nome}_planos" WITH (FORCE)'))

@@ -188,6 +188,16 @@ def _start_worker() -> subprocess.Popen:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    try:
+        _start_components()
+    except BaseException:
+        # pytest runs no session finish after a start that failed or was interrupted (a Ctrl-C
+        # while the worker starts): undo it here, so no database or Redis namespace is left behind.
+        pytest_sessionfinish(session, 1)
+        raise
+
+
+def _start_components() -> None:
     global _smtp, _worker
     from aiosmtpd.controller import Controller
 

@@ -72,16 +72,31 @@ def runtime():
 async def enfileirar(nome: str, *args) -> None:
     """The domain's task port (graphql_api.core.tarefas) on this broker. A name no module
     registered fails here, not silently in a queue nobody reads."""
+    await registered_task(nome).kiq(*args)
+
+
+def registered_task(nome: str):
+    """The task `nome`, registering every task module first if this process has not (a port wired
+    with `now=False`)."""
+    from tasks import registry
+
     task = broker.find_task(nome)
     if task is None:
+        registry.import_all()
+        task = broker.find_task(nome)
+    if task is None:
         raise LookupError(f"no task named {nome!r}: is its module in tasks/registry.py?")
-    await task.kiq(*args)
+    return task
 
 
-def wire_task_port() -> None:
-    """Register every task and install this broker behind graphql_api.core.tarefas."""
+def wire_task_port(*, now: bool = True) -> None:
+    """Install this broker behind graphql_api.core.tarefas, with every task registered now (the
+    web process and the worker, which run tasks) or at the first task queued (`now=False`: the
+    command line, where most commands queue nothing and importing every task module, OpenCV and
+    NumPy included, was about half of a command's time)."""
     from graphql_api.core import tarefas
     from tasks import registry
 
-    registry.import_all()
+    if now:
+        registry.import_all()
     tarefas.instalar(enfileirar)

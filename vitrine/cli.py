@@ -22,7 +22,9 @@ def _run_with_db(work: Callable[[Settings], Awaitable[Any]]) -> Any:
         from tasks.broker import wire_task_port
 
         settings = Settings()
-        wire_task_port()  # a command may queue work; what is lost when it exits, the sweeps recover
+        # A command may queue work (what is lost when it exits, the sweeps recover); the task
+        # modules load only if it does.
+        wire_task_port(now=False)
         await db.migrate(settings)
         context = await db.connect(settings)
         try:

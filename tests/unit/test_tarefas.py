@@ -2,6 +2,8 @@
 fails loudly, wired it reaches the broker, and the domain imports no door and no task module."""
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,32 @@ async def test_the_broker_refuses_a_task_name_no_module_registered(unwired):
     assert tarefas.instalar(None) is enfileirar
     with pytest.raises(LookupError, match="geracao.renderizr"):
         await enfileirar("geracao.renderizr", "ger_1")
+
+
+def test_a_port_wired_for_later_registers_the_tasks_at_the_first_one_queued():
+    # In a process of its own: this one has every task module imported already.
+    program = """
+import sys
+from tasks.broker import registered_task, wire_task_port
+from tasks.registry import TASK_MODULES
+
+wire_task_port(now=False)
+before = [m for m in TASK_MODULES if m in sys.modules]
+task = registered_task("email.enviar")
+after = [m for m in TASK_MODULES if m not in sys.modules]
+try:
+    registered_task("email.enviarr")
+    unknown = "found"
+except LookupError as error:
+    unknown = str(error)
+print(before, task.task_name, after, unknown, sep="\\n")
+"""
+    result = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    before, name, after, unknown = result.stdout.splitlines()
+    assert before == "[]"  # a command that queues nothing loads no task module
+    assert name == "email.enviar" and after == "[]"
+    assert "no task named 'email.enviarr'" in unknown
 
 
 def _imported_modules(path: Path):

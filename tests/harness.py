@@ -28,6 +28,7 @@ BACKEND = os.environ.get("VITRINE_TEST_BACKEND", "sqlite")
 # goes through pytest's clean-up, and the processes its tests start (and stop with Ctrl-C) see it.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
 PG_ADMIN_URL = os.environ.get("VITRINE_TEST_PG_ADMIN", "postgres://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("VITRINE_TEST_REDIS", "redis://127.0.0.1:6379/13")
 
@@ -36,7 +37,7 @@ _data_dir = Path(tempfile.mkdtemp(prefix=f"vitrine-test-{_session_id}-"))
 _pg_database = f"vitrine_test_{_session_id}"
 REDIS_NAMESPACE = f"test-{_session_id}"
 
-from tests.processes import start_vitrine  # noqa: E402
+from tests.processes import ROOT, start_vitrine  # noqa: E402
 from tests.tls import make_tls_files, server_context  # noqa: E402
 
 # Real HTTPS servers of the tests (photo hosts, notice receivers) are signed by this CA, which the
@@ -238,7 +239,12 @@ def migrated_sqlite_database(data_dir: Path) -> Path:
     if not _MIGRATED_TEMPLATE.exists():
         empty = Path(tempfile.mkdtemp(prefix=f"vitrine-test-{_session_id}-vazia-"))
         env = os.environ | {"VITRINE_DATA_DIR": str(empty), "VITRINE_DATABASE_URL": ""}
-        subprocess.run([sys.executable, "-m", "vitrine", "migrate"], env=env, check=True, capture_output=True, timeout=120)
+        from vitrine.infra.process import tied_to_this_process
+
+        subprocess.run(
+            [sys.executable, "-m", "vitrine", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True,
+            timeout=120, preexec_fn=tied_to_this_process(),
+        )
         _keep_as_migrated_template(empty / "vitrine.sqlite3")
     data_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(_MIGRATED_TEMPLATE, data_dir / "vitrine.sqlite3")

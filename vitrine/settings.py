@@ -70,8 +70,9 @@ class Settings(BaseSettings):
     # false = in the web process itself (the test suite's in-process apps, a one-process deployment).
     call_log_process: bool = True
     # A child that has not answered a batch (or started, or ended once told to stop) in this long is
-    # killed (and replaced while the service runs); the batch stays buffered for the next one. A batch takes milliseconds; a wedged child must not
-    # hold the call log until the buffer's cap drops calls.
+    # killed (and replaced while the service runs); the batch stays buffered for the next one. A
+    # batch takes milliseconds; a wedged child must not hold the call log until the buffer's cap
+    # drops calls.
     call_log_process_timeout_seconds: float = Field(default=30.0, gt=0)
 
     outbound_allow_private: bool = False

@@ -57,9 +57,6 @@ def principal() -> Principal:
 # The plans are asked of a database of their own, migrated and never analyzed: the run's database
 # holds the other tests' rows, and PostgreSQL's statistics of a few hundred rows rightly prefer
 # walking them; what is checked here is that the index path exists and orders the page.
-_MIGRAR = (
-    "import asyncio; from vitrine import db; from vitrine.settings import Settings; asyncio.run(db.migrate(Settings()))"
-)
 _VAZIO: dict[str, str] = {}
 
 
@@ -71,7 +68,7 @@ def banco_vazio(tmp_path_factory):
         base, nome = url.rsplit("/", 1)
         env["VITRINE_DATABASE_URL"] = _VAZIO["postgres"] = f"{base}/{nome}_planos"
         _a_parte(_pg(f"{base}/postgres", f'CREATE DATABASE "{nome}_planos"'))
-        subprocess.run([sys.executable, "-c", _MIGRAR], env=env, check=True, capture_output=True, cwd=ROOT)
+        subprocess.run([sys.executable, "-m", "vitrine", "migrate"], env=env, check=True, capture_output=True, cwd=ROOT)
     else:
         _VAZIO["sqlite"] = str(migrated_sqlite_database(Path(env["VITRINE_DATA_DIR"])) / "vitrine.sqlite3")
     yield

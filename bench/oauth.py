@@ -96,6 +96,7 @@ async def seed(env: dict[str, str]) -> dict:
     from graphql_api.vendedor.models import Vendedor
     from tests.factories import pkce_pair
     from vitrine import db
+    from vitrine.infra.ratelimit import RateLimiter
     from vitrine.settings import Settings
 
     settings = Settings(**{k.removeprefix("VITRINE_").lower(): v for k, v in env.items() if k.startswith("VITRINE_")})
@@ -128,7 +129,8 @@ async def seed(env: dict[str, str]) -> dict:
         destino = await autorizacoes.autorizar(seller, pedido, issuer=settings.base_url)
         code = re.search(r"[?&]code=([^&]+)", destino).group(1)
         troca = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}
-        return app.id, segredo, await tokens.emitir(troca, app, bus=None)
+        chamador = tokens.Chamador(RateLimiter(None, "bench"), "127.0.0.1", settings.rate_limit_unauthenticated_per_ip)
+        return app.id, segredo, await tokens.emitir(troca, app, chamador, bus=None)
 
     try:
         reader_id, key = await integrador()

@@ -138,23 +138,26 @@ def _credenciais(request: web.Request, parametros: dict[str, str]) -> tokens.Cre
     return tokens.Credenciais(client_id or None, secret or None)
 
 
-Grant = Callable[[web.Request, dict[str, str], AppOAuth], Awaitable[dict[str, Any] | None]]
+Grant = Callable[[web.Request, dict[str, str], AppOAuth, tokens.Chamador], Awaitable[dict[str, Any] | None]]
 
 
 def _client_endpoint(grant: Grant) -> Callable[[web.Request], Awaitable[web.Response]]:
-    """An endpoint an app calls with its credentials: fields read, rate limit, client
-    authenticated, then `grant`; every failure answered the OAuth way, never as a bare 500."""
+    """An endpoint an app calls with its credentials: fields read, client authenticated, then
+    `grant`; the limits are the domain's (tokens.Chamador); every failure answered the OAuth way,
+    never as a bare 500."""
 
     async def handler(request: web.Request) -> web.Response:
         runtime = request.app[RUNTIME]
+        chamador = tokens.Chamador(
+            runtime.limiter, request.remote or "", runtime.settings.rate_limit_unauthenticated_per_ip
+        )
         try:
             parametros = await _parametros(request)
             credenciais = _credenciais(request, parametros)
-            await tokens.limitar(runtime.limiter, credenciais.client_id, request.remote or "")
-            app = await tokens.autenticar_cliente(credenciais)
-            return _json(200, await grant(request, parametros, app))
+            app = await tokens.autenticar_cliente(credenciais, chamador)
+            return _json(200, await grant(request, parametros, app, chamador))
         except OAuth2Error as erro:
-            return _erro(erro)
+            return _erro(await chamador.recusado(erro))
         except Exception:
             log.exception("OAuth endpoint %s failed", request.path)
             return _json(500, {"error": "server_error", "error_description": "Erro interno; tente de novo."})
@@ -162,16 +165,18 @@ def _client_endpoint(grant: Grant) -> Callable[[web.Request], Awaitable[web.Resp
     return handler
 
 
-async def _token(request: web.Request, parametros: dict[str, str], app: AppOAuth) -> dict[str, Any]:
-    return await tokens.emitir(parametros, app, bus=request.app[RUNTIME].bus)
+async def _token(
+    request: web.Request, parametros: dict[str, str], app: AppOAuth, chamador: tokens.Chamador
+) -> dict[str, Any]:
+    return await tokens.emitir(parametros, app, chamador, bus=request.app[RUNTIME].bus)
 
 
-async def _revogar(request: web.Request, parametros: dict[str, str], app: AppOAuth) -> None:
+async def _revogar(request: web.Request, parametros: dict[str, str], app: AppOAuth, chamador: tokens.Chamador) -> None:
     """RFC 7009: 200 for any token, known or not, once the client is authenticated."""
     valor = parametros.get("token")
     if not valor:
         raise InvalidRequestError(description="Falta o parametro token.")
-    await tokens.revogar(valor, app, bus=request.app[RUNTIME].bus)
+    await tokens.revogar(valor, app, chamador, bus=request.app[RUNTIME].bus)
 
 
 token = _client_endpoint(_token)

@@ -14,6 +14,7 @@ from portal.web import not_found_page
 from rest_v1.app import create_v1_app
 from rest_v1.pagamentos import add_routes as add_payment_routes
 from vitrine import db, docs_site, media_routes, staff_graphql
+from vitrine.infra import client_address
 from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
@@ -38,7 +39,10 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     settings = settings or Settings()
     operations.check()  # every door's shared GraphQL documents, against the schema: fail fast
     runtime = Runtime.build(settings)
-    app = web.Application(client_max_size=MAX_REQUEST_BODY, middlewares=[not_found_page])
+    middlewares = [not_found_page]
+    if settings.trusted_proxy_networks:  # no cost on a request unless the service sits behind proxies
+        middlewares.insert(0, client_address.middleware(settings.trusted_proxy_networks))
+    app = web.Application(client_max_size=MAX_REQUEST_BODY, middlewares=middlewares)
     app[RUNTIME] = runtime
 
     async def database(app: web.Application):

@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from vitrine.infra.client_address import Network, parse_networks
+
 # The checkout: the developer guide in docs/ is also served (docs site) and read by the domain
 # (the first version of the integration contract).
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,6 +52,11 @@ class Settings(BaseSettings):
     rate_limit_per_integrator: int = 1200
     # Requests refused with 401, per client IP address and minute; past it, 429 (docs/limites.md).
     rate_limit_unauthenticated_per_ip: int = 300
+    # Reverse proxies in front of the service (addresses or networks, comma-separated: "10.0.0.0/8,
+    # 127.0.0.1"). A request from one of them is attributed to the address its X-Forwarded-For
+    # names (the rightmost one that is not itself a trusted proxy); empty = the connection's own
+    # address, and X-Forwarded-For is ignored (a client could write anything there).
+    trusted_proxies: str = ""
 
     # Prefix of every Redis key, pub/sub channel and the task queue: deployments (or test runs)
     # sharing one Redis stay apart by each having its own. Lowercase, digits, "_" and "-" only,
@@ -195,6 +202,15 @@ class Settings(BaseSettings):
         if self.inprocess_workers is not None:
             return self.inprocess_workers
         return self.redis_url is None
+
+    @model_validator(mode="after")
+    def _trusted_proxies(self) -> Settings:
+        parse_networks(self.trusted_proxies)  # a malformed entry stops the start, naming itself
+        return self
+
+    @cached_property
+    def trusted_proxy_networks(self) -> tuple[Network, ...]:
+        return parse_networks(self.trusted_proxies)
 
     @cached_property
     def signing_key(self) -> bytes:

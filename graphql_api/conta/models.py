@@ -19,6 +19,8 @@ class Conta(Model):
     )
     integrador_id: str  # column tortoise adds for the relation above
     ambiente = fields.CharField(max_length=10)
+    # A linked account's is the service's own: an opaque vdr_ id per integrator for the seller
+    # (never the seller's global id, which would let two integrators match their sellers).
     codigo_externo = fields.CharField(max_length=100)
     nome = fields.CharField(max_length=200)
     origem = fields.CharField(max_length=20, default="subconta")  # subconta | vinculada
@@ -33,7 +35,8 @@ class Conta(Model):
 
     class Meta:
         table = "contas"
-        unique_together = (("integrador", "ambiente", "codigo_externo"),)
+        # The second: a concurrent first consent of one seller cannot make two linked accounts.
+        unique_together = (("integrador", "ambiente", "codigo_externo"), ("integrador", "ambiente", "vendedor"))
         # GET /contas, alone and by each filter, newest first off the index (see Chamada).
         indexes = (
             ("integrador_id", "ambiente", "id"),

@@ -115,6 +115,15 @@ AMOSTRAS: dict[str, Amostra] = {
             "cicloFimEm": "2026-12-01T00:00:00Z",
         },
     ),
+    "conta.desvinculada": Amostra(
+        CONTA,
+        {
+            "contaId": CONTA,
+            "clientId": "app_0000000000000000000amostra",
+            "motivo": "vendedor_revogou",
+            "desvinculadaEm": "2026-11-27T12:00:00Z",
+        },
+    ),
 }
 
 

@@ -7,6 +7,7 @@ EVENT_TYPES: dict[str, str] = {
     "geracao.falhou": "Uma geração falhou; os créditos reservados foram devolvidos.",
     "creditos.baixos": "Os créditos disponíveis da carteira ficaram abaixo do limite de alerta.",
     "cota.alerta": "A cota do mês atingiu 70%, 90% ou 100%.",
+    "conta.desvinculada": "Uma conta vinculada perdeu sua última autorização ativa e foi pausada.",
 }
 
 # Sent only by POST /avisos/teste, to the address under test, whatever it subscribed to.

@@ -21,6 +21,7 @@ from graphql_api.core.transactions import transaction
 from graphql_api.oauth import repository, segredos
 from graphql_api.oauth.cache import CACHE_TOPIC
 from graphql_api.oauth.models import AppOAuth
+from graphql_api.oauth.revogacao import revogar_autorizacoes
 from graphql_api.oauth.schemas import EdicaoApp, NovoApp, SituacaoApp, TipoApp, ler
 
 if TYPE_CHECKING:
@@ -183,11 +184,15 @@ async def rotacionar_segredo(principal: Principal, app_id: str, *, bus: Invalida
 
 async def desativar_app(principal: Principal, app_id: str, *, bus: InvalidationBus) -> AppOAuth:
     """Disable an app for good: it stops counting toward the limit and cannot be enabled again.
+    Its authorisations end with it (it leaves its sellers' "Apps conectados"; an account left
+    without an active authorisation pauses and its integrator gets conta.desvinculada).
     Disabling a disabled app changes nothing."""
     app = await obter_app(principal, app_id)
     momento = agora()
     if await repository.update_active(
         app.id, situacao=SituacaoApp.desativado.value, desativado_em=momento, atualizado_em=momento
     ):
+        ids = await repository.ids_autorizacoes_abertas(app_id=app.id)
+        await revogar_autorizacoes(ids, motivo="app_desativado", bus=None)
         await bus.publish(CACHE_TOPIC)
     return await AppOAuth.get(id=app.id)

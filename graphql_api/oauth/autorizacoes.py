@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -232,25 +233,33 @@ def _vendedor_de(principal: Principal) -> str:
     return principal.ator_id
 
 
+_CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
+
+
+def codigo_de_vendedor() -> str:
+    """A linked account's codigoExterno: an opaque id of the seller for one integrator, random
+    (no moment in it, unlike a ULID) and never the seller's global id, so two integrators cannot
+    tell they serve the same seller."""
+    return "vdr_" + "".join(secrets.choice(_CROCKFORD) for _ in range(26))
+
+
 async def _conta_vinculada(vendedor: Vendedor, app: AppOAuth) -> Conta:
     """The seller's linked account under the app's integrator and environment: created by the first
-    authorisation, brought back (same cta_, products kept) by a later one after a revocation."""
+    consent, brought back (same cta_, products kept) by a later one after a revocation. It becomes
+    active when a code is exchanged (repository.conceder), not here: a consent whose code is never
+    exchanged gives the integrator nothing."""
     conta = await repository.conta_do_vendedor(vendedor.id, app.integrador_id, app.ambiente)
     if conta is None:
         conta = await Conta.create(
             id=new_id("cta_"),
             integrador_id=app.integrador_id,
             ambiente=app.ambiente,
-            # Unique per integrator and environment, so a concurrent first consent fails here.
-            codigo_externo=vendedor.id,
+            codigo_externo=codigo_de_vendedor(),
             nome=vendedor.nome,
             origem="vinculada",
-            situacao="ativa",
+            situacao="pausada",
             vendedor_id=vendedor.id,
         )
-    elif conta.situacao != "ativa":
-        conta.situacao = "ativa"
-        await conta.save(update_fields=["situacao", "atualizado_em"])
     return conta
 
 
@@ -347,9 +356,10 @@ async def apps_conectados(principal: Principal) -> list[AppConectado]:
 
 async def revogar_app(principal: Principal, app_id: str, *, bus) -> int:
     """The seller revokes an app: every authorisation of the seller to it ends (as
-    /oauth/revogar would), its tokens answer 401 at once, the account pauses."""
+    /oauth/revogar would), codes still pending included; its tokens answer 401 at once, the
+    account pauses."""
     vendedor_id = _vendedor_de(principal)
-    ids = await repository.ids_autorizacoes_ativas(vendedor_id=vendedor_id, app_id=app_id)
-    if not ids:
+    if not await repository.tem_autorizacao_ativa(vendedor_id=vendedor_id, app_id=app_id):
         raise ApiError("NOT_FOUND", description="Este aplicativo não está conectado à sua loja.")
+    ids = await repository.ids_autorizacoes_abertas(vendedor_id=vendedor_id, app_id=app_id)
     return await revogar_autorizacoes(ids, motivo="vendedor", bus=bus)

@@ -27,8 +27,6 @@ class AppOAuth(Model):
     redirect_uris: list[str] = fields.JSONField(default=list)
     escopos: list[str] = fields.JSONField(default=list)  # the most the app may request
     situacao = fields.CharField(max_length=12, default="ativo")  # ativo | desativado
-    # Set when 20 client authentication failures happen in 10 minutes.
-    bloqueado_ate = fields.DatetimeField(null=True)
     segredo_rotacionado_em = fields.DatetimeField(null=True)
     desativado_em = fields.DatetimeField(null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
@@ -39,14 +37,31 @@ class AppOAuth(Model):
 
 
 class FalhaClienteOAuth(Model):
-    """A failed client authentication at the token endpoint, counted per app."""
+    """A failed client authentication of an app from one source address.
+
+    Counted per app and address: failures from one address never block the app for the others."""
 
     id = fields.IntField(pk=True)
-    app_id = fields.CharField(max_length=30, index=True)
+    app_id = fields.CharField(max_length=30)
+    origem = fields.CharField(max_length=45, default="")  # the caller's IP address
     criado_em = fields.DatetimeField(index=True)
 
     class Meta:
         table = "falhas_cliente_oauth"
+        indexes = (("app_id", "origem", "criado_em"),)
+
+
+class BloqueioClienteOAuth(Model):
+    """An app blocked for one source address (20 authentication failures from it in 10 minutes)."""
+
+    id = fields.IntField(pk=True)
+    app_id = fields.CharField(max_length=30)
+    origem = fields.CharField(max_length=45)
+    ate = fields.DatetimeField(index=True)
+
+    class Meta:
+        table = "bloqueios_cliente_oauth"
+        unique_together = (("app_id", "origem"),)
 
 
 class Autorizacao(Model):
@@ -66,8 +81,12 @@ class Autorizacao(Model):
     ambiente = fields.CharField(max_length=10)
     escopos: list[str] = fields.JSONField(default=list)  # what the seller authorised
     criado_em = fields.DatetimeField(index=True)
+    # When its code was exchanged: an authorisation exists (lists, keeps its account active) only
+    # from then on; one whose code was never exchanged ends with the code.
+    concedida_em = fields.DatetimeField(null=True)
     revogada_em = fields.DatetimeField(null=True)
-    # vendedor | revogacao | codigo_reutilizado | verificador_incorreto | renovacao_reutilizada
+    # vendedor | revogacao | app_desativado | codigo_reutilizado | verificador_incorreto |
+    # renovacao_reutilizada
     motivo_revogacao = fields.CharField(max_length=30, null=True)
 
     class Meta:

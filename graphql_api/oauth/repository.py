@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +14,14 @@ from graphql_api.core.purge import Purge
 from graphql_api.core.tenancy import tenant_filter
 from graphql_api.integrador import situacao
 from graphql_api.integrador.models import Integrador
-from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao, FalhaClienteOAuth, TokenOAuth
+from graphql_api.oauth.models import (
+    AppOAuth,
+    Autorizacao,
+    BloqueioClienteOAuth,
+    CodigoAutorizacao,
+    FalhaClienteOAuth,
+    TokenOAuth,
+)
 from graphql_api.oauth.schemas import SituacaoApp
 from graphql_api.vendedor.models import Vendedor
 
@@ -60,7 +68,7 @@ async def nome_do_integrador(integrador_id: str) -> str:
 
 async def conta_do_vendedor(vendedor_id: str, integrador_id: str, ambiente: str) -> Conta | None:
     return await Conta.get_or_none(
-        integrador_id=integrador_id, ambiente=ambiente, codigo_externo=vendedor_id, origem="vinculada"
+        integrador_id=integrador_id, ambiente=ambiente, vendedor_id=vendedor_id, origem="vinculada"
     )
 
 
@@ -73,15 +81,26 @@ async def autorizacoes_desde(vendedor_id: str, app_id: str, desde: datetime) -> 
     return await Autorizacao.filter(vendedor_id=vendedor_id, app_id=app_id, criado_em__gte=desde).count()
 
 
+def _ativas() -> QuerySet[Autorizacao]:
+    """Authorisations that exist and have not ended: their code was exchanged, none revoked."""
+    return Autorizacao.filter(concedida_em__isnull=False, revogada_em__isnull=True)
+
+
 async def autorizacoes_ativas_do_vendedor(vendedor_id: str) -> list[dict[str, Any]]:
     return await (
-        Autorizacao.filter(vendedor_id=vendedor_id, revogada_em__isnull=True)
+        _ativas()
+        .filter(vendedor_id=vendedor_id, app__situacao=ATIVO)
         .order_by("-criado_em")
         .values("app_id", "app__nome", "app__integrador__nome", "ambiente", "conta_id", "escopos", "criado_em")
     )
 
 
-async def ids_autorizacoes_ativas(**filtro: str) -> list[str]:
+async def tem_autorizacao_ativa(**filtro: str) -> bool:
+    return await _ativas().filter(**filtro).exists()
+
+
+async def ids_autorizacoes_abertas(**filtro: str) -> list[str]:
+    """Authorisations not ended yet, exchanged or with a code still pending."""
     rows = await Autorizacao.filter(revogada_em__isnull=True, **filtro).values_list("id", flat=True)
     return [str(r) for r in rows]
 
@@ -92,14 +111,34 @@ async def revogar(ids: list[str], quando: datetime, motivo: str) -> int:
     )
 
 
-async def pausar_contas_sem_autorizacao(ids: list[str]) -> None:
-    contas = set(await Autorizacao.filter(id__in=ids).values_list("conta_id", flat=True))
-    ainda_ativas = set(
-        await Autorizacao.filter(conta_id__in=contas, revogada_em__isnull=True).values_list("conta_id", flat=True)
-    )
-    pausar = contas - ainda_ativas
-    if pausar:
-        await Conta.filter(id__in=pausar, origem="vinculada").update(situacao="pausada")
+@dataclass(frozen=True, slots=True)
+class Desvinculo:
+    """A linked account paused because its last active authorisation ended."""
+
+    conta_id: str
+    app_id: str  # the app whose authorisation ended last
+    integrador_id: str
+    ambiente: str
+
+
+async def pausar_contas_sem_autorizacao(ids: list[str], quando: datetime) -> list[Desvinculo]:
+    """Pause the active linked accounts of these (just ended) authorisations that have no active
+    authorisation left, of any app; each account paused here, once (a conditional update: two
+    revocations at once pause it, and tell it, only once)."""
+    finais = {
+        linha["conta_id"]: linha
+        for linha in await Autorizacao.filter(id__in=ids).values("conta_id", "app_id", "integrador_id", "ambiente")
+    }
+    ainda_ativas = set(await _ativas().filter(conta_id__in=list(finais)).values_list("conta_id", flat=True))
+    pausadas = []
+    for conta_id, linha in finais.items():
+        if conta_id in ainda_ativas:
+            continue
+        if await Conta.filter(id=conta_id, origem="vinculada", situacao="ativa").update(
+            situacao="pausada", atualizado_em=quando
+        ):
+            pausadas.append(Desvinculo(conta_id, linha["app_id"], linha["integrador_id"], linha["ambiente"]))
+    return pausadas
 
 
 async def codigo(resumo: str) -> CodigoAutorizacao | None:
@@ -109,6 +148,17 @@ async def codigo(resumo: str) -> CodigoAutorizacao | None:
 async def usar_codigo(resumo: str, quando: datetime) -> bool:
     """Mark the code used; False when another request used it first."""
     return await CodigoAutorizacao.filter(id=resumo, usado_em__isnull=True).update(usado_em=quando) == 1
+
+
+async def conceder(autorizacao: Autorizacao, quando: datetime) -> bool:
+    """The code of a still open authorisation was exchanged: it exists from now on and its linked
+    account is active. False when it ended (revoked) meanwhile."""
+    concedida = await Autorizacao.filter(id=autorizacao.id, revogada_em__isnull=True, concedida_em__isnull=True).update(
+        concedida_em=quando
+    )
+    if concedida:
+        await Conta.filter(id=autorizacao.conta_id).update(situacao="ativa", atualizado_em=quando)
+    return bool(concedida)
 
 
 async def token_de_renovacao(resumo: str) -> TokenOAuth | None:
@@ -143,22 +193,31 @@ async def token_de_acesso(resumo: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-async def contar_falha(app_id: str, quando: datetime, desde: datetime) -> int:
-    """Record a failed client authentication; the app's failures since `desde`, this one included."""
-    await FalhaClienteOAuth.create(app_id=app_id, criado_em=quando)
-    return await FalhaClienteOAuth.filter(app_id=app_id, criado_em__gte=desde).count()
+async def contar_falha(app_id: str, origem: str, quando: datetime, desde: datetime) -> int:
+    """Record a failed authentication of the app from this address; its failures from there since
+    `desde`, this one included."""
+    await FalhaClienteOAuth.create(app_id=app_id, origem=origem, criado_em=quando)
+    return await FalhaClienteOAuth.filter(app_id=app_id, origem=origem, criado_em__gte=desde).count()
 
 
-async def bloquear_app(app_id: str, ate: datetime) -> None:
-    await AppOAuth.filter(id=app_id).update(bloqueado_ate=ate)
+async def bloquear(app_id: str, origem: str, ate: datetime) -> None:
+    await BloqueioClienteOAuth.update_or_create(defaults={"ate": ate}, app_id=app_id, origem=origem)
+
+
+async def bloqueado_ate(app_id: str, origem: str, agora: datetime) -> datetime | None:
+    """When the block of the app for this address ends; None when it is not blocked."""
+    bloqueio = await BloqueioClienteOAuth.filter(app_id=app_id, origem=origem, ate__gt=agora).first()
+    return bloqueio.ate if bloqueio else None
 
 
 async def expurgar(
     purge: Purge, codigos_antes: datetime, tokens_antes: datetime, falhas_antes: datetime
 ) -> tuple[int, int, int]:
-    """Codes and tokens expired before these moments, failures outside the counting window."""
+    """Codes and tokens expired before these moments, failures outside the counting window and
+    blocks ended before it."""
     # Codes live minutes (a few per sign-in to an app): a small table, walked by its key.
     codigos = await purge.delete(CodigoAutorizacao.filter(expira_em__lt=codigos_antes), "id")
     tokens = await purge.delete(TokenOAuth.filter(expira_em__lt=tokens_antes), "expira_em")
     falhas = await purge.delete(FalhaClienteOAuth.filter(criado_em__lt=falhas_antes), "criado_em")
+    falhas += await purge.delete(BloqueioClienteOAuth.filter(ate__lt=falhas_antes), "ate")
     return codigos, tokens, falhas

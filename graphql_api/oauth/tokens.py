@@ -43,6 +43,7 @@ from vitrine.infra.ratelimit import RateLimiter
 
 ACCESS_TTL = timedelta(hours=1)
 REFRESH_TTL = timedelta(days=30)
+GUARDA_APOS_EXPIRAR = timedelta(days=7)  # an expired token's row is kept this long
 CHAMADAS_POR_MINUTO = 60  # token endpoint, per app (contract, Limits)
 FALHAS_PARA_BLOQUEIO = 20  # client authentication failures ...
 JANELA_FALHAS = timedelta(minutes=10)  # ... in this window block the app ...
@@ -66,13 +67,57 @@ def _cliente_invalido(descricao: str) -> InvalidClientError:
     return InvalidClientError(description=descricao, status_code=401)
 
 
-async def limitar(limiter: RateLimiter, client_id: str | None, ip: str) -> None:
-    """60 calls per minute per app (per address while the caller names no client_id)."""
-    # A client_id that cannot be an app's counts against the address: no bucket per invented name.
-    balde = f"oauth:app:{client_id}" if client_id and pode_existir(client_id, "app_") else f"oauth:ip:{ip}"
-    decisao = await limiter.hit([(balde, CHAMADAS_POR_MINUTO)])
-    if not decisao.allowed:
-        raise _indisponivel(decisao.retry_after, "Limite de 60 chamadas por minuto ao endpoint de token excedido.")
+@dataclass
+class Chamador:
+    """Who calls the token or revocation endpoint, for its limits (docs/limites.md):
+    - a caller that authenticates (a confidential app's secret; for a public app, a code or
+      refresh token of its own) counts against the app's 60 calls a minute, and nothing else
+      refuses it;
+    - every authentication failure is counted per app *and source address*: 20 in 10 minutes
+      block that app from that address for 10 minutes, never from the others;
+    - a refused call that did not authenticate (junk, a wrong secret, an unknown client) counts
+      against its address, and past `limite_origem` a minute its refusal becomes a 429.
+    Nobody who does not hold the app's credentials can spend its quota or block it. The windows
+    follow the domain's clock, so tests move them instead of waiting."""
+
+    limiter: RateLimiter
+    origem: str  # the caller's IP address (behind trusted proxies: the client's)
+    limite_origem: int
+    autenticado: bool = False
+
+    async def autenticou(self, app: AppOAuth) -> None:
+        """The caller proved it is `app`: one call of its per-minute quota."""
+        if self.autenticado:
+            return
+        self.autenticado = True
+        decisao = await self.limiter.hit([(f"oauth:app:{app.id}", CHAMADAS_POR_MINUTO)], now=agora().timestamp())
+        if not decisao.allowed:
+            raise _indisponivel(
+                decisao.retry_after, "Limite de 60 chamadas por minuto deste aplicativo ao endpoint de token excedido."
+            )
+
+    async def falhou(self, app: AppOAuth | None) -> None:
+        """The caller failed to prove it is `app` (None: no app has that client_id). Nothing for
+        a caller that already authenticated: its invalid_grant is not an authentication failure."""
+        if self.autenticado or app is None:
+            return
+        now = agora()
+        falhas = await repository.contar_falha(app.id, self.origem, now, now - JANELA_FALHAS)
+        if falhas >= FALHAS_PARA_BLOQUEIO:
+            await repository.bloquear(app.id, self.origem, now + BLOQUEIO)
+
+    async def recusado(self, erro: OAuth2Error) -> OAuth2Error:
+        """The answer to a refused call: `erro`, or a 429 once this address's unauthenticated
+        refusals pass their limit."""
+        if self.autenticado or isinstance(erro, TemporariamenteIndisponivel):
+            return erro
+        decisao = await self.limiter.hit([(f"oauth:origem:{self.origem}", self.limite_origem)], now=agora().timestamp())
+        if decisao.allowed:
+            return erro
+        return _indisponivel(
+            decisao.retry_after,
+            "Muitas chamadas recusadas vindas deste endereco; confira as credenciais do aplicativo.",
+        )
 
 
 def _indisponivel(segundos: int, descricao: str) -> TemporariamenteIndisponivel:
@@ -84,44 +129,42 @@ def retry_after(erro: OAuth2Error) -> int | None:
     return erro.retry_after if isinstance(erro, TemporariamenteIndisponivel) else None
 
 
-async def _falhou(app: AppOAuth) -> None:
-    """Count a failed authentication of this app; the 20th in 10 minutes blocks it for 10."""
+async def _barrar_bloqueio(app: AppOAuth, chamador: Chamador) -> None:
     now = agora()
-    falhas = await repository.contar_falha(app.id, now, now - JANELA_FALHAS)
-    if falhas >= FALHAS_PARA_BLOQUEIO:
-        await repository.bloquear_app(app.id, now + BLOQUEIO)
-
-
-def _bloqueio(app: AppOAuth, now: datetime) -> None:
-    if app.bloqueado_ate is not None and app.bloqueado_ate > now:
-        segundos = math.ceil((app.bloqueado_ate - now).total_seconds())
+    ate = await repository.bloqueado_ate(app.id, chamador.origem, now)
+    if ate is not None:
+        segundos = math.ceil((ate - now).total_seconds())
         raise _indisponivel(
-            segundos, "Aplicativo bloqueado por 10 minutos apos 20 falhas de autenticacao em 10 minutos."
+            segundos,
+            "Aplicativo bloqueado para este endereco por 10 minutos apos 20 falhas de autenticacao dele em 10 minutos.",
         )
 
 
-async def autenticar_cliente(credenciais: Credenciais) -> AppOAuth:
+async def autenticar_cliente(credenciais: Credenciais, chamador: Chamador) -> AppOAuth:
     """The app calling the token or revocation endpoint (RFC 6749 §2.3). Confidential apps prove
-    their secret; public apps send only client_id."""
+    their secret here; a public app sends only client_id and proves itself with the code or
+    refresh token it presents (the grant calls `chamador.autenticou` once that is found)."""
     client_id = credenciais.client_id
     if not client_id:
         raise InvalidRequestError(description="Falta client_id (no corpo ou em HTTP Basic).")
     app = await repository.app(client_id) if pode_existir(client_id, "app_") else None
     if app is None:
         raise _cliente_invalido("client_id desconhecido.")
-    _bloqueio(app, agora())
+    await _barrar_bloqueio(app, chamador)
     if app.situacao != "ativo":
         raise _cliente_invalido("Aplicativo desativado pelo integrador.")
     if app.tipo == "publico":
         if credenciais.client_secret:
+            await chamador.falhou(app)
             raise _cliente_invalido("Aplicativo publico nao tem client_secret: envie apenas client_id (e PKCE).")
         return app
     if not credenciais.client_secret:
-        await _falhou(app)
+        await chamador.falhou(app)
         raise _cliente_invalido("Aplicativo confidencial: envie client_secret (HTTP Basic ou corpo).")
     if not segredos.confere(app.hash_segredo, credenciais.client_secret):
-        await _falhou(app)
+        await chamador.falhou(app)
         raise _cliente_invalido("client_secret incorreto.")
+    await chamador.autenticou(app)
     return app
 
 
@@ -132,14 +175,14 @@ def _exigir(parametros: dict[str, str], nome: str) -> str:
     return valor
 
 
-async def emitir(parametros: dict[str, str], app: AppOAuth, *, bus) -> dict[str, Any]:
-    """The token response for a grant request of an authenticated app. `bus` carries revocations
-    to every process."""
+async def emitir(parametros: dict[str, str], app: AppOAuth, chamador: Chamador, *, bus) -> dict[str, Any]:
+    """The token response for a grant request of `app` (a public app authenticates with the code
+    or refresh token it presents). `bus` carries revocations to every process."""
     grant_type = _exigir(parametros, "grant_type")
     if grant_type == "authorization_code":
-        return await _trocar_codigo(parametros, app, bus)
+        return await _trocar_codigo(parametros, app, chamador, bus)
     if grant_type == "refresh_token":
-        return await _renovar(parametros, app, bus)
+        return await _renovar(parametros, app, chamador, bus)
     erro = UnsupportedGrantTypeError(grant_type[:40])
     erro.description = "Use grant_type authorization_code ou refresh_token."
     raise erro
@@ -184,14 +227,16 @@ async def _encerrar(autorizacao: Autorizacao, motivo: str, bus) -> None:
     await revogar_autorizacoes([autorizacao.id], motivo=motivo, bus=bus)
 
 
-async def _trocar_codigo(parametros: dict[str, str], app: AppOAuth, bus) -> dict[str, Any]:
+async def _trocar_codigo(parametros: dict[str, str], app: AppOAuth, chamador: Chamador, bus) -> dict[str, Any]:
     code = _exigir(parametros, "code")
     redirect_uri = _exigir(parametros, "redirect_uri")
     verifier = _exigir(parametros, "code_verifier")
     resumo = segredos.resumo(code)
     codigo = await repository.codigo(resumo) if code.startswith(segredos.CODIGO) else None
     if codigo is None or codigo.autorizacao.app_id != app.id:
+        await chamador.falhou(app)
         raise InvalidGrantError(description="Codigo de autorizacao invalido.")
+    await chamador.autenticou(app)
     autorizacao = codigo.autorizacao
     now = agora()
     if codigo.usado_em is not None:
@@ -213,19 +258,25 @@ async def _trocar_codigo(parametros: dict[str, str], app: AppOAuth, bus) -> dict
         )
     async with transaction():
         primeiro = await repository.usar_codigo(resumo, now)
-        resposta = await _emitir_par(autorizacao, codigo.escopos) if primeiro else None
-    if resposta is None:  # another request exchanged it a moment ago: a replay
+        # The authorisation exists from here on: it lists, and its linked account is active.
+        concedida = primeiro and await repository.conceder(autorizacao, now)
+        resposta = await _emitir_par(autorizacao, codigo.escopos) if concedida else None
+    if not primeiro:  # another request exchanged it a moment ago: a replay
         await _encerrar(autorizacao, "codigo_reutilizado", bus)
         raise InvalidGrantError(description="Codigo ja usado: a autorizacao foi encerrada.")
+    if resposta is None:  # the seller revoked it between the checks and now
+        raise InvalidGrantError(description="A autorizacao deste codigo foi encerrada.")
     return resposta
 
 
-async def _renovar(parametros: dict[str, str], app: AppOAuth, bus) -> dict[str, Any]:
+async def _renovar(parametros: dict[str, str], app: AppOAuth, chamador: Chamador, bus) -> dict[str, Any]:
     valor = _exigir(parametros, "refresh_token")
     resumo = segredos.resumo(valor)
     token = await repository.token_de_renovacao(resumo) if valor.startswith(segredos.TOKEN_RENOVACAO) else None
     if token is None or token.autorizacao.app_id != app.id:
+        await chamador.falhou(app)
         raise InvalidGrantError(description="refresh_token invalido.")
+    await chamador.autenticou(app)
     autorizacao = token.autorizacao
     if autorizacao.revogada_em is not None:
         raise InvalidGrantError(description="A autorizacao deste refresh_token foi encerrada.")
@@ -262,12 +313,16 @@ def _escopos_da_renovacao(scope: str | None, autorizacao: Autorizacao, app: AppO
     return catalogo_escopos.ordenados(pedidos)
 
 
-async def revogar(token: str, app: AppOAuth, *, bus) -> None:
+async def revogar(token: str, app: AppOAuth, chamador: Chamador, *, bus) -> None:
     """RFC 7009: an access or refresh token of this app ends its whole authorisation. Unknown
-    tokens, and tokens of other apps, change nothing (the answer is 200 all the same)."""
+    tokens, and tokens of other apps, change nothing (the answer is 200 all the same); for a
+    public app, which has no secret, they count as a failed authentication."""
     autorizacao = await repository.autorizacao_do_token(segredos.resumo(token)) if len(token) <= 200 else None
-    if autorizacao is not None and autorizacao.app_id == app.id:
-        await _encerrar(autorizacao, "revogacao", bus)
+    if autorizacao is None or autorizacao.app_id != app.id:
+        await chamador.falhou(app)
+        return
+    await chamador.autenticou(app)
+    await _encerrar(autorizacao, "revogacao", bus)
 
 
 # -- oat_ tokens on /v1 ----------------------------------------------------------------------
@@ -349,12 +404,12 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
     entry = await _carregar(segredos.resumo(token), cache)
     if entry is None:
         raise ApiError("UNAUTHORIZED", description="Token OAuth inexistente ou incorreto.")
+    if not entry.app_ativo:  # first: disabling the app also ended its authorisations
+        raise ApiError("UNAUTHORIZED", description="O aplicativo deste token foi desativado pelo integrador.")
     if entry.revogada or not entry.conta_ativa:
         raise ApiError(
             "UNAUTHORIZED", description="A autorização deste token foi revogada; a conta vinculada está pausada."
         )
-    if not entry.app_ativo:
-        raise ApiError("UNAUTHORIZED", description="O aplicativo deste token foi desativado pelo integrador.")
     if entry.expira_em <= agora().timestamp():  # the domain's one clock
         raise ApiError("UNAUTHORIZED", description="Token OAuth expirado (vale 1 hora): use o refresh_token.")
     ambiente = AMBIENTE_POR_MARCA[match.group(1)]
@@ -373,7 +428,10 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
 
 
 async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> tuple[int, int, int]:
-    """Codes a day after they expired (a replay still finds them the first day), tokens once
-    expired, authentication failures outside the counting window."""
+    """Codes a day after they expired (a replay still finds them the first day), tokens a week
+    after (a call with an expired token is still told "expired: refresh", and logged for its
+    integrator), authentication failures outside the counting window."""
     now = now or agora()
-    return await repository.expurgar(purge or Purge(), now - timedelta(days=1), now, now - JANELA_FALHAS)
+    return await repository.expurgar(
+        purge or Purge(), now - timedelta(days=1), now - GUARDA_APOS_EXPIRAR, now - JANELA_FALHAS
+    )

@@ -178,8 +178,10 @@ async def test_a_revocation_during_a_token_lookup_is_not_undone_by_the_cache(cli
     async def ler_e_revogar_em_seguida(resumo):
         row = await ler(resumo)
         monkeypatch.setattr(repository, "token_de_acesso", ler)
-        autenticado = await tokens.autenticar_cliente(tokens.Credenciais(app.client_id, app.client_secret))
-        await tokens.revogar(emitidos["refresh_token"], autenticado, bus=oauth.factory.runtime.bus)
+        runtime = oauth.factory.runtime
+        chamador = tokens.Chamador(runtime.limiter, "127.0.0.1", runtime.settings.rate_limit_unauthenticated_per_ip)
+        autenticado = await tokens.autenticar_cliente(tokens.Credenciais(app.client_id, app.client_secret), chamador)
+        await tokens.revogar(emitidos["refresh_token"], autenticado, chamador, bus=runtime.bus)
         return row
 
     monkeypatch.setattr(repository, "token_de_acesso", ler_e_revogar_em_seguida)

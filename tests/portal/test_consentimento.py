@@ -192,5 +192,6 @@ async def test_the_linked_account_takes_the_store_name_under_the_app_integrator(
     from graphql_api.conta.models import Conta
 
     conta = await Conta.get(integrador_id=integrator.id, origem="vinculada")
-    assert conta.nome == "Loja da Maria" and conta.situacao == "ativa"
-    assert conta.ambiente == "teste"  # the app's environment
+    assert conta.nome == "Loja da Maria" and conta.ambiente == "teste"  # the app's environment
+    assert conta.situacao == "pausada"  # nothing reaches the integrator until the code is exchanged
+    assert conta.codigo_externo.startswith("vdr_") and conta.codigo_externo != conta.vendedor_id

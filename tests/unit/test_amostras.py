@@ -17,6 +17,8 @@ from graphql_api.creditos.models import Carteira
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.geracao.models import Geracao
+from graphql_api.oauth.repository import Desvinculo
+from graphql_api.oauth.revogacao import dados_do_evento as dados_desvinculo
 from graphql_api.geracao.service import dados_do_evento as dados_geracao
 from graphql_api.plano.alertas import dados_cota_alerta, dados_creditos_baixos
 from graphql_api.plano.models import Assinatura
@@ -50,6 +52,9 @@ def _real(tipo: str) -> dict[str, Any]:
         inicio = datetime(2026, 11, 1, tzinfo=UTC)
         assinatura = Assinatura(ambiente="teste", cota_ciclo=500, ciclo_inicio_em=inicio, ciclo_fim_em=inicio)
         return dados_cota_alerta(assinatura, carteira, 90)
+    if tipo == "conta.desvinculada":
+        desvinculo = Desvinculo(conta_id="cta_x", app_id="app_x", integrador_id="itg_x", ambiente="teste")
+        return dados_desvinculo(desvinculo, "vendedor", datetime(2026, 11, 27, tzinfo=UTC))
     raise AssertionError(f"no real emitter known for {tipo}: add it here")
 
 

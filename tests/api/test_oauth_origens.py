@@ -4,6 +4,7 @@ token"): authentication failures block the app only for the address they come fr
 per address. The attacker calls from another loopback address (127.0.0.2); the app, through
 authlib's client as an integrator would, from its own (127.0.0.1)."""
 
+import itertools
 from dataclasses import replace
 
 import aiohttp
@@ -16,7 +17,7 @@ from graphql_api.core.relogio import agora
 from tests.factories import auth
 from vitrine.settings import Settings
 
-ATACANTE = "127.0.0.2"
+_OUTROS_ENDERECOS = itertools.count(2)
 JUNK_POR_MINUTO = 30
 
 
@@ -26,10 +27,18 @@ def settings() -> Settings:
 
 
 @pytest.fixture
-async def de_outro_endereco(client):
-    """An HTTP session to the same server whose connections leave from 127.0.0.2."""
+def atacante() -> str:
+    """Another loopback address (127.0.0.2 first), a new one for each test: the per-address
+    counters (in Redis, on the PostgreSQL leg) are the run's, and tests must not share them."""
+    n = next(_OUTROS_ENDERECOS)
+    return f"127.0.{n // 250}.{n % 250 + 2}" if n >= 250 else f"127.0.0.{n}"
+
+
+@pytest.fixture
+async def de_outro_endereco(client, atacante):
+    """An HTTP session to the same server whose connections leave from `atacante`."""
     async with aiohttp.ClientSession(
-        base_url=str(client.make_url("")), connector=aiohttp.TCPConnector(local_addr=(ATACANTE, 0))
+        base_url=str(client.make_url("")), connector=aiohttp.TCPConnector(local_addr=(atacante, 0))
     ) as session:
         yield session
 
@@ -55,7 +64,9 @@ def cliente_authlib(client, app, *, endereco: str = "127.0.0.1") -> AsyncOAuth2C
     )
 
 
-async def test_wrong_secrets_from_another_address_never_lock_the_app_out(client, oauth, integrator, de_outro_endereco):
+async def test_wrong_secrets_from_another_address_never_lock_the_app_out(
+    client, oauth, integrator, atacante, de_outro_endereco
+):
     # given an app with a seller's tokens
     app = await oauth.app(integrator)
     tokens = await oauth.tokens(app, await oauth.consentir(app))
@@ -64,10 +75,10 @@ async def test_wrong_secrets_from_another_address_never_lock_the_app_out(client,
     # when someone else sends 25 wrong secrets from 127.0.0.2
     erros = []
     impostor = replace(app, client_secret="cs_test_" + "x" * 40)
-    async with cliente_authlib(client, impostor, endereco=ATACANTE) as atacante:
+    async with cliente_authlib(client, impostor, endereco=atacante) as de_la:
         for _ in range(25):
             with pytest.raises(OAuthError) as recusa:
-                await atacante.refresh_token(token_url, refresh_token=tokens["refresh_token"])
+                await de_la.refresh_token(token_url, refresh_token=tokens["refresh_token"])
             erros.append(recusa.value.error)
 
     # then the first 20 are invalid_client, and from then on that address is blocked for the app

@@ -10,6 +10,8 @@ from tortoise import fields
 from tortoise.indexes import Index
 from tortoise.migrations.constraints import UniqueConstraint
 
+from vitrine.infra.migration_ops import DropColumn
+
 # Granted = its code was exchanged: the first use of one of its codes, or else its first token.
 CONCEDIDAS = """
 UPDATE autorizacoes_oauth SET concedida_em = COALESCE(
@@ -61,7 +63,8 @@ class Migration(migrations.Migration):
             options={'table': 'bloqueios_cliente_oauth', 'app': 'vitrine', 'unique_together': (('app_id', 'origem'),), 'pk_attr': 'id', 'table_description': 'An app blocked for one source address (20 authentication failures from it in 10 minutes).'},
             bases=['Model'],
         ),
-        ops.RemoveField(model_name='AppOAuth', name='bloqueado_ate'),
+        # In place: rebuilding apps_oauth on SQLite would cascade to every authorisation.
+        DropColumn(model_name='AppOAuth', name='bloqueado_ate'),
         ops.AddField(
             model_name='Autorizacao',
             name='concedida_em',

@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from graphql_api.aviso.assinatura import cabecalhos, novo_segredo
+from graphql_api.evento.amostras import exemplo
 from vitrine_client import AvisoInvalido, verificar_aviso
 
-EVENTO = {"id": "evt_1", "tipo": "geracao.concluida", "dados": {"geracaoId": "ger_1"}}
+EVENTO = exemplo("geracao.concluida")  # a body as the service sends it
 CORPO = json.dumps(EVENTO, separators=(",", ":"))
 
 
@@ -28,7 +29,7 @@ def test_a_tampered_body_or_another_secret_is_refused():
     segredo, chave = novo_segredo()
     corpo, headers = assinado(chave)
     with pytest.raises(AvisoInvalido):
-        verificar_aviso(corpo.replace(b"ger_1", b"ger_2"), headers, segredo)
+        verificar_aviso(corpo.replace(b"ger_0", b"ger_1"), headers, segredo)
     with pytest.raises(AvisoInvalido, match="não confere"):
         verificar_aviso(corpo, headers, novo_segredo()[0])
     with pytest.raises(AvisoInvalido):

@@ -1036,6 +1036,7 @@ class Evento(StrEnum):
     geracao_falhou = "geracao.falhou"
     creditos_baixos = "creditos.baixos"
     cota_alerta = "cota.alerta"
+    conta_desvinculada = "conta.desvinculada"
 
 
 class NovoAviso(BaseModel):
@@ -1051,7 +1052,7 @@ class NovoAviso(BaseModel):
             title="Url",
         ),
     ]
-    eventos: Annotated[list[Evento], Field(max_length=5, min_length=1, title="Eventos")]
+    eventos: Annotated[list[Evento], Field(max_length=6, min_length=1, title="Eventos")]
 
 
 class Aviso(BaseModel):
@@ -1173,7 +1174,7 @@ class NovaEscuta(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    eventos: Annotated[list[Evento] | None, Field(max_length=5, title="Eventos")] = None
+    eventos: Annotated[list[Evento] | None, Field(max_length=6, title="Eventos")] = None
 
 
 class EscutaAviso(BaseModel):
@@ -1262,6 +1263,7 @@ class Tipo1(StrEnum):
     geracao_falhou = "geracao.falhou"
     creditos_baixos = "creditos.baixos"
     cota_alerta = "cota.alerta"
+    conta_desvinculada = "conta.desvinculada"
 
 
 class Disparo(BaseModel):

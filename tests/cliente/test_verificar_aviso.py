@@ -5,10 +5,12 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pydantic import ValidationError
 
 from graphql_api.aviso.assinatura import cabecalhos, novo_segredo
 from graphql_api.evento.amostras import exemplo
 from vitrine_client import AvisoInvalido, verificar_aviso
+from vitrine_client.modelos import EventoGeracaoConcluida, EventoGeracaoFalhou
 
 EVENTO = exemplo("geracao.concluida")  # a body as the service sends it
 CORPO = json.dumps(EVENTO, separators=(",", ":"))
@@ -23,6 +25,15 @@ def test_a_valid_notice_gives_its_event():
     segredo, chave = novo_segredo()
     corpo, headers = assinado(chave)
     assert verificar_aviso(corpo, headers, segredo) == EVENTO
+
+
+def test_the_event_reads_into_the_generated_model_of_its_type():
+    segredo, chave = novo_segredo()
+    evento = verificar_aviso(*assinado(chave), segredo)
+    concluida = EventoGeracaoConcluida.model_validate(evento)
+    assert concluida.data.id == EVENTO["data"]["id"] and concluida.data.creditosCobrados == 5
+    with pytest.raises(ValidationError):  # another type's body is not this type's event
+        EventoGeracaoFalhou.model_validate(evento)
 
 
 def test_a_tampered_body_or_another_secret_is_refused():

@@ -12,11 +12,13 @@ docs publish."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from graphql_api.core.ids import new_id
 from graphql_api.core.transactions import transaction
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.evento.models import Evento
-from graphql_api.evento.payloads import DADOS, DadosEvento
+from graphql_api.evento.payloads import DADOS, DadosContaDesvinculada, DadosEvento, MotivoDesvinculacao
 from graphql_api.integracao import service as integracao
 
 
@@ -52,3 +54,21 @@ async def registrar(
         if not amostra:
             await integracao.registrar_evento(evento)
     return evento
+
+
+async def registrar_conta_desvinculada(
+    *,
+    integrador_id: str,
+    ambiente: str,
+    conta_id: str,
+    client_id: str,
+    motivo: MotivoDesvinculacao,
+    desvinculada_em: datetime,
+) -> Evento:
+    """`conta.desvinculada`: a linked account lost its last active authorisation. For the OAuth
+    domain to call inside the transaction that ends it (the account's id is the event's contaId
+    and its data's)."""
+    dados = DadosContaDesvinculada(contaId=conta_id, clientId=client_id, motivo=motivo, desvinculadaEm=desvinculada_em)
+    return await registrar(
+        "conta.desvinculada", integrador_id=integrador_id, ambiente=ambiente, conta_id=conta_id, dados=dados
+    )

@@ -5,7 +5,8 @@ receiver gets the deliveries, and each body is validated with jsonschema against
 document's `webhooks` section gives for its event, and each header against its parameter there.
 
 conta.desvinculada is validated as its sample is delivered (POST /avisos/disparos, what
-`vitrine-cli trigger` calls) until the OAuth side emits it for real."""
+`vitrine-cli trigger` calls) and as the domain function the OAuth side will call emits it, until
+an OAuth flow emits it for real."""
 
 from __future__ import annotations
 
@@ -15,7 +16,11 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from graphql_api.core.ids import new_id
+from graphql_api.core.relogio import agora
+from graphql_api.evento import service as eventos
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
+from graphql_api.evento.payloads import MotivoDesvinculacao
 from graphql_api.imagem.models import Imagem
 from tests.api.test_alertas_creditos import galeria
 from tests.api.test_avisos import registrar
@@ -82,9 +87,19 @@ async def test_every_notice_delivered_matches_the_schema_the_openapi_document_pu
     # the three test deliveries: aviso.teste
     response = await client.post("/v1/avisos/teste", headers=integrator.headers)
     assert response.status == 202, await response.text()
-    # and the sample of conta.desvinculada, the one event nothing emits yet
+    # conta.desvinculada, which the OAuth flow does not emit yet: its sample (vitrine-cli trigger),
+    # and the domain function the OAuth side will call, for a linked account
     response = await client.post("/v1/avisos/disparos", json={"tipo": "conta.desvinculada"}, headers=integrator.headers)
     assert response.status == 202, await response.text()
+    vinculada = await factory.conta_vinculada(integrator)
+    await eventos.registrar_conta_desvinculada(
+        integrador_id=integrator.id,
+        ambiente="teste",
+        conta_id=vinculada.id,
+        client_id=new_id("app_"),
+        motivo=MotivoDesvinculacao.INTEGRADOR_REVOGOU,
+        desvinculada_em=agora(),
+    )
 
     esperados = Counter(
         {
@@ -94,7 +109,7 @@ async def test_every_notice_delivered_matches_the_schema_the_openapi_document_pu
             "creditos.baixos": 1,
             "geracao.falhou": 1,
             TEST_EVENT: 3,
-            "conta.desvinculada": 1,
+            "conta.desvinculada": 2,
         }
     )
 
@@ -107,6 +122,9 @@ async def test_every_notice_delivered_matches_the_schema_the_openapi_document_pu
     por_tipo = {tipo: [r for r in receptor.recebidos if r.evento["tipo"] == tipo] for tipo in esperados}
     assert {r.evento["data"]["situacao"] for r in por_tipo["geracao.concluida"]} == {"concluida", "parcial"}
     assert [r.evento["data"]["limiar"] for r in por_tipo["cota.alerta"]] == [70, 90]
+    desvinculadas = {r.evento["contaId"]: r.evento["data"] for r in por_tipo["conta.desvinculada"]}
+    assert desvinculadas[vinculada.id]["contaId"] == vinculada.id
+    assert desvinculadas[vinculada.id]["motivo"] == "integrador_revogou"
     # ...and each delivery, its body and its headers, is what the document publishes for its event
     for recebido in receptor.recebidos:
         tipo = recebido.evento["tipo"]

@@ -166,6 +166,7 @@ class Bench:
         """Events, each in its own transaction; returns evento id -> creation time (unix)."""
         from graphql_api.core.ids import new_id
         from graphql_api.evento import service as eventos
+        from graphql_api.evento.amostras import amostra
 
         created: dict[str, float] = {}
         start = time.perf_counter()
@@ -176,7 +177,7 @@ class Bench:
                     await asyncio.sleep(pause)
             evento = await eventos.registrar(
                 "geracao.concluida", integrador_id=self.integrador_id, ambiente="teste", conta_id=None,
-                dados={"geracaoId": new_id("ger_")},
+                dados=amostra("geracao.concluida").dados.model_copy(update={"id": new_id("ger_")}),
             )
             created[evento.id] = evento.criado_em.timestamp()
         return created

@@ -17,6 +17,8 @@ def test_the_api_reference_renders_from_the_service_alone(page: Page, service: s
     # Redoc rendered the operations of the contract, from /v1/openapi.json
     expect(referencia.get_by_text("/galerias").first).to_be_visible(timeout=30_000)
     expect(referencia.get_by_text("/integracao/chamadas").first).to_be_attached()
+    # and the notices of the document's webhooks section, one per event
+    expect(referencia.get_by_text("perdeu a última autorização ativa", exact=False).first).to_be_attached()
     assert any(url.endswith("/v1/openapi.json") for url in pedidos), pedidos
     externos = [url for url in pedidos if urlsplit(url).scheme in ("http", "https") and urlsplit(url).netloc != origem]
     assert externos == []

@@ -1,6 +1,7 @@
 """The OpenAPI 3.1 document of /v1, built from what the code already declares: each route's
 spec (rest_v1/routing.py), request bodies from their pydantic models, response objects from the
-GraphQL types the handlers return, and error responses from the error catalog."""
+GraphQL types the handlers return, error responses from the error catalog, and the notices
+(`webhooks`) from their payload models (graphql_api/evento/payloads.py) and samples."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from graphql import (
 from pydantic import BaseModel
 
 from graphql_api.core.errors import CATALOG
+from graphql_api.evento import amostras, payloads
+from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 from graphql_api.oauth.escopos import DESCRICOES
 from graphql_api.operations import fragments
 from rest_v1.middlewares import idempotency
@@ -261,6 +264,102 @@ def _sse_schema(events: tuple[str, ...]) -> dict[str, Any]:
     }
 
 
+def _add_component(components: dict[str, Any], name: str, schema: dict[str, Any]) -> None:
+    if components.setdefault(name, schema) != schema:
+        raise ValueError(f"two different schemas are named {name}")
+
+
+def _payload_schema(tipo: str, components: dict[str, Any]) -> dict[str, Any]:
+    """The body of a notice of `tipo`: its envelope model as it is serialised (what is sent), in
+    named components."""
+    model = payloads.envelope(tipo)
+    schema = model.model_json_schema(mode="serialization", ref_template="#/components/schemas/{model}")
+    for name, definition in schema.pop("$defs", {}).items():
+        _add_component(components, name, definition)
+    _add_component(components, model.__name__, schema)
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+# The Standard Webhooks headers of every delivery (docs/avisos.md, "Assinatura").
+_SIGNATURE = {"type": "string", "pattern": r"^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$"}
+_NOTICE_HEADERS: list[dict[str, Any]] = [
+    {
+        "name": "webhook-id",
+        "in": "header",
+        "required": True,
+        "description": "Id da entrega (`ent_…`; `tst_…` nos testes de avisos), o mesmo em todas as tentativas: "
+        "use-o para não processar a mesma entrega duas vezes.",
+        "schema": {"type": "string"},
+    },
+    {
+        "name": "webhook-timestamp",
+        "in": "header",
+        "required": True,
+        "description": "Segundos Unix do momento da tentativa. Recuse um valor a mais de 5 minutos do seu relógio.",
+        "schema": {"type": "string", "pattern": "^[0-9]+$"},
+    },
+    {
+        "name": "webhook-signature",
+        "in": "header",
+        "required": True,
+        "description": "`v1,` e o base64 do HMAC-SHA256 de `<webhook-id>.<webhook-timestamp>.<corpo cru>`, com a "
+        "chave igual aos bytes do base64 que vem depois de `whsec_` no segredo; durante a rotação do segredo, "
+        "duas assinaturas separadas por espaço. Compare em tempo constante.",
+        "schema": _SIGNATURE,
+    },
+    {
+        "name": "X-Vitrine-Signature",
+        "in": "header",
+        "required": True,
+        "description": "O mesmo valor de `webhook-signature`.",
+        "schema": _SIGNATURE,
+    },
+]
+_REFUSAL = (
+    "Recusa: a assinatura não confere ou `webhook-timestamp` está a mais de 5 minutos do seu relógio. "
+    "Responda 400, 401 ou 403."
+)
+_NOTICE_RESPONSES: dict[str, Any] = {
+    "2XX": {
+        "description": "Entrega aceita. Responda em até 10 segundos (processe depois, numa fila sua); qualquer "
+        "outra resposta, ou nenhuma, agenda uma nova tentativa com o mesmo `webhook-id` e o mesmo corpo."
+    },
+    "400": {"description": _REFUSAL},
+    "401": {"description": _REFUSAL},
+    "403": {"description": _REFUSAL},
+    "410": {"description": "O endereço não quer mais avisos: ele é desativado na hora."},
+}
+
+
+def _webhooks(components: dict[str, Any], docs_url: str) -> dict[str, Any]:
+    """One notice per event type (and the test deliveries' aviso.teste): the body from its model,
+    an example from its sample, the signature headers and the answers the service expects."""
+    webhooks: dict[str, Any] = {}
+    for tipo in [*EVENT_TYPES, TEST_EVENT]:
+        model = payloads.DADOS[tipo]
+        webhooks[tipo] = {
+            "post": {
+                "tags": ["Avisos"],
+                "summary": tipo,
+                "operationId": "aviso_" + tipo.replace(".", "_"),
+                "description": " ".join((model.__doc__ or "").split())
+                + f" Assinatura, novas tentativas e exemplos: {docs_url}/avisos.",
+                "parameters": _NOTICE_HEADERS,
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": _payload_schema(tipo, components),
+                            "example": amostras.exemplo(tipo),
+                        }
+                    },
+                },
+                "responses": _NOTICE_RESPONSES,
+            }
+        }
+    return webhooks
+
+
 def build(base_url: str, api_url: str, docs_url: str) -> dict[str, Any]:
     from graphql_api.schema import schema
     from rest_v1.app import ROUTE_MODULES
@@ -347,6 +446,7 @@ def build(base_url: str, api_url: str, docs_url: str) -> dict[str, Any]:
         },
         "servers": [{"url": api_url}],
         "paths": paths,
+        "webhooks": _webhooks(components, docs_url),
         "components": {
             "schemas": components,
             "securitySchemes": _security_schemes(base_url),

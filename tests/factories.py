@@ -14,7 +14,9 @@ from graphql_api.chave import service as chaves
 from graphql_api.core import relogio as relogio_do_dominio
 from graphql_api.conta.models import Conta
 from graphql_api.evento import service as eventos
+from graphql_api.evento.amostras import amostra
 from graphql_api.evento.models import Evento
+from graphql_api.evento.payloads import DadosEvento
 from graphql_api.core.ids import new_id
 from graphql_api.core.principal import Ambiente
 from graphql_api.geracao.models import Geracao
@@ -122,12 +124,13 @@ class Factory:
 
     async def evento(
         self, integrator: Integrator, tipo: str = "geracao.concluida", *, conta_id: str | None = None,
-        ambiente: str = "teste", dados: dict[str, Any] | None = None,
+        ambiente: str = "teste", dados: DadosEvento | None = None,
     ) -> Evento:
-        """An event as a domain registers it, inside the transaction of its change."""
+        """An event as a domain registers it, inside the transaction of its change; its data is the
+        type's sample (graphql_api/evento/amostras.py) unless given."""
         return await eventos.registrar(
             tipo, integrador_id=integrator.id, ambiente=ambiente, conta_id=conta_id,
-            dados=dados if dados is not None else {"geracaoId": new_id("ger_")},
+            dados=dados if dados is not None else amostra(tipo).dados,
         )
 
     async def pedir(self, key: str, path: str, body: dict, *, idempotency_key: str | None = None) -> dict:

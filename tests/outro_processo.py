@@ -8,6 +8,7 @@ import asyncio
 import sys
 
 from graphql_api.evento import service as eventos
+from graphql_api.evento.amostras import amostra
 from vitrine import db
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
@@ -20,7 +21,7 @@ async def main(integrador_id: str, tipo: str) -> None:
     await runtime.start()
     try:
         evento = await eventos.registrar(
-            tipo, integrador_id=integrador_id, ambiente="teste", conta_id=None, dados={"origem": "outro processo"}
+            tipo, integrador_id=integrador_id, ambiente="teste", conta_id=None, dados=amostra(tipo).dados
         )
         print(evento.id)
     finally:

@@ -1,5 +1,6 @@
 """The Jinja environment shared by the documentation site and the portal."""
 
+import re
 from typing import cast
 
 import jinja2
@@ -41,13 +42,18 @@ for _rule in ("fence", "code_block"):
     _markdown.add_render_rule(_rule, _focusable_pre(_html_renderer.rules[_rule]))
 
 
+# A line that is only an HTML comment (the guides' markers around generated or tested text):
+# hidden, as any Markdown renderer hides it, although raw HTML is shown as text.
+_COMMENT_LINE = re.compile(r"^<!--[^\n]*-->[ \t]*\n?", re.MULTILINE)
+
+
 def markdown_tokens(text: str) -> list:
     """The parsed tokens of a text, as render_markdown sees them (headings carry their id)."""
-    return _markdown.parse(text)
+    return _markdown.parse(_COMMENT_LINE.sub("", text))
 
 
 def render_markdown(text: str) -> str:
-    return _markdown.render(text)
+    return _markdown.render(_COMMENT_LINE.sub("", text))
 
 
 def environment() -> jinja2.Environment:

@@ -25,10 +25,10 @@ from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
-from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import exigir_aceito
+from graphql_api.evento import payloads
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.integracao import alertas
@@ -77,13 +77,15 @@ def json_compacto(value: Any) -> str:
 
 
 def corpo_do_evento(evento: Evento) -> str:
-    return _corpo(evento.id, evento.tipo, evento.criado_em, evento.conta_id, evento.dados)
+    return corpo_json(evento.id, evento.tipo, evento.criado_em, evento.conta_id, evento.dados)
 
 
-def _corpo(evento_id: str, tipo: str, criado_em: datetime, conta_id: str | None, dados: dict[str, Any]) -> str:
-    return json_compacto(
-        {"id": evento_id, "tipo": tipo, "criadoEm": format_timestamp(criado_em), "contaId": conta_id, "data": dados}
-    )
+def corpo_json(
+    evento_id: str, tipo: str, criado_em: datetime, conta_id: str | None, dados: payloads.DadosEvento | dict[str, Any]
+) -> str:
+    """The exact body of a delivery: the event type's envelope (graphql_api/evento/payloads.py) as
+    compact JSON, what gets signed and sent."""
+    return json_compacto(payloads.corpo(evento_id, tipo, criado_em, conta_id, dados))
 
 
 def enviados(cabecalhos: dict[str, str]) -> dict[str, str]:
@@ -105,7 +107,7 @@ async def enviar_amostra(principal: Principal, aviso_id: str, tipo: str) -> Entr
         aviso_id=aviso.id,
         evento_id=evento_id,
         tipo=tipo,
-        corpo=_corpo(evento_id, tipo, agora, (exemplo := amostra(tipo)).conta_id, exemplo.dados),
+        corpo=corpo_json(evento_id, tipo, agora, (exemplo := amostra(tipo)).conta_id, exemplo.dados),
         proxima_tentativa_em=agora,
         enfileirada_em=agora,
         amostra=True,

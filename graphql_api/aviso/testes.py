@@ -11,18 +11,18 @@ from typing import TYPE_CHECKING, Any
 
 from graphql_api.aviso import assinatura, enderecos, entregas, repository
 from graphql_api.aviso.enderecos import obter_aviso
-from graphql_api.aviso.entregas import Resposta, json_compacto
+from graphql_api.aviso.entregas import Resposta, corpo_json
 from graphql_api.aviso.models import Aviso, RodadaTeste, TesteAviso
 from graphql_api.aviso.schemas import PedidoTeste
 from graphql_api.core import relogio
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Principal
-from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
 from graphql_api.evento.catalog import TEST_EVENT
+from graphql_api.evento.payloads import DadosAvisoTeste
 from graphql_api.integracao import service as integracao
 
 if TYPE_CHECKING:
@@ -114,15 +114,7 @@ async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
         chaves = enderecos.chaves(rodada.aviso, runtime.settings, agora)
 
         async def enviar(teste: TesteAviso) -> None:
-            corpo = json_compacto(
-                {
-                    "id": new_id("evt_"),
-                    "tipo": TEST_EVENT,
-                    "criadoEm": format_timestamp(agora),
-                    "contaId": None,
-                    "data": {"testeId": teste.id},
-                }
-            )
+            corpo = corpo_json(new_id("evt_"), TEST_EVENT, agora, None, DadosAvisoTeste(testeId=teste.id))
             cabecalhos = _cabecalhos_de_teste(teste.caso, teste.id, corpo, chaves, agora)
             await concluir_teste(
                 teste, cabecalhos, corpo, await entregas.enviar(runtime, rodada.url, corpo, cabecalhos)

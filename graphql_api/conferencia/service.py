@@ -27,6 +27,7 @@ from graphql_api.core.relogio import agora
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.evento import service as eventos
+from graphql_api.evento.payloads import DadosProdutoConferido
 from graphql_api.imagem import service as imagens
 from graphql_api.produto import repository as produtos
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
@@ -215,23 +216,25 @@ async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: lis
     return CONCLUIDA
 
 
-def dados_do_evento(produto: Produto, conferencia: Conferencia) -> dict:
-    return {
-        "produto": {
-            "id": produto.id,
-            "contaId": produto.conta_id,
-            "codigo": produto.codigo,
-            "situacao": produto.situacao,
-            "versao": produto.versao,
-        },
-        "conferencia": {
-            "id": conferencia.id,
-            "produtoId": produto.id,
-            "versaoProduto": conferencia.versao_produto,
-            "situacao": conferencia.situacao,
-            "resultados": conferencia.resultados,
-        },
-    }
+def dados_do_evento(produto: Produto, conferencia: Conferencia) -> DadosProdutoConferido:
+    return DadosProdutoConferido.model_validate(
+        {
+            "produto": {
+                "id": produto.id,
+                "contaId": produto.conta_id,
+                "codigo": produto.codigo,
+                "situacao": produto.situacao,
+                "versao": produto.versao,
+            },
+            "conferencia": {
+                "id": conferencia.id,
+                "produtoId": produto.id,
+                "versaoProduto": conferencia.versao_produto,
+                "situacao": conferencia.situacao,
+                "resultados": conferencia.resultados,
+            },
+        }
+    )
 
 
 async def _broken(conferencia: Conferencia, erro: str) -> str:

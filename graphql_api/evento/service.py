@@ -4,16 +4,19 @@
 when there is none), so an event exists if and only if the change was committed. In the same
 transaction each subscribed notice address gets a delivery row (the outbox); the sends are
 queued once it commits, and so does each live listening session (`vitrine-cli listen`) of the
-test environment."""
+test environment.
+
+`dados` is the event type's payload model (graphql_api/evento/payloads.py), never a dict: what is
+stored and sent is that model's dump, so it cannot differ from what the OpenAPI document and the
+docs publish."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from graphql_api.core.ids import new_id
 from graphql_api.core.transactions import transaction
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.evento.models import Evento
+from graphql_api.evento.payloads import DADOS, DadosEvento
 from graphql_api.integracao import service as integracao
 
 
@@ -23,15 +26,17 @@ async def registrar(
     integrador_id: str,
     ambiente: str,
     conta_id: str | None,
-    dados: dict[str, Any],
+    dados: DadosEvento,
     amostra: bool = False,
 ) -> Evento:
-    """`amostra`: a sample (POST /avisos/disparos), delivered like any event but proof of nothing
-    for the integration steps."""
+    """`dados`: an instance of `tipo`'s model (DADOS[tipo]). `amostra`: a sample (POST
+    /avisos/disparos), delivered like any event but proof of nothing for the integration steps."""
     from graphql_api.aviso import entregas, escutas  # avisos depends on the event catalog
 
     if tipo not in EVENT_TYPES:
         raise ValueError(f"unknown event type {tipo}")
+    if type(dados) is not DADOS[tipo]:
+        raise TypeError(f"{tipo} takes {DADOS[tipo].__name__}, not {type(dados).__name__}")
     async with transaction():
         evento = await Evento.create(
             id=new_id("evt_"),
@@ -39,7 +44,7 @@ async def registrar(
             ambiente=ambiente,
             tipo=tipo,
             conta_id=conta_id,
-            dados=dados,
+            dados=dados.model_dump(mode="json"),
             amostra=amostra,
         )
         await entregas.enfileirar_entregas(evento)

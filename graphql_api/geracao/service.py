@@ -33,6 +33,7 @@ from graphql_api.core.validation import validate
 from graphql_api.creditos import service as creditos
 from graphql_api.creditos.precos import custo
 from graphql_api.evento import service as eventos
+from graphql_api.evento.payloads import DadosGeracaoConcluida, DadosGeracaoFalhou
 from graphql_api.geracao import render, repository
 from graphql_api.geracao.models import Geracao
 from graphql_api.geracao.repository import CONCLUIDA, FALHOU, NA_FILA, PARCIAL, PROCESSANDO
@@ -373,17 +374,23 @@ async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path, prefixo: s
 # -- settling ------------------------------------------------------------------------------------
 
 
-def dados_do_evento(geracao: Geracao) -> dict:
-    return {
-        "id": geracao.id,
-        "tipo": geracao.tipo,
-        "situacao": geracao.situacao,
-        "produtoId": geracao.produto_id,
-        "creditosReservados": geracao.creditos_reservados,
-        "creditosCobrados": geracao.creditos_cobrados,
-        "falhas": (geracao.erro or {}).get("falhas", []),
-        "motivo": (geracao.erro or {}).get("mensagem"),
-    }
+def dados_do_evento(geracao: Geracao) -> DadosGeracaoConcluida | DadosGeracaoFalhou:
+    """The payload of a settled generation's event: geracao.falhou's when it failed, else
+    geracao.concluida's (concluida or parcial)."""
+    modelo = DadosGeracaoFalhou if geracao.situacao == FALHOU else DadosGeracaoConcluida
+    erro = geracao.erro or {}
+    return modelo.model_validate(
+        {
+            "id": geracao.id,
+            "tipo": geracao.tipo,
+            "situacao": geracao.situacao,
+            "produtoId": geracao.produto_id,
+            "creditosReservados": geracao.creditos_reservados,
+            "creditosCobrados": geracao.creditos_cobrados,
+            "falhas": erro.get("falhas", []),
+            "motivo": erro.get("mensagem"),
+        }
+    )
 
 
 async def _settle(geracao: Geracao, saidas: _Saidas) -> str:

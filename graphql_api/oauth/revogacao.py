@@ -6,12 +6,11 @@ conta.desvinculada, in the same transaction) and tells every process to forget w
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from graphql_api.core.relogio import agora
-from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import transaction
 from graphql_api.evento import service as eventos
+from graphql_api.evento.payloads import DadosContaDesvinculada, MotivoDesvinculacao
 from graphql_api.oauth import repository
 from graphql_api.oauth.cache import CACHE_TOPIC
 from graphql_api.oauth.repository import Desvinculo
@@ -20,23 +19,23 @@ from graphql_api.oauth.repository import Desvinculo
 # tells the integrator. A wrong code_verifier ends an authorisation before its code is exchanged,
 # so it never unlinks an account; it is mapped all the same, as the credential misuse it is.
 MOTIVO_DO_DESVINCULO = {
-    "vendedor": "vendedor_revogou",
-    "revogacao": "integrador_revogou",
-    "app_desativado": "app_desativado",
-    "codigo_reutilizado": "credencial_reutilizada",
-    "renovacao_reutilizada": "credencial_reutilizada",
-    "verificador_incorreto": "credencial_reutilizada",
+    "vendedor": MotivoDesvinculacao.VENDEDOR_REVOGOU,
+    "revogacao": MotivoDesvinculacao.INTEGRADOR_REVOGOU,
+    "app_desativado": MotivoDesvinculacao.APP_DESATIVADO,
+    "codigo_reutilizado": MotivoDesvinculacao.CREDENCIAL_REUTILIZADA,
+    "renovacao_reutilizada": MotivoDesvinculacao.CREDENCIAL_REUTILIZADA,
+    "verificador_incorreto": MotivoDesvinculacao.CREDENCIAL_REUTILIZADA,
 }
 
 
-def dados_do_evento(desvinculo: Desvinculo, motivo: str, quando: datetime) -> dict[str, Any]:
+def dados_do_evento(desvinculo: Desvinculo, motivo: str, quando: datetime) -> DadosContaDesvinculada:
     """The `data` of conta.desvinculada."""
-    return {
-        "contaId": desvinculo.conta_id,
-        "clientId": desvinculo.app_id,
-        "motivo": MOTIVO_DO_DESVINCULO[motivo],
-        "desvinculadaEm": format_timestamp(quando),
-    }
+    return DadosContaDesvinculada(
+        contaId=desvinculo.conta_id,
+        clientId=desvinculo.app_id,
+        motivo=MOTIVO_DO_DESVINCULO[motivo],
+        desvinculadaEm=quando,
+    )
 
 
 async def revogar_autorizacoes(ids: list[str], *, motivo: str, bus) -> int:

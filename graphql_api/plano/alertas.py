@@ -17,6 +17,7 @@ from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit
 from graphql_api.creditos.models import Carteira, Lancamento
 from graphql_api.evento import service as eventos
+from graphql_api.evento.payloads import DadosCotaAlerta, DadosCreditosBaixos
 from graphql_api.integracao import alertas
 from graphql_api.plano import ciclo, repository
 from graphql_api.plano.models import Assinatura, Plano
@@ -40,41 +41,45 @@ def _reais(centavos: int) -> str:
     return f"R$ {inteiro:,}".replace(",", ".") + f",{resto:02d}"
 
 
-async def _evento(tipo: str, carteira: Carteira, dados: dict) -> None:
+async def _evento(tipo: str, carteira: Carteira, dados: DadosCreditosBaixos | DadosCotaAlerta) -> None:
     """A wallet's event: the integrator's, of no account."""
     await eventos.registrar(
         tipo, integrador_id=carteira.integrador_id, ambiente=carteira.ambiente, conta_id=None, dados=dados
     )
 
 
-def dados_creditos_baixos(carteira: Carteira, limite: int, cota: int) -> dict:
+def dados_creditos_baixos(carteira: Carteira, limite: int, cota: int) -> DadosCreditosBaixos:
     """The payload of `creditos.baixos` (its payload starts with the environment, like every
     wallet event); pure, so the sample of graphql_api/evento/amostras.py is checked against it."""
-    return {
-        "ambiente": carteira.ambiente,
-        "creditosDisponiveis": carteira.creditos_disponiveis,
-        "creditosPlano": carteira.creditos_plano,
-        "creditosPacote": carteira.creditos_pacote,
-        "creditosReservados": carteira.creditos_reservados,
-        "limite": limite,
-        "cotaMensal": cota,
-    }
+    return DadosCreditosBaixos.model_validate(
+        {
+            "ambiente": carteira.ambiente,
+            "creditosDisponiveis": carteira.creditos_disponiveis,
+            "creditosPlano": carteira.creditos_plano,
+            "creditosPacote": carteira.creditos_pacote,
+            "creditosReservados": carteira.creditos_reservados,
+            "limite": limite,
+            "cotaMensal": cota,
+        }
+    )
 
 
-def dados_cota_alerta(assinatura: Assinatura, carteira: Carteira, limiar: int) -> dict:
+def dados_cota_alerta(assinatura: Assinatura, carteira: Carteira, limiar: int) -> DadosCotaAlerta:
     """The payload of one `cota.alerta` (pure, as dados_creditos_baixos)."""
     usados, restantes = ciclo.uso(assinatura, carteira)
-    return {
-        "ambiente": carteira.ambiente,
-        "limiar": limiar,
-        "percentualUsado": ciclo.percentual(assinatura, carteira),
-        "cotaMensal": assinatura.cota_ciclo,
-        "creditosUsados": usados,
-        "creditosRestantes": restantes,
-        "creditosPacote": carteira.creditos_pacote,
-        "cicloInicioEm": format_timestamp(assinatura.ciclo_inicio_em),
-        "cicloFimEm": format_timestamp(assinatura.ciclo_fim_em),
-    }
+    return DadosCotaAlerta.model_validate(
+        {
+            "ambiente": carteira.ambiente,
+            "limiar": limiar,
+            "percentualUsado": ciclo.percentual(assinatura, carteira),
+            "cotaMensal": assinatura.cota_ciclo,
+            "creditosUsados": usados,
+            "creditosRestantes": restantes,
+            "creditosPacote": carteira.creditos_pacote,
+            "cicloInicioEm": assinatura.ciclo_inicio_em,
+            "cicloFimEm": assinatura.ciclo_fim_em,
+        }
+    )
 
 
 async def _queue(integrador_id: str, ambiente: str) -> None:

@@ -17,6 +17,7 @@ from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.core.transactions import transaction
 from graphql_api.core.principal import ALL_SCOPES, OAUTH_SCOPES, Ambiente, CredentialKind, Principal
+from graphql_api.evento.amostras import amostra
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.executor import Operation, run
 from portal import avisos as portal_avisos
@@ -157,8 +158,8 @@ async def test_an_event_is_delivered_signed_with_the_contract_payload(client, fa
     aviso = await registrar(client, integrator, receptor, ["geracao.concluida"])
     conta = await factory.conta(integrator)
     # when a generation finishes (and another event nobody subscribed to happens)
-    evento = await factory.evento(integrator, "geracao.concluida", conta_id=conta["id"], dados={"geracaoId": "ger_1"})
-    await factory.evento(integrator, "geracao.falhou", dados={"geracaoId": "ger_2"})
+    evento = await factory.evento(integrator, "geracao.concluida", conta_id=conta["id"])
+    await factory.evento(integrator, "geracao.falhou")
 
     async def delivered():
         assert [e["situacao"] for e in await entregas(client, integrator, aviso["id"])] == ["entregue"]
@@ -169,7 +170,7 @@ async def test_an_event_is_delivered_signed_with_the_contract_payload(client, fa
     assert recebido.valido is True
     assert recebido.evento == {
         "id": evento.id, "tipo": "geracao.concluida", "criadoEm": recebido.evento["criadoEm"],
-        "contaId": conta["id"], "data": {"geracaoId": "ger_1"},
+        "contaId": conta["id"], "data": amostra("geracao.concluida").dados.model_dump(mode="json"),
     }
     assert recebido.cabecalhos["x-vitrine-signature"] == recebido.cabecalhos["webhook-signature"]
     assert recebido.cabecalhos["content-type"] == "application/json"
@@ -183,7 +184,7 @@ async def test_an_event_is_delivered_signed_with_the_contract_payload(client, fa
 async def test_events_of_a_linked_account_carry_its_conta_id(client, factory, integrator, receptor):
     aviso = await registrar(client, integrator, receptor, ["produto.conferido"])
     vinculada = await factory.conta_vinculada(integrator)
-    await factory.evento(integrator, "produto.conferido", conta_id=vinculada.id, dados={"produtoId": "prd_1"})
+    await factory.evento(integrator, "produto.conferido", conta_id=vinculada.id)
 
     async def delivered():
         assert [e["situacao"] for e in await entregas(client, integrator, aviso["id"])] == ["entregue"]

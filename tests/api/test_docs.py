@@ -7,6 +7,8 @@ from openapi_spec_validator import validate as validate_openapi
 
 from graphql_api.conferencia.catalog import CATALOGO
 from graphql_api.core.errors import CATALOG
+from graphql_api.evento import amostras, payloads
+from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 from rest_v1.app import ROUTE_MODULES
 from tests.unit.test_textos import PLACEHOLDER
 from vitrine.docs_site import GUIDES
@@ -30,6 +32,34 @@ async def test_openapi_document_lists_every_route_with_its_errors(client):
     assert {"id", "tipo", "situacao", "creditosReservados", "ambiente", "progresso", "resultados"} <= set(
         geracao["properties"]
     )
+
+
+async def test_openapi_document_describes_every_notice(client):
+    spec = await (await client.get("/v1/openapi.json")).json()
+    validate_openapi(spec)
+    # one notice per selectable event, and the test deliveries' aviso.teste
+    assert list(spec["webhooks"]) == [*EVENT_TYPES, TEST_EVENT]
+    for tipo, webhook in spec["webhooks"].items():
+        notice = webhook["post"]
+        # the Standard Webhooks headers and the service-named one, all required
+        headers = {p["name"]: p for p in notice["parameters"] if p["in"] == "header"}
+        assert set(headers) == {"webhook-id", "webhook-timestamp", "webhook-signature", "X-Vitrine-Signature"}
+        assert all(h["required"] for h in headers.values())
+        # the answers a receiver gives: 2XX to a valid one, 400/401/403 to a bad signature or old timestamp
+        assert {"2XX", "400", "401", "403"} <= set(notice["responses"])
+        # the body: the envelope of this type, from the payload model, with the sample as example
+        body = notice["requestBody"]["content"]["application/json"]
+        name = body["schema"]["$ref"].rsplit("/", 1)[1]
+        assert name == payloads.envelope(tipo).__name__
+        envelope = spec["components"]["schemas"][name]
+        assert envelope["required"] == ["id", "tipo", "criadoEm", "contaId", "data"]
+        assert envelope["properties"]["tipo"]["const"] == tipo
+        data = spec["components"]["schemas"][envelope["properties"]["data"]["$ref"].rsplit("/", 1)[1]]
+        assert set(data["properties"]) == set(payloads.DADOS[tipo].model_fields)
+        assert all(f.get("description") or "$ref" in f for f in data["properties"].values()), tipo
+        assert body["example"] == amostras.exemplo(tipo)
+    motivo = spec["components"]["schemas"]["MotivoDesvinculacao"]
+    assert motivo["enum"] == ["vendedor_revogou", "integrador_revogou", "app_desativado", "credencial_reutilizada"]
 
 
 async def test_error_page_has_an_anchor_per_type_and_every_link_resolves(client, integrator):

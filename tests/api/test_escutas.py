@@ -81,7 +81,7 @@ async def test_listen_forwards_signed_notices_records_the_answer_and_ends_on_ctr
         "tipo": "geracao.concluida",
         "criadoEm": evento["criadoEm"],
         "contaId": evento["contaId"],
-        "data": AMOSTRAS["geracao.concluida"].dados,
+        "data": AMOSTRAS["geracao.concluida"].dados.model_dump(mode="json"),
     }
     # and the command prints the event, the local answer and its time
     linha = await execucao.linha(evento["id"])
@@ -307,7 +307,8 @@ async def test_trigger_of_each_event_type_reaches_the_listener(client, integrato
     assert [r.evento["tipo"] for r in receptor_local.recebidos] == list(EVENT_TYPES)
     for recebido in receptor_local.recebidos:
         amostra = AMOSTRAS[recebido.evento["tipo"]]
-        assert recebido.evento["data"] == amostra.dados and recebido.evento["contaId"] == amostra.conta_id
+        assert recebido.evento["data"] == amostra.dados.model_dump(mode="json")
+        assert recebido.evento["contaId"] == amostra.conta_id
     assert await execucao.interromper() == 0
 
 

@@ -8,7 +8,9 @@ from graphql_api.chamada.models import Chamada
 from graphql_api.core.principal import Ambiente
 from graphql_api.core.transactions import transaction
 from graphql_api.evento import service as eventos
+from graphql_api.evento.amostras import amostra
 from graphql_api.evento.models import Evento
+from graphql_api.evento.payloads import DadosGeracaoConcluida
 from graphql_api.integracao import service as integracao
 from graphql_api.integracao.models import EtapaIntegracao, Espera429
 from tests.api.test_auth import assert_error
@@ -127,12 +129,18 @@ async def test_product_step_follows_the_real_quality_check(client, factory, inte
     assert evento.tipo == "produto.conferido" and evento.dados["produto"]["id"] == rica["id"]
 
 
+def _galeria(geracao_id: str) -> DadosGeracaoConcluida:
+    dados = amostra("geracao.concluida").dados
+    assert isinstance(dados, DadosGeracaoConcluida)
+    return dados.model_copy(update={"id": geracao_id})
+
+
 async def test_generation_steps_count_test_generations_only(client, integrator):
     async with transaction():
         await eventos.registrar("geracao.concluida", integrador_id=integrator.id, ambiente="producao", conta_id=None,
-                                dados={"id": "ger_prod", "tipo": "galeria"})
+                                dados=_galeria("ger_prod"))
         evento = await eventos.registrar("geracao.concluida", integrador_id=integrator.id, ambiente="teste", conta_id=None,
-                                         dados={"id": "ger_1", "tipo": "galeria"})
+                                         dados=_galeria("ger_1"))
     etapa = await wait_step(client, integrator, "GALERIA_TESTE", "ok")
     assert etapa["evidencia"] == {"eventId": evento.id, "geracaoId": "ger_1"}
     assert step(await status(client, integrator), "VIDEO_TESTE")["situacao"] == "pendente"

@@ -5,11 +5,14 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pydantic import ValidationError
 
 from graphql_api.aviso.assinatura import cabecalhos, novo_segredo
+from graphql_api.evento.amostras import exemplo
 from vitrine_client import AvisoInvalido, verificar_aviso
+from vitrine_client.modelos import EventoGeracaoConcluida, EventoGeracaoFalhou
 
-EVENTO = {"id": "evt_1", "tipo": "geracao.concluida", "dados": {"geracaoId": "ger_1"}}
+EVENTO = exemplo("geracao.concluida")  # a body as the service sends it
 CORPO = json.dumps(EVENTO, separators=(",", ":"))
 
 
@@ -24,11 +27,20 @@ def test_a_valid_notice_gives_its_event():
     assert verificar_aviso(corpo, headers, segredo) == EVENTO
 
 
+def test_the_event_reads_into_the_generated_model_of_its_type():
+    segredo, chave = novo_segredo()
+    evento = verificar_aviso(*assinado(chave), segredo)
+    concluida = EventoGeracaoConcluida.model_validate(evento)
+    assert concluida.data.id == EVENTO["data"]["id"] and concluida.data.creditosCobrados == 5
+    with pytest.raises(ValidationError):  # another type's body is not this type's event
+        EventoGeracaoFalhou.model_validate(evento)
+
+
 def test_a_tampered_body_or_another_secret_is_refused():
     segredo, chave = novo_segredo()
     corpo, headers = assinado(chave)
     with pytest.raises(AvisoInvalido):
-        verificar_aviso(corpo.replace(b"ger_1", b"ger_2"), headers, segredo)
+        verificar_aviso(corpo.replace(b"ger_0", b"ger_1"), headers, segredo)
     with pytest.raises(AvisoInvalido, match="não confere"):
         verificar_aviso(corpo, headers, novo_segredo()[0])
     with pytest.raises(AvisoInvalido):

@@ -151,7 +151,7 @@ async def test_deliveries_filter_by_event_and_result_and_show_the_answer(portal,
     integrator = Integrator(await integrador_id(owner), "")
     receptor.respostas = [(503, {"Retry-After": "1", "X-Servidor": "integrador"})]
     await factory.evento(integrator, "geracao.concluida")
-    await factory.evento(integrator, "produto.conferido", dados={"produto": {"id": "prd_x"}})
+    await factory.evento(integrator, "produto.conferido")
 
     async def both_done():
         page = await portal.page(f"/avisos/{aviso_id}")

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from datetime import date
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import AnyUrl, AwareDatetime, BaseModel, ConfigDict, Field, RootModel
@@ -1036,6 +1036,7 @@ class Evento(StrEnum):
     geracao_falhou = "geracao.falhou"
     creditos_baixos = "creditos.baixos"
     cota_alerta = "cota.alerta"
+    conta_desvinculada = "conta.desvinculada"
 
 
 class NovoAviso(BaseModel):
@@ -1051,7 +1052,7 @@ class NovoAviso(BaseModel):
             title="Url",
         ),
     ]
-    eventos: Annotated[list[Evento], Field(max_length=5, min_length=1, title="Eventos")]
+    eventos: Annotated[list[Evento], Field(max_length=6, min_length=1, title="Eventos")]
 
 
 class Aviso(BaseModel):
@@ -1173,7 +1174,7 @@ class NovaEscuta(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    eventos: Annotated[list[Evento] | None, Field(max_length=5, title="Eventos")] = None
+    eventos: Annotated[list[Evento] | None, Field(max_length=6, title="Eventos")] = None
 
 
 class EscutaAviso(BaseModel):
@@ -1262,6 +1263,7 @@ class Tipo1(StrEnum):
     geracao_falhou = "geracao.falhou"
     creditos_baixos = "creditos.baixos"
     cota_alerta = "cota.alerta"
+    conta_desvinculada = "conta.desvinculada"
 
 
 class Disparo(BaseModel):
@@ -1335,3 +1337,656 @@ class Recarga(BaseModel):
     encerradaEm: AwareDatetime | None = None
     criadoEm: AwareDatetime
     atualizadoEm: AwareDatetime
+
+
+class Severidade(StrEnum):
+    """
+    `bloqueio` impede o tipo de mídia; `fraco` aprova, mas a qualidade cai.
+    """
+
+    bloqueio = "bloqueio"
+    fraco = "fraco"
+
+
+class PendenciaConferida(BaseModel):
+    """
+    Uma pendência de um tipo de mídia.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    codigo: Annotated[str, Field(title="Codigo")]
+    """
+    Código da pendência; causa e correção na página Pendências da documentação.
+    """
+    severidade: Annotated[Severidade, Field(title="Severidade")]
+    """
+    `bloqueio` impede o tipo de mídia; `fraco` aprova, mas a qualidade cai.
+    """
+    campo: Annotated[str, Field(title="Campo")]
+    """
+    O campo da ficha a que a pendência se refere (`imagens`, `descricao`, …).
+    """
+
+
+class Situacao(StrEnum):
+    """
+    `aprovado` quando a conferência aprovou ao menos um tipo de mídia; `reprovado` quando não aprovou nenhum.
+    """
+
+    aprovado = "aprovado"
+    reprovado = "reprovado"
+
+
+class ProdutoConferido(BaseModel):
+    """
+    O produto, como ficou depois da conferência.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do produto (`prd_…`).
+    """
+    contaId: Annotated[str, Field(title="Contaid")]
+    """
+    Conta do produto (`cta_…`).
+    """
+    codigo: Annotated[str, Field(title="Codigo")]
+    """
+    O código (SKU) do produto na conta.
+    """
+    situacao: Annotated[Situacao, Field(title="Situacao")]
+    """
+    `aprovado` quando a conferência aprovou ao menos um tipo de mídia; `reprovado` quando não aprovou nenhum.
+    """
+    versao: Annotated[int, Field(title="Versao")]
+    """
+    A versão da ficha que foi conferida (a atual do produto).
+    """
+
+
+class Tipo2(StrEnum):
+    """
+    O tipo de mídia julgado.
+    """
+
+    galeria = "galeria"
+    video_apresentacao = "video_apresentacao"
+    video_cinepremium = "video_cinepremium"
+
+
+class ResultadoConferido(BaseModel):
+    """
+    O veredito da conferência para um tipo de mídia.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    tipo: Annotated[Tipo2, Field(title="Tipo")]
+    """
+    O tipo de mídia julgado.
+    """
+    aprovado: Annotated[bool, Field(title="Aprovado")]
+    """
+    Se a ficha permite gerar este tipo de mídia.
+    """
+    quantidadeMaximaImagens: Annotated[
+        int | None, Field(title="Quantidademaximaimagens")
+    ]
+    """
+    Galeria: quantas imagens a ficha sustenta; `null` nos vídeos.
+    """
+    quantidadesAprovadas: Annotated[
+        list[int] | None, Field(title="Quantidadesaprovadas")
+    ]
+    """
+    Galeria: os tamanhos de galeria que podem ser pedidos (vazia se reprovada); `null` nos vídeos.
+    """
+    notaVideo: Annotated[int | None, Field(title="Notavideo")]
+    """
+    Vídeos: 0 a 100, quanto do que o vídeo usa a ficha oferece; `null` na galeria.
+    """
+    pendencias: Annotated[list[PendenciaConferida], Field(title="Pendencias")]
+    """
+    O que falta ou enfraquece este tipo de mídia.
+    """
+
+
+class Tipo3(StrEnum):
+    """
+    O que foi pedido.
+    """
+
+    galeria = "galeria"
+    video_apresentacao = "video_apresentacao"
+    video_cinepremium = "video_cinepremium"
+    edicao_imagem = "edicao_imagem"
+
+
+class Situacao1(StrEnum):
+    """
+    `concluida`: todas as saídas entregues; `parcial`: algumas falharam (veja `falhas`).
+    """
+
+    concluida = "concluida"
+    parcial = "parcial"
+
+
+class FalhaGeracao(BaseModel):
+    """
+    Uma saída que não pôde ser gerada.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    saida: Annotated[str, Field(title="Saida")]
+    """
+    Qual saída falhou (por exemplo `imagem_2`).
+    """
+    erro: Annotated[str, Field(title="Erro")]
+    """
+    Por que falhou.
+    """
+
+
+class DadosGeracaoFalhou(BaseModel):
+    """
+    Uma geração falhou: nenhuma saída entregue, os créditos reservados voltaram à carteira.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id da geração (`ger_…`): `GET /geracoes/{geracaoId}` traz a mídia, com links novos.
+    """
+    tipo: Annotated[Tipo3, Field(title="Tipo")]
+    """
+    O que foi pedido.
+    """
+    situacao: Annotated[Literal["falhou"], Field(title="Situacao")]
+    """
+    Sempre `falhou` neste evento.
+    """
+    produtoId: Annotated[str | None, Field(title="Produtoid")]
+    """
+    O produto (`prd_…`); `null` numa edição de imagem enviada sem produto.
+    """
+    creditosReservados: Annotated[int, Field(title="Creditosreservados")]
+    """
+    Créditos reservados no pedido.
+    """
+    creditosCobrados: Annotated[int, Field(title="Creditoscobrados")]
+    """
+    Sempre 0: uma geração que falhou não é cobrada.
+    """
+    falhas: Annotated[list[FalhaGeracao], Field(title="Falhas")]
+    """
+    As saídas que não puderam ser geradas (vazia quando nenhuma falhou).
+    """
+    motivo: Annotated[str, Field(title="Motivo")]
+    """
+    O que houve, em português.
+    """
+
+
+class EventoGeracaoFalhou(BaseModel):
+    """
+    Uma geração falhou: nenhuma saída entregue, os créditos reservados voltaram à carteira.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do evento (`evt_…`). Um evento que vai a vários endereços seus tem o mesmo `id` em todos, e cada entrega o seu `webhook-id`.
+    """
+    tipo: Annotated[Literal["geracao.falhou"], Field(title="Tipo")]
+    """
+    O tipo do evento.
+    """
+    criadoEm: Annotated[AwareDatetime, Field(title="Criadoem")]
+    """
+    Quando o evento aconteceu.
+    """
+    contaId: Annotated[str | None, Field(title="Contaid")]
+    """
+    A conta a que o evento se refere (subconta ou conta vinculada por OAuth), ou `null` nos eventos do integrador (`creditos.baixos`, `cota.alerta`, `aviso.teste`).
+    """
+    data: DadosGeracaoFalhou
+    """
+    O que aconteceu; o formato depende de `tipo`.
+    """
+
+
+class Ambiente(StrEnum):
+    """
+    O ambiente da carteira.
+    """
+
+    teste = "teste"
+    producao = "producao"
+
+
+class DadosCreditosBaixos(BaseModel):
+    """
+    Os créditos disponíveis da carteira ficaram abaixo do limite de alerta: a carteira logo depois
+    do movimento que os levou até lá.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    ambiente: Annotated[Ambiente, Field(title="Ambiente")]
+    """
+    O ambiente da carteira.
+    """
+    creditosDisponiveis: Annotated[int, Field(title="Creditosdisponiveis")]
+    """
+    O saldo disponível depois do movimento (`creditosPlano + creditosPacote`).
+    """
+    creditosPlano: Annotated[int, Field(title="Creditosplano")]
+    """
+    Créditos do plano disponíveis no ciclo.
+    """
+    creditosPacote: Annotated[int, Field(title="Creditospacote")]
+    """
+    Créditos de pacote disponíveis.
+    """
+    creditosReservados: Annotated[int, Field(title="Creditosreservados")]
+    """
+    Créditos reservados em gerações em andamento.
+    """
+    limite: Annotated[int, Field(title="Limite")]
+    """
+    O limite de alerta: 10% de `cotaMensal`, no mínimo 50.
+    """
+    cotaMensal: Annotated[int, Field(title="Cotamensal")]
+    """
+    A cota do ciclo atual (0 no plano Gratuito).
+    """
+
+
+class EventoCreditosBaixos(BaseModel):
+    """
+    Os créditos disponíveis da carteira ficaram abaixo do limite de alerta: a carteira logo depois
+    do movimento que os levou até lá.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do evento (`evt_…`). Um evento que vai a vários endereços seus tem o mesmo `id` em todos, e cada entrega o seu `webhook-id`.
+    """
+    tipo: Annotated[Literal["creditos.baixos"], Field(title="Tipo")]
+    """
+    O tipo do evento.
+    """
+    criadoEm: Annotated[AwareDatetime, Field(title="Criadoem")]
+    """
+    Quando o evento aconteceu.
+    """
+    contaId: Annotated[str | None, Field(title="Contaid")]
+    """
+    A conta a que o evento se refere (subconta ou conta vinculada por OAuth), ou `null` nos eventos do integrador (`creditos.baixos`, `cota.alerta`, `aviso.teste`).
+    """
+    data: DadosCreditosBaixos
+    """
+    O que aconteceu; o formato depende de `tipo`.
+    """
+
+
+class Limiar(IntEnum):
+    """
+    O limiar atingido; um movimento que passa de vários de uma vez gera um evento para cada.
+    """
+
+    integer_70 = 70
+    integer_90 = 90
+    integer_100 = 100
+
+
+class DadosCotaAlerta(BaseModel):
+    """
+    A cota do mês atingiu 70%, 90% ou 100%: um evento por limiar, uma vez por ciclo.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    ambiente: Annotated[Ambiente, Field(title="Ambiente")]
+    """
+    O ambiente da carteira.
+    """
+    limiar: Annotated[Limiar, Field(title="Limiar")]
+    """
+    O limiar atingido; um movimento que passa de vários de uma vez gera um evento para cada.
+    """
+    percentualUsado: Annotated[int, Field(title="Percentualusado")]
+    """
+    Percentual da cota usado no ciclo, como em `GET /cota-do-mes`.
+    """
+    cotaMensal: Annotated[int, Field(title="Cotamensal")]
+    """
+    A cota do ciclo.
+    """
+    creditosUsados: Annotated[int, Field(title="Creditosusados")]
+    """
+    Créditos do plano usados no ciclo.
+    """
+    creditosRestantes: Annotated[int, Field(title="Creditosrestantes")]
+    """
+    Créditos do plano que restam no ciclo.
+    """
+    creditosPacote: Annotated[int, Field(title="Creditospacote")]
+    """
+    Créditos de pacote disponíveis (gastos depois que a cota acaba).
+    """
+    cicloInicioEm: Annotated[AwareDatetime, Field(title="Cicloinicioem")]
+    """
+    Início do ciclo a que o limiar se refere.
+    """
+    cicloFimEm: Annotated[AwareDatetime, Field(title="Ciclofimem")]
+    """
+    Fim do ciclo a que o limiar se refere.
+    """
+
+
+class EventoCotaAlerta(BaseModel):
+    """
+    A cota do mês atingiu 70%, 90% ou 100%: um evento por limiar, uma vez por ciclo.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do evento (`evt_…`). Um evento que vai a vários endereços seus tem o mesmo `id` em todos, e cada entrega o seu `webhook-id`.
+    """
+    tipo: Annotated[Literal["cota.alerta"], Field(title="Tipo")]
+    """
+    O tipo do evento.
+    """
+    criadoEm: Annotated[AwareDatetime, Field(title="Criadoem")]
+    """
+    Quando o evento aconteceu.
+    """
+    contaId: Annotated[str | None, Field(title="Contaid")]
+    """
+    A conta a que o evento se refere (subconta ou conta vinculada por OAuth), ou `null` nos eventos do integrador (`creditos.baixos`, `cota.alerta`, `aviso.teste`).
+    """
+    data: DadosCotaAlerta
+    """
+    O que aconteceu; o formato depende de `tipo`.
+    """
+
+
+class MotivoDesvinculacao(StrEnum):
+    """
+    Por que a conta vinculada perdeu a última autorização ativa.
+    """
+
+    vendedor_revogou = "vendedor_revogou"
+    integrador_revogou = "integrador_revogou"
+    app_desativado = "app_desativado"
+    credencial_reutilizada = "credencial_reutilizada"
+
+
+class DadosAvisoTeste(BaseModel):
+    """
+    Uma entrega de `POST /avisos/teste` (só ao endereço testado; não é assinável).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    testeId: Annotated[str, Field(title="Testeid")]
+    """
+    O teste (`tst_…`): `GET /testes-de-avisos/{testeId}` mostra o veredito.
+    """
+
+
+class EventoAvisoTeste(BaseModel):
+    """
+    Uma entrega de `POST /avisos/teste` (só ao endereço testado; não é assinável).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do evento (`evt_…`). Um evento que vai a vários endereços seus tem o mesmo `id` em todos, e cada entrega o seu `webhook-id`.
+    """
+    tipo: Annotated[Literal["aviso.teste"], Field(title="Tipo")]
+    """
+    O tipo do evento.
+    """
+    criadoEm: Annotated[AwareDatetime, Field(title="Criadoem")]
+    """
+    Quando o evento aconteceu.
+    """
+    contaId: Annotated[str | None, Field(title="Contaid")]
+    """
+    A conta a que o evento se refere (subconta ou conta vinculada por OAuth), ou `null` nos eventos do integrador (`creditos.baixos`, `cota.alerta`, `aviso.teste`).
+    """
+    data: DadosAvisoTeste
+    """
+    O que aconteceu; o formato depende de `tipo`.
+    """
+
+
+class ConferenciaConferida(BaseModel):
+    """
+    A conferência que terminou.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id da conferência (`cnf_…`).
+    """
+    produtoId: Annotated[str, Field(title="Produtoid")]
+    """
+    O produto conferido (`prd_…`).
+    """
+    versaoProduto: Annotated[int, Field(title="Versaoproduto")]
+    """
+    A versão da ficha conferida.
+    """
+    situacao: Annotated[Literal["concluida"], Field(title="Situacao")]
+    """
+    Sempre `concluida` neste evento.
+    """
+    resultados: Annotated[list[ResultadoConferido], Field(title="Resultados")]
+    """
+    Um resultado por tipo de mídia.
+    """
+
+
+class DadosProdutoConferido(BaseModel):
+    """
+    A conferência de uma versão da ficha terminou: o produto e o resultado por tipo de mídia.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    produto: ProdutoConferido
+    conferencia: ConferenciaConferida
+    """
+    A conferência, com o resultado por tipo de mídia.
+    """
+
+
+class EventoProdutoConferido(BaseModel):
+    """
+    A conferência de uma versão da ficha terminou: o produto e o resultado por tipo de mídia.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do evento (`evt_…`). Um evento que vai a vários endereços seus tem o mesmo `id` em todos, e cada entrega o seu `webhook-id`.
+    """
+    tipo: Annotated[Literal["produto.conferido"], Field(title="Tipo")]
+    """
+    O tipo do evento.
+    """
+    criadoEm: Annotated[AwareDatetime, Field(title="Criadoem")]
+    """
+    Quando o evento aconteceu.
+    """
+    contaId: Annotated[str | None, Field(title="Contaid")]
+    """
+    A conta a que o evento se refere (subconta ou conta vinculada por OAuth), ou `null` nos eventos do integrador (`creditos.baixos`, `cota.alerta`, `aviso.teste`).
+    """
+    data: DadosProdutoConferido
+    """
+    O que aconteceu; o formato depende de `tipo`.
+    """
+
+
+class DadosGeracaoConcluida(BaseModel):
+    """
+    Uma geração terminou e entregou suas saídas (todas, ou parte delas).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id da geração (`ger_…`): `GET /geracoes/{geracaoId}` traz a mídia, com links novos.
+    """
+    tipo: Annotated[Tipo3, Field(title="Tipo")]
+    """
+    O que foi pedido.
+    """
+    situacao: Annotated[Situacao1, Field(title="Situacao")]
+    """
+    `concluida`: todas as saídas entregues; `parcial`: algumas falharam (veja `falhas`).
+    """
+    produtoId: Annotated[str | None, Field(title="Produtoid")]
+    """
+    O produto (`prd_…`); `null` numa edição de imagem enviada sem produto.
+    """
+    creditosReservados: Annotated[int, Field(title="Creditosreservados")]
+    """
+    Créditos reservados no pedido.
+    """
+    creditosCobrados: Annotated[int, Field(title="Creditoscobrados")]
+    """
+    Créditos cobrados: só as saídas entregues; o resto da reserva voltou à carteira.
+    """
+    falhas: Annotated[list[FalhaGeracao], Field(title="Falhas")]
+    """
+    As saídas que não puderam ser geradas (vazia quando nenhuma falhou).
+    """
+    motivo: Annotated[str | None, Field(title="Motivo")]
+    """
+    Numa geração `parcial`, o que houve; `null` numa `concluida`.
+    """
+
+
+class EventoGeracaoConcluida(BaseModel):
+    """
+    Uma geração terminou e entregou suas saídas (todas, ou parte delas).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do evento (`evt_…`). Um evento que vai a vários endereços seus tem o mesmo `id` em todos, e cada entrega o seu `webhook-id`.
+    """
+    tipo: Annotated[Literal["geracao.concluida"], Field(title="Tipo")]
+    """
+    O tipo do evento.
+    """
+    criadoEm: Annotated[AwareDatetime, Field(title="Criadoem")]
+    """
+    Quando o evento aconteceu.
+    """
+    contaId: Annotated[str | None, Field(title="Contaid")]
+    """
+    A conta a que o evento se refere (subconta ou conta vinculada por OAuth), ou `null` nos eventos do integrador (`creditos.baixos`, `cota.alerta`, `aviso.teste`).
+    """
+    data: DadosGeracaoConcluida
+    """
+    O que aconteceu; o formato depende de `tipo`.
+    """
+
+
+class DadosContaDesvinculada(BaseModel):
+    """
+    Uma conta vinculada por OAuth perdeu a última autorização ativa: os tokens dela deixam de valer
+    e o vendedor precisa autorizar o aplicativo de novo.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    contaId: Annotated[str, Field(title="Contaid")]
+    """
+    A conta vinculada (`cta_…`).
+    """
+    clientId: Annotated[str, Field(title="Clientid")]
+    """
+    O `client_id` do aplicativo OAuth (`app_…`).
+    """
+    motivo: MotivoDesvinculacao
+    """
+    Por que a autorização acabou: `vendedor_revogou`, o vendedor revogou o acesso em "Apps conectados"; `integrador_revogou`, o integrador revogou o token (`POST /oauth/revogar`); `app_desativado`, o integrador desativou o aplicativo; `credencial_reutilizada`, um código de autorização ou refresh token foi apresentado duas vezes: a autorização foi encerrada por segurança.
+    """
+    desvinculadaEm: Annotated[AwareDatetime, Field(title="Desvinculadaem")]
+    """
+    Quando a última autorização acabou.
+    """
+
+
+class EventoContaDesvinculada(BaseModel):
+    """
+    Uma conta vinculada por OAuth perdeu a última autorização ativa: os tokens dela deixam de valer
+    e o vendedor precisa autorizar o aplicativo de novo.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+    )
+    id: Annotated[str, Field(title="Id")]
+    """
+    Id do evento (`evt_…`). Um evento que vai a vários endereços seus tem o mesmo `id` em todos, e cada entrega o seu `webhook-id`.
+    """
+    tipo: Annotated[Literal["conta.desvinculada"], Field(title="Tipo")]
+    """
+    O tipo do evento.
+    """
+    criadoEm: Annotated[AwareDatetime, Field(title="Criadoem")]
+    """
+    Quando o evento aconteceu.
+    """
+    contaId: Annotated[str | None, Field(title="Contaid")]
+    """
+    A conta a que o evento se refere (subconta ou conta vinculada por OAuth), ou `null` nos eventos do integrador (`creditos.baixos`, `cota.alerta`, `aviso.teste`).
+    """
+    data: DadosContaDesvinculada
+    """
+    O que aconteceu; o formato depende de `tipo`.
+    """

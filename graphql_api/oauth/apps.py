@@ -3,9 +3,9 @@
 
 A confidential app's client_secret is made here, shown once and kept only as its SHA-256
 (graphql_api/oauth/segredos.py); a rotation replaces the hash, so the previous secret stops at
-once. A disabled app stays disabled for good. Every change that affects authorisation (disable,
-rotation, redirect URIs, scopes) is published on the invalidation bus, so every process drops what
-it cached about the app."""
+once. A disabled app stays disabled for good. Every change that affects authorisation or the
+origins CORS allows (a public app's creation, disable, rotation, redirect URIs, scopes) is
+published on the invalidation bus, so every process drops what it cached about apps."""
 
 from __future__ import annotations
 
@@ -62,11 +62,17 @@ async def bloqueio_producao(integrador_id: str) -> ApiError | None:
 
 
 async def criar(
-    integrador_id: str, ambiente: Ambiente, dados: Any, *, principal: Principal | None = None
+    integrador_id: str,
+    ambiente: Ambiente,
+    dados: Any,
+    *,
+    principal: Principal | None = None,
+    bus: InvalidationBus | None = None,
 ) -> AppComSegredo:
     """Register an app in `ambiente`. A person in the portal (`principal`) creating a production
     app types the password again first. At most MAX_APPS_ATIVOS active apps per integrator: the
-    count runs with the integrator's row locked, so two creations at once cannot both pass it."""
+    count runs with the integrator's row locked, so two creations at once cannot both pass it.
+    `bus` tells every process of a public app (its origins are allowed by CORS at once)."""
     novo = ler(NovoApp, dados, ambiente)
     if ambiente is Ambiente.PRODUCAO:
         await _exigir_acesso_producao(integrador_id)
@@ -96,12 +102,14 @@ async def criar(
             redirect_uris=novo.redirectUris,
             escopos=novo.escopos,
         )
+    if bus is not None and novo.tipo is TipoApp.publico:  # its origins, allowed by CORS (origens.py)
+        await bus.publish(CACHE_TOPIC)
     return AppComSegredo(app, segredo)
 
 
-async def criar_app(principal: Principal, dados: Any) -> AppComSegredo:
+async def criar_app(principal: Principal, dados: Any, *, bus: InvalidationBus) -> AppComSegredo:
     """An app in the caller's environment, created by a person in the portal."""
-    return await criar(principal.integrador_exigido, principal.ambiente, dados, principal=principal)
+    return await criar(principal.integrador_exigido, principal.ambiente, dados, principal=principal, bus=bus)
 
 
 async def obter_app(principal: Principal, app_id: str) -> AppOAuth:

@@ -14,7 +14,7 @@ from graphql_api.core.tenancy import tenant_filter
 from graphql_api.integrador import situacao
 from graphql_api.integrador.models import Integrador
 from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao, FalhaClienteOAuth, TokenOAuth
-from graphql_api.oauth.schemas import SituacaoApp
+from graphql_api.oauth.schemas import SituacaoApp, TipoApp
 from graphql_api.vendedor.models import Vendedor
 
 ATIVO = SituacaoApp.ativo.value
@@ -35,6 +35,12 @@ def apps_visible(principal: Principal, integrador_id: str | None = None) -> Quer
 async def app_visible(principal: Principal, app_id: str) -> AppOAuth | None:
     scope = AppOAuth.all() if principal.is_staff else apps_visible(principal)
     return await scope.filter(id=app_id).first()
+
+
+async def redirect_uris_de_apps_publicos_ativos() -> list[str]:
+    """Every redirect URI of every active public app, of every integrator and environment."""
+    listas = await AppOAuth.filter(tipo=TipoApp.publico.value, situacao=ATIVO).values_list("redirect_uris", flat=True)
+    return [uri for lista in listas for uri in lista]
 
 
 async def lock_integrator(integrador_id: str) -> Integrador | None:

@@ -107,7 +107,7 @@ class Mutation:
     async def criar_app_oauth(
         self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovoAppInput)]
     ) -> AppOAuthComSegredoType:
-        return _com_segredo(await apps.criar_app(info.context.principal, as_dados(dados)))
+        return _com_segredo(await apps.criar_app(info.context.principal, as_dados(dados), bus=info.context.runtime.bus))
 
     @strawberry.mutation(name="editarAppOAuth", extensions=_GERENCIAR_APPS)
     async def editar_app_oauth(

@@ -88,9 +88,10 @@ async def test_a_confidential_app_shows_its_secret_once_and_keeps_only_the_hash(
     assert published == []  # a new app has nothing cached anywhere
 
 
-async def test_a_public_app_has_no_secret_to_show_or_rotate(portal, owner):
+async def test_a_public_app_has_no_secret_to_show_or_rotate(portal, owner, published):
     client_id, secret = await register(portal, tipo="publico", nome="App do Celular")
     assert secret is None
+    assert published == [CACHE_TOPIC]  # its origins are allowed by CORS in every process at once
     app = await AppOAuth.get(id=client_id)
     assert app.tipo == "publico" and app.hash_segredo is None and app.final_segredo is None
     detail = await portal.page(f"/apps/{client_id}")

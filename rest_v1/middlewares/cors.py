@@ -29,6 +29,7 @@ POLICY = CorsPolicy(
         "X-RateLimit-Reset",
         "Idempotent-Replayed",
         "Location",
+        "WWW-Authenticate",  # a refused token's RFC 6750 challenge (middlewares/auth.py)
     ),
 )
 

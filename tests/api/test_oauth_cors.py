@@ -24,7 +24,7 @@ from tests.factories import eventually
 ESTRANHA = "https://outra.exemplo.test"
 EXPOSTOS = {
     "x-request-id", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
-    "idempotent-replayed", "location",
+    "idempotent-replayed", "location", "www-authenticate",
 }
 
 

@@ -182,6 +182,7 @@ def test_a_public_apps_page_exchanges_the_code_and_calls_v1_with_fetch(
     loja.get_by_label("Senha").fill(SENHA)
     loja.get_by_role("button", name="Cadastrar").click()
     expect(loja.get_by_role("heading", name="Autorizar Painel no Navegador")).to_be_visible()
+    expect(loja.locator(".destino strong")).to_have_text(origem.removeprefix("http://"))
     loja.get_by_role("button", name="Autorizar").click()
 
     # back on the app's page: the code exchanged and the account read, from this origin

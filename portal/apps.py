@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
-from graphql_api.oauth.schemas import EdicaoApp, NovoApp, ler
+from graphql_api.oauth.schemas import EdicaoApp, NovoApp, TipoApp, ler
 from graphql_api.operations import apps as ops
 from portal.web import Page, PortalRoutes, form_errors
 
@@ -41,9 +41,10 @@ async def _valores(page: Page) -> dict:
     }
 
 
-def _dados(page: Page, model: type[BaseModel], valores: dict) -> dict[str, Any] | None:
-    """Checked as the service will (the session's environment is the app's): every problem at once."""
-    return entrada(partial(ler, model, ambiente=page.sessao_ativa.ambiente), valores)
+def _dados(page: Page, model: type[BaseModel], valores: dict, tipo: TipoApp | None = None) -> dict[str, Any] | None:
+    """Checked as the service will (the session's environment is the app's; an edited app's
+    type, which decides some redirect URIs): every problem at once."""
+    return entrada(partial(ler, model, ambiente=page.sessao_ativa.ambiente, tipo=tipo), valores)
 
 
 def _erros(error: ApiError) -> dict:
@@ -108,8 +109,9 @@ async def editar(page: Page) -> web.StreamResponse:
     app_id = page.request.match_info["id"]
     valores = await _valores(page)
     valores.pop("tipo")  # fixed at creation
+    tipo = TipoApp((await page.run(ops.OBTER_APP, id=app_id))["appOAuth"]["tipo"])
     try:
-        await page.run(ops.EDITAR_APP, id=app_id, dados=_dados(page, EdicaoApp, valores))
+        await page.run(ops.EDITAR_APP, id=app_id, dados=_dados(page, EdicaoApp, valores, tipo))
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise

@@ -182,7 +182,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         400,
         "O endereço de retorno do aplicativo não é válido.",
         "O redirect_uri de /oauth/autorizar falta, veio repetido ou não é exatamente um dos endereços "
-        "cadastrados no aplicativo (comparação exata: barra final, maiúsculas e parâmetros contam). "
+        "cadastrados no aplicativo (comparação exata: barra final, maiúsculas e parâmetros contam; só a "
+        "porta de http://127.0.0.1 e http://[::1] é livre). "
         "Por segurança o vendedor não é mandado a um endereço não cadastrado.",
         "Integrador: envie redirect_uri idêntico a um dos cadastrados na página Apps do portal.",
     ),

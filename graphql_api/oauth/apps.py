@@ -156,7 +156,7 @@ async def editar_app(principal: Principal, app_id: str, dados: Any, *, bus: Inva
     production app's redirect URIs decide where sellers' codes go: the password is asked again."""
     app = await obter_app(principal, app_id)
     _exigir_ativo(app)
-    edicao = ler(EdicaoApp, dados if dados is not None else {}, Ambiente(app.ambiente))
+    edicao = ler(EdicaoApp, dados if dados is not None else {}, Ambiente(app.ambiente), TipoApp(app.tipo))
     values = {
         campo: valor
         for campo, valor in (

@@ -8,6 +8,7 @@ from graphql_api.core.scalars import Timestamp
 from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth.autorizacoes import AppConectado, Avaliacao
 from graphql_api.oauth.models import AppOAuth
+from graphql_api.oauth.retornos import TipoDestino
 from graphql_api.oauth.schemas import SituacaoApp, TipoApp
 
 
@@ -33,6 +34,11 @@ class AvaliacaoType:
     integrador_nome: str | None
     ambiente: str | None
     escopos: list[EscopoType]
+    destino: str | None = strawberry.field(
+        description="Where the code goes, shown to the seller: the redirect URI's host[:port], or a "
+        "native app's own scheme."
+    )
+    destino_tipo: TipoDestino | None
 
     @classmethod
     def of(cls, avaliacao: Avaliacao) -> AvaliacaoType:
@@ -45,7 +51,10 @@ class AvaliacaoType:
                 integrador_nome=None,
                 ambiente=None,
                 escopos=[],
+                destino=None,
+                destino_tipo=None,
             )
+        destino = pedido.destino
         return cls(
             redirecionar_para=None,
             client_id=pedido.app.id,
@@ -53,6 +62,8 @@ class AvaliacaoType:
             integrador_nome=pedido.integrador_nome,
             ambiente=pedido.app.ambiente,
             escopos=[EscopoType.of(e) for e in pedido.escopos],
+            destino=destino.endereco,
+            destino_tipo=destino.tipo,
         )
 
 

@@ -146,6 +146,27 @@ async def test_editing_name_redirect_uris_and_scopes(portal, owner, published):
     assert (await AppOAuth.get(id=client_id)).nome == "Conector v2" and published == [CACHE_TOPIC]
 
 
+async def test_a_native_apps_addresses_follow_its_type_on_registration_and_edit(portal, owner):
+    """A public app (installed on the seller's device) may come back through the loopback
+    interface or its own scheme (RFC 8252); the edit form is checked by the edited app's type."""
+    nativo = "com.exemplo.app:/oauth/volta\nhttp://127.0.0.1/oauth/volta"
+    client_id, _ = await register(portal, tipo="publico", redirectUris=nativo)
+    assert (await AppOAuth.get(id=client_id)).redirect_uris == nativo.split("\n")
+    page = await portal.page(f"/apps/{client_id}")
+    assert "com.exemplo.app:/volta" in page  # the field's hint says what a native app may use
+    response = await portal.submit(
+        f"/apps/{client_id}", {"nome": "App do Celular", "redirectUris": "com.exemplo.app:/nova\nhttp://[::1]/volta", "escopos": ["contas:ler"]}
+    )
+    assert response.status == 303, await response.text()
+    assert (await AppOAuth.get(id=client_id)).redirect_uris == ["com.exemplo.app:/nova", "http://[::1]/volta"]
+    # a confidential app's page refuses them, saying why
+    confidencial, _ = await register(portal)
+    response = await portal.submit(
+        f"/apps/{confidencial}", {"nome": "Conector", "redirectUris": "com.exemplo.app:/nova", "escopos": ["contas:ler"]}
+    )
+    assert response.status == 422 and "só valem para apps públicos" in await response.text()
+
+
 async def test_disabling_is_for_good(portal, owner, published):
     client_id, secret = await register(portal)
     confirm = await portal.page(f"/apps/{client_id}/desativar")
@@ -198,7 +219,7 @@ async def test_two_creations_at_once_cannot_pass_the_limit_together(portal, owne
         ("ftp://loja.exemplo.com/cb", "precisa ser um endereço completo começando com https://"),
         ("/oauth/retorno", "precisa ser um endereço completo começando com https://"),
         ("http://localhost/cb", "http://localhost precisa da porta"),
-        ("http://127.0.0.1/cb", "http://127.0.0.1 precisa da porta"),
+        ("com.exemplo.app:/volta", "esquemas próprios (com.exemplo.app:/…) só valem para apps públicos"),
         ("https://loja.exemplo.com/cb#inicio", "não pode ter fragmento"),
         ("https://*.exemplo.com/cb", "curingas (*) não são aceitos"),
         ("https://loja.exemplo.com/*", "curingas (*) não são aceitos"),

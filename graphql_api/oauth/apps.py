@@ -2,14 +2,17 @@
 "OAuth app", OAuth rule 1 and the limits; docs/portal.md, "Apps OAuth").
 
 A confidential app's client_secret is made here, shown once and kept only as its SHA-256
-(graphql_api/oauth/segredos.py); a rotation replaces the hash, so the previous secret stops at
-once. A disabled app stays disabled for good. Every change that affects authorisation or the
+(graphql_api/oauth/segredos.py). A rotation replaces the hash; the previous secret stops at once
+(the contract's default) or, when the integrator chose an overlap window, keeps working beside the
+new one until the window ends by itself (`segredo_confere` is the rule of which secrets are valid
+now). A disabled app stays disabled for good. Every change that affects authorisation or the
 origins CORS allows (a public app's creation, disable, rotation, redirect URIs, scopes) is
 published on the invalidation bus, so every process drops what it cached about apps."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from graphql_api.core.errors import ApiError, FieldError
@@ -18,10 +21,11 @@ from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
+from graphql_api.core.validation import validate
 from graphql_api.oauth import repository, segredos
 from graphql_api.oauth.cache import CACHE_TOPIC
 from graphql_api.oauth.models import AppOAuth
-from graphql_api.oauth.schemas import EdicaoApp, NovoApp, SituacaoApp, TipoApp, ler
+from graphql_api.oauth.schemas import EdicaoApp, NovoApp, RotacaoSegredo, SituacaoApp, TipoApp, ler
 
 if TYPE_CHECKING:
     from vitrine.infra.bus import InvalidationBus
@@ -173,9 +177,28 @@ async def editar_app(principal: Principal, app_id: str, dados: Any, *, bus: Inva
     return await _mudar(app, bus, **values)
 
 
-async def rotacionar_segredo(principal: Principal, app_id: str, *, bus: InvalidationBus) -> AppComSegredo:
-    """A new client_secret, shown once; the previous one stops working at once (no grace period:
-    a rotation is what an integrator does when a secret leaked)."""
+def segredo_anterior_vale(app: AppOAuth, agora_: datetime | None = None) -> bool:
+    """Whether the secret a rotation replaced still works: its overlap window has not ended."""
+    expira = app.segredo_anterior_expira_em
+    return app.hash_segredo_anterior is not None and expira is not None and expira > (agora_ or agora())
+
+
+def segredo_confere(app: AppOAuth, valor: str) -> bool:
+    """Whether `valor` is a client_secret of this app valid now: the current one, or the previous
+    one during the overlap window its rotation chose. Both compared in constant time."""
+    atual = segredos.confere(app.hash_segredo, valor)
+    anterior = segredos.confere(app.hash_segredo_anterior, valor)
+    return atual or (anterior and segredo_anterior_vale(app))
+
+
+async def rotacionar_segredo(
+    principal: Principal, app_id: str, dados: Any = None, *, bus: InvalidationBus
+) -> AppComSegredo:
+    """A new client_secret, shown once. The current one stops at once (carenciaHoras 0, the
+    default: what one does when a secret leaked) or keeps working beside the new one for the
+    chosen hours, up to 7 days, so the integrator deploys the new one without failing a single
+    exchange. At most two secrets: a rotation inside a window ends the oldest at once."""
+    pedido = validate(RotacaoSegredo, dados if dados is not None else {})
     app = await obter_app(principal, app_id)
     _exigir_ativo(app)
     if app.tipo != TipoApp.confidencial.value:
@@ -183,10 +206,23 @@ async def rotacionar_segredo(principal: Principal, app_id: str, *, bus: Invalida
     if _producao(app):
         exigir_reautenticacao(principal)
     segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[Ambiente(app.ambiente)])
-    app = await _mudar(
-        app, bus, hash_segredo=resumo, final_segredo=segredo[-FINAL_SEGREDO:], segredo_rotacionado_em=agora()
-    )
-    return AppComSegredo(app, segredo)
+    momento = agora()
+    async with transaction():
+        atual = await repository.travar_app(app.id)  # the secret being replaced, read under the lock
+        _exigir_ativo(atual)
+        carencia = pedido.carenciaHoras
+        await repository.update_active(
+            app.id,
+            hash_segredo=resumo,
+            final_segredo=segredo[-FINAL_SEGREDO:],
+            segredo_rotacionado_em=momento,
+            hash_segredo_anterior=atual.hash_segredo if carencia else None,
+            final_segredo_anterior=atual.final_segredo if carencia else None,
+            segredo_anterior_expira_em=momento + timedelta(hours=carencia) if carencia else None,
+            atualizado_em=momento,
+        )
+    await bus.publish(CACHE_TOPIC)
+    return AppComSegredo(await AppOAuth.get(id=app.id), segredo)
 
 
 async def desativar_app(principal: Principal, app_id: str, *, bus: InvalidationBus) -> AppOAuth:

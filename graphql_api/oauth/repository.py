@@ -53,6 +53,11 @@ async def count_active(integrador_id: str) -> int:
     return await AppOAuth.filter(integrador_id=integrador_id, situacao=ATIVO).count()
 
 
+async def travar_app(app_id: str) -> AppOAuth:
+    """The app, locked until the transaction ends (serialises rotations of its secret)."""
+    return await AppOAuth.select_for_update().get(id=app_id)
+
+
 async def update_active(app_id: str, **values: Any) -> bool:
     """Change an app only while it is active: a disabled app is never edited nor given a secret,
     even by a request that read it just before it was disabled."""

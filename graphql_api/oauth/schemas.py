@@ -1,6 +1,6 @@
 """Inputs of the OAuth domain, as pydantic models (graphql_api/core/inputs.py makes the GraphQL
 input types): OAuth apps with their rules (name, type, redirect URIs and the scopes an app may
-request; docs/portal.md, "Apps OAuth"), and the authorisation request."""
+request; docs/portal.md, "Apps OAuth"), a secret's rotation, and the authorisation request."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 import strawberry
-from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import ApiError, FieldError
@@ -86,6 +86,31 @@ class EdicaoApp(BaseModel):
     escopos: list[StrictStr] | None = None
 
     _escopos = field_validator("escopos")(_validar_escopos)
+
+
+CARENCIA_MAX_HORAS = 7 * 24
+
+
+class RotacaoSegredo(BaseModel):
+    """A confidential app's new client_secret: how many hours the current one keeps working
+    beside it, for the integrator to deploy the new one first (as GitHub and Google allow).
+    0, the contract's default, ends it at once: what one does when a secret leaked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    carenciaHoras: StrictInt = 0
+
+    @field_validator("carenciaHoras")
+    @classmethod
+    def _no_intervalo(cls, horas: int) -> int:
+        if not 0 <= horas <= CARENCIA_MAX_HORAS:
+            raise PydanticCustomError(
+                "fora_do_intervalo",
+                "A carência vai de 0 (o segredo atual deixa de valer na hora) a {maximo} horas (7 dias); "
+                "foram {horas}. Escolha um valor nesse intervalo.",
+                {"maximo": CARENCIA_MAX_HORAS, "horas": horas},
+            )
+        return horas
 
 
 _HOST = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")

@@ -6,6 +6,7 @@ import strawberry
 
 from graphql_api.core.scalars import Timestamp
 from graphql_api.oauth import escopos as catalogo_escopos
+from graphql_api.oauth.apps import segredo_anterior_vale
 from graphql_api.oauth.autorizacoes import AppConectado, Avaliacao
 from graphql_api.oauth.models import AppOAuth
 from graphql_api.oauth.retornos import TipoDestino
@@ -106,6 +107,13 @@ class AppOAuthType:
     final_segredo: str | None = strawberry.field(
         description="The last characters of the current client_secret, to recognise it; null for public apps."
     )
+    final_segredo_anterior: str | None = strawberry.field(
+        description="The last characters of the previous client_secret while it still works (an overlap "
+        "window chosen at the rotation); null otherwise."
+    )
+    segredo_anterior_expira_em: Timestamp | None = strawberry.field(
+        description="When the previous client_secret stops working by itself; null when only one works."
+    )
     criado_em: Timestamp
     atualizado_em: Timestamp
     segredo_rotacionado_em: Timestamp | None
@@ -124,6 +132,8 @@ class AppOAuthType:
             escopos=list(a.escopos),
             situacao=SituacaoApp(a.situacao),
             final_segredo=a.final_segredo,
+            final_segredo_anterior=a.final_segredo_anterior if segredo_anterior_vale(a) else None,
+            segredo_anterior_expira_em=a.segredo_anterior_expira_em if segredo_anterior_vale(a) else None,
             criado_em=a.criado_em,
             atualizado_em=a.atualizado_em,
             segredo_rotacionado_em=a.segredo_rotacionado_em,

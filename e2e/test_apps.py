@@ -1,6 +1,7 @@
 """An integrator registers an OAuth app in a real browser: the Apps page, the form with its
 scopes in plain Portuguese, the client_secret shown once with a copy button, the list with the
-new app (docs/screenshots/apps.png), its page, and a rotation that shows a new secret once."""
+new app (docs/screenshots/apps.png), its page, and rotations that show a new secret once: one
+keeping the previous secret for 3 days (the page then shows both), one ending it at once."""
 
 import re
 from pathlib import Path
@@ -72,11 +73,24 @@ def test_register_an_oauth_app_and_see_its_secret_once(page: Page, service: str,
         "https://loja-olga.exemplo.com/oauth/retorno\nhttp://localhost:8080/retorno"
     )
     shot("app")
+    # the rotation asks how long the current secret keeps working: at once by default, 3 days here
     page.get_by_role("link", name="Rotacionar segredo").click()
-    expect(page.get_by_text("O segredo atual deixa de valer na hora")).to_be_visible()
+    janela = page.get_by_label("Por quanto tempo o segredo atual continua valendo")
+    expect(janela).to_have_value("0")
+    janela.select_option(label="3 dias")
     page.get_by_role("button", name="Gerar novo segredo").click()
     novo = page.get_by_label("client_secret", exact=True).input_value()
     assert SECRET.fullmatch(novo) and novo != secret
+    expect(page.get_by_role("note")).to_contain_text(f"O segredo anterior (…{secret[-4:]}) continua valendo até")
+    # the app's page: two secrets work, until the window's end
+    page.get_by_role("link", name="Ver o app").click()
+    dois = page.get_by_role("note").filter(has_text="Dois segredos valem até")
+    expect(dois).to_contain_text(f"cs_test_…{secret[-4:]}")
+    expect(page.get_by_text(f"cs_test_…{novo[-4:]}")).to_be_visible()
+    shot("app-dois-segredos")
+    # rotating again at once ends both previous ones
+    page.get_by_role("link", name="Rotacionar segredo").click()
+    page.get_by_role("button", name="Gerar novo segredo").click()
     expect(page.get_by_text("O segredo anterior deixou de valer agora")).to_be_visible()
 
     # disabling asks first and is for good

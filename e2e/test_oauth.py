@@ -163,6 +163,10 @@ def test_a_seller_signs_up_consents_cancels_and_revokes(
     permissoes = consent.locator(".permissions li")
     expect(permissoes).to_have_text([DESCRICOES[e] for e in ESCOPOS])
     expect(consent).to_contain_text("O integrador verá o nome da sua loja, mas não o seu e-mail.")
+    # where the code goes, prominently: the app's address on this machine
+    destino = consent.locator(".destino")
+    expect(destino.locator("strong")).to_have_text(app_do_integrador.url.removeprefix("http://"))
+    expect(destino).to_contain_text("um programa neste computador")
     expect(loja.get_by_role("button", name="Autorizar")).to_be_visible()
     expect(loja.get_by_role("button", name="Cancelar")).to_be_visible()
     shot("consentimento", docs=True)

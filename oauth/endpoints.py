@@ -2,7 +2,11 @@
 
 The token endpoint is authentication machinery, like the facade's key check: it calls the OAuth
 domain's grant functions directly (graphql_api/oauth/tokens.py). Every answer carries
-Cache-Control: no-store and Pragma: no-cache; errors are RFC 6749 `{error, error_description}`."""
+Cache-Control: no-store and Pragma: no-cache; errors are RFC 6749 `{error, error_description}`.
+
+A public app's page in the browser calls these three with `fetch`: CORS lets the origins of
+active public apps' redirect URIs read the answers (graphql_api/oauth/origens.py), and a
+preflight (OPTIONS) is answered without credentials."""
 
 from __future__ import annotations
 
@@ -18,15 +22,22 @@ from aiohttp import web
 from authlib.oauth2.rfc6749.errors import InvalidRequestError, OAuth2Error
 
 from graphql_api.core.principal import OAUTH_SCOPES
-from graphql_api.oauth import escopos, tokens
+from graphql_api.oauth import escopos, origens, tokens
 from graphql_api.oauth.autorizacoes import citar
 from graphql_api.oauth.models import AppOAuth
+from vitrine.infra.cors import CorsPolicy, is_preflight
 from vitrine.keys import RUNTIME
 
 log = logging.getLogger(__name__)
 
 NO_STORE = {"Cache-Control": "no-store", "Pragma": "no-cache"}
 FORM = "application/x-www-form-urlencoded"
+# A page sends a public app's client_id in a form or JSON body; Authorization for completeness
+# (HTTP Basic is a confidential app's, which runs on a server).
+CORS_CLIENT = CorsPolicy(
+    methods=("POST",), request_headers=("Authorization", "Content-Type"), exposed_headers=("Retry-After",)
+)
+CORS_METADATA = CorsPolicy(methods=("GET",), request_headers=(), exposed_headers=())
 
 
 def _json(status: int, body: dict[str, Any] | None, headers: dict[str, str] | None = None) -> web.Response:
@@ -214,9 +225,57 @@ async def so_post(request: web.Request) -> web.Response:
     return _json(405, dict(erro.get_body()), {"Allow": "POST"})
 
 
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+async def _origem_permitida(request: web.Request) -> str | None:
+    origem = request.headers.get("Origin")
+    return origem if await origens.permitida(origem, request.app[RUNTIME].oauth_origens) else None
+
+
+def _cors(policy: CorsPolicy, handler: Handler) -> Handler:
+    """`handler`'s answers, readable by a page at an allowed origin."""
+
+    async def with_cors(request: web.Request) -> web.StreamResponse:
+        response = await handler(request)
+        policy.apply(response, await _origem_permitida(request) if "Origin" in request.headers else None)
+        return response
+
+    return with_cors
+
+
+def _preflight(policy: CorsPolicy) -> Handler:
+    """OPTIONS: a browser's preflight, answered for an allowed origin; any other OPTIONS is a
+    method these endpoints do not serve."""
+
+    async def preflight(request: web.Request) -> web.StreamResponse:
+        if not is_preflight(request):
+            if "POST" in policy.methods:
+                return await so_post(request)
+            raise web.HTTPMethodNotAllowed(request.method, policy.methods)
+        origem = await _origem_permitida(request)
+        if origem is None:
+            erro = InvalidRequestError(
+                description="Esta origem nao e a de nenhum endereco de retorno de um app publico ativo: "
+                "cadastre um endereco de retorno do app na origem da pagina.",
+                status_code=403,
+            )
+            response = _json(403, dict(erro.get_body()))
+        else:
+            response = web.Response(status=204, headers=policy.preflight_headers(origem))
+        policy.apply(response, None)  # Vary: Origin
+        return response
+
+    return preflight
+
+
 def add_routes(app: web.Application) -> None:
     for path, handler in (("/oauth/token", token), ("/oauth/revogar", revogar)):
         resource = app.router.add_resource(path)
-        resource.add_route("POST", handler)
-        resource.add_route("*", so_post)
-    app.router.add_get("/.well-known/oauth-authorization-server", metadata)
+        resource.add_route("POST", _cors(CORS_CLIENT, handler))
+        resource.add_route("OPTIONS", _preflight(CORS_CLIENT))
+        resource.add_route("*", _cors(CORS_CLIENT, so_post))
+    resource = app.router.add_resource("/.well-known/oauth-authorization-server")
+    resource.add_route("GET", _cors(CORS_METADATA, metadata))
+    resource.add_route("HEAD", _cors(CORS_METADATA, metadata))
+    resource.add_route("OPTIONS", _preflight(CORS_METADATA))

@@ -1,6 +1,6 @@
 """OAuth apps: register one (its client_secret shown once), edit name, redirect URIs and scopes,
-rotate the secret (the previous one stops at once) and disable it for good, each with a
-confirmation. Every person of the integrator sees the apps; owners and developers change them
+rotate the secret (the previous one stops at once or after the overlap window the person chooses)
+and disable it for good, each with a confirmation. Every person of the integrator sees the apps; owners and developers change them
 (apps:gerenciar)."""
 
 from functools import partial
@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
-from graphql_api.oauth.schemas import EdicaoApp, NovoApp, ler
+from graphql_api.oauth.schemas import EdicaoApp, NovoApp, RotacaoSegredo, TipoApp, ler
 from graphql_api.operations import apps as ops
 from portal.web import Page, PortalRoutes, form_errors
 
@@ -41,9 +41,10 @@ async def _valores(page: Page) -> dict:
     }
 
 
-def _dados(page: Page, model: type[BaseModel], valores: dict) -> dict[str, Any] | None:
-    """Checked as the service will (the session's environment is the app's): every problem at once."""
-    return entrada(partial(ler, model, ambiente=page.sessao_ativa.ambiente), valores)
+def _dados(page: Page, model: type[BaseModel], valores: dict, tipo: TipoApp | None = None) -> dict[str, Any] | None:
+    """Checked as the service will (the session's environment is the app's; an edited app's
+    type, which decides some redirect URIs): every problem at once."""
+    return entrada(partial(ler, model, ambiente=page.sessao_ativa.ambiente, tipo=tipo), valores)
 
 
 def _erros(error: ApiError) -> dict:
@@ -108,8 +109,9 @@ async def editar(page: Page) -> web.StreamResponse:
     app_id = page.request.match_info["id"]
     valores = await _valores(page)
     valores.pop("tipo")  # fixed at creation
+    tipo = TipoApp((await page.run(ops.OBTER_APP, id=app_id))["appOAuth"]["tipo"])
     try:
-        await page.run(ops.EDITAR_APP, id=app_id, dados=_dados(page, EdicaoApp, valores))
+        await page.run(ops.EDITAR_APP, id=app_id, dados=_dados(page, EdicaoApp, valores, tipo))
     except ApiError as error:
         if error.type != "VALIDATION_FAILED":
             raise
@@ -117,19 +119,43 @@ async def editar(page: Page) -> web.StreamResponse:
     return page.redirect(f"/apps/{app_id}", aviso="app_atualizado")
 
 
-async def _confirmar(page: Page, template: str) -> web.StreamResponse:
+async def _confirmar(page: Page, template: str, *, status: int = 200, **extra) -> web.StreamResponse:
     app = (await page.run(ops.OBTER_APP, id=page.request.match_info["id"]))["appOAuth"]
-    return page.render(template, app=app)
+    return page.render(template, status=status, app=app, **extra)
+
+
+# Hours the current secret keeps working after a rotation, as the form offers them (the first is
+# the contract's default: it ends at once).
+CARENCIAS = (0, 1, 24, 72, 168)
 
 
 @routes.get("/apps/{id}/segredo")
 async def segredo_confirmar(page: Page) -> web.StreamResponse:
-    return await _confirmar(page, "portal/app_segredo.html")
+    return await _confirmar(page, "portal/app_segredo.html", carencias=CARENCIAS, erros={}, erro=None)
 
 
 @routes.post("/apps/{id}/segredo")
 async def rotacionar(page: Page) -> web.StreamResponse:
-    novo = (await page.run(ops.ROTACIONAR_SEGREDO, id=page.request.match_info["id"]))["rotacionarSegredoAppOAuth"]
+    carencia = (await page.field("carenciaHoras")).strip()
+    dados: dict[str, int | str] = {}
+    if carencia:  # none sent: the default, at once
+        try:
+            dados["carenciaHoras"] = int(carencia)
+        except ValueError:
+            dados["carenciaHoras"] = carencia  # the service reports it beside the field
+    try:
+        novo = (
+            await page.run(
+                ops.ROTACIONAR_SEGREDO, id=page.request.match_info["id"], dados=entrada(RotacaoSegredo, dados)
+            )
+        )["rotacionarSegredoAppOAuth"]
+    except ApiError as error:
+        if error.type != "VALIDATION_FAILED":
+            raise  # REAUTHENTICATION_REQUIRED asks for the password and comes back here
+        erros, erro = form_errors(error, {"carenciaHoras"})
+        return await _confirmar(
+            page, "portal/app_segredo.html", status=error.status, carencias=CARENCIAS, erros=erros, erro=erro
+        )
     return page.render("portal/app_credenciais.html", app=novo["app"], segredo=novo["clientSecret"], rotacao=True)
 
 

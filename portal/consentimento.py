@@ -6,25 +6,28 @@ session signs in (or up) and comes back to the same request. The form posts the 
 the CSRF token and the seller's decision; the domain checks it all again."""
 
 import re
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from aiohttp import web
 
+from graphql_api.oauth import retornos
 from graphql_api.oauth.schemas import CAMPOS_DO_PEDIDO, PedidoAutorizacao
 from graphql_api.operations import oauth as ops
 from portal.web import SELLER, Page, PortalRoutes
 
 routes = PortalRoutes(SELLER)
 
-_ORIGEM = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$")
+# A web origin (an IPv6 loopback in brackets) or a native app's own scheme, as CSP sources.
+_FONTE = re.compile(r"^(https?://([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\])(:[0-9]{1,5})?|[a-z][a-z0-9.\-]*:)$")
 
 
-def _origem(url: str) -> str:
-    """The scheme, host and port of a registered redirect URI, as a CSP source ('none' of
-    ours if it does not look like one: a header is never built from anything else)."""
-    partes = urlsplit(url)
-    origem = f"{partes.scheme}://{partes.netloc}"
-    return origem if _ORIGEM.fullmatch(origem) else ""
+def _fonte(url: str) -> str:
+    """Where a registered redirect URI sends the browser, as a CSP source: its origin, or its
+    scheme for a native app's (com.exemplo.app:). Nothing if it does not look like one: a header
+    is never built from anything else."""
+    esquema = retornos.esquema_proprio(url)
+    fonte = f"{esquema}:" if esquema else (retornos.origem(url) or "")
+    return fonte if _FONTE.fullmatch(fonte) else ""
 
 
 @routes.get("/oauth/autorizar", signed_in=False)
@@ -44,7 +47,7 @@ async def consentimento(page: Page) -> web.StreamResponse:
     # also governs where a form submission is redirected).
     csp = response.headers["Content-Security-Policy"]
     response.headers["Content-Security-Policy"] = csp.replace(
-        "form-action 'self'", f"form-action 'self' {_origem(pedido['redirectUri'])}".rstrip()
+        "form-action 'self'", f"form-action 'self' {_fonte(pedido['redirectUri'])}".rstrip()
     )
     return response
 

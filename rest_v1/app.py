@@ -9,6 +9,7 @@ from rest_v1.middlewares.access import access_middleware
 from rest_v1.middlewares.auth import auth_middleware
 from rest_v1.middlewares.body import body_middleware
 from rest_v1.middlewares.call_log import call_log_middleware
+from rest_v1.middlewares.cors import add_cors_headers, cors_middleware
 from rest_v1.middlewares.errors import error_middleware
 from rest_v1.middlewares.idempotency import idempotency_middleware
 from rest_v1.middlewares.methods import method_middleware
@@ -18,11 +19,13 @@ from rest_v1.routing import MethodTable, Routes
 from vitrine.keys import RUNTIME
 from vitrine.runtime import Runtime
 
-# Outermost first. The call log sees the final response, errors included; authentication runs
+# Outermost first. CORS answers a browser's preflight before anything else (no credential, no
+# call logged). The call log sees the final response, errors included; authentication runs
 # before anything reads the body, and so does the route's access rule (integrator-only routes,
 # scopes), counted and answered with X-RateLimit-* like any call; idempotency sees the parsed body.
 MIDDLEWARES = (
     request_id_middleware,
+    cors_middleware,
     call_log_middleware,
     error_middleware,
     auth_middleware,
@@ -54,6 +57,7 @@ def create_v1_app(runtime: Runtime) -> web.Application:
     app[METHODS] = MethodTable(spec for routes in ROUTE_MODULES for spec in routes.specs)
     app.on_response_prepare.append(add_request_id_header)
     app.on_response_prepare.append(add_rate_limit_headers)
+    app.on_response_prepare.append(add_cors_headers)
     escutas.setup(app)
     for routes in ROUTE_MODULES:
         app.add_routes(routes.aiohttp_routes())

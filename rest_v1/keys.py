@@ -27,6 +27,7 @@ METHODS = web.AppKey("methods", MethodTable)  # the methods each path allows (th
 
 # What each request carries, set by the middleware named beside each.
 REQUEST_ID = web.RequestKey("request_id", str)  # request_id
+CORS_ORIGIN = web.RequestKey("cors_origin", str)  # cors: the Origin allowed to read the answer
 STARTED = web.RequestKey("started", float)  # request_id: perf_counter at arrival
 AUTH = web.RequestKey("auth", Authenticated)  # auth
 CONTEXT = web.RequestKey("context", Context)  # auth: the GraphQL Context of this request

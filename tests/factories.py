@@ -345,7 +345,7 @@ class OAuthFactory:
         criado = await apps.criar(integrator.id, Ambiente(ambiente), {
             "nome": nome, "tipo": tipo, "redirectUris": [redirect_uri],
             "escopos": sorted(escopos if escopos is not None else OAUTH_SCOPES),
-        })
+        }, bus=self.factory.runtime.bus)
         return OAuthApp(criado.app.id, criado.segredo, redirect_uri, integrator)
 
     async def vendedor(self, *, nome: str = "Loja do Vendedor", email: str | None = None) -> str:

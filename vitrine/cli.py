@@ -287,12 +287,16 @@ def app_create(
     from graphql_api.core.scalars import format_timestamp
     from graphql_api.integrador import service as integradores
     from graphql_api.oauth import apps
+    from graphql_api.oauth.cache import CACHE_TOPIC
 
     dados = {"nome": nome, "tipo": tipo, "redirectUris": list(redirect_uris), "escopos": escopos.split()}
 
     async def work(settings: Settings):
         integrador = await integradores.obter(integrador_id)
-        return await apps.criar(integrador.id, Ambiente(ambiente), dados)
+        criado = await apps.criar(integrador.id, Ambiente(ambiente), dados)
+        if tipo == "publico":  # its origins are allowed by CORS (graphql_api/oauth/origens.py)
+            await _publish_cache_clears(settings, CACHE_TOPIC)
+        return criado
 
     try:
         criado = _run_with_db(work)
@@ -374,9 +378,10 @@ def _plano_json(row) -> dict:
     }
 
 
-async def _publish_cache_clears(settings: Settings) -> None:
-    """A plan change from this command reaches the servers' caches through Redis; on the embedded
-    default they read the new limits within a minute (their cache's lifetime)."""
+async def _publish_cache_clears(settings: Settings, *topics: str) -> None:
+    """A change from this command (a plan: both credential caches by default; an OAuth app) reaches
+    the servers' caches through Redis; on the embedded default they read it within a minute
+    (their caches' lifetime)."""
     from redis.asyncio import Redis
 
     from graphql_api.chave.service import CACHE_TOPIC
@@ -388,8 +393,8 @@ async def _publish_cache_clears(settings: Settings) -> None:
     redis = Redis.from_url(settings.redis_url)
     try:
         bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
-        await bus.publish(CACHE_TOPIC)
-        await bus.publish(OAUTH_TOPIC)
+        for topic in topics or (CACHE_TOPIC, OAUTH_TOPIC):
+            await bus.publish(topic)
     finally:
         await redis.aclose()
 

@@ -12,6 +12,7 @@ from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, UltimoUso
 from graphql_api.integrador.situacao import RateLimits
 from graphql_api.oauth import cache as oauth_cache
+from graphql_api.oauth import origens
 from graphql_api.oauth.tokens import TokenCache
 from vitrine.call_log_process import call_log_for
 from vitrine.infra.bus import InvalidationBus
@@ -32,6 +33,7 @@ class Runtime:
     bus: InvalidationBus
     keys: KeyCache
     oauth_tokens: TokenCache
+    oauth_origens: origens.OrigensCache  # the browser origins CORS allows
     limiter: RateLimiter
     storage: Storage
     call_log: CallLogWriter
@@ -58,6 +60,8 @@ class Runtime:
         oauth_tokens = TokenCache()
         # A token's entry also carries its integrator's state, which the keys' topic announces.
         bus.subscribe(lambda topic: oauth_tokens.clear() if topic in (oauth_cache.CACHE_TOPIC, CACHE_TOPIC) else None)
+        oauth_origens = origens.nova_cache()
+        bus.subscribe(lambda topic: oauth_origens.clear() if topic == oauth_cache.CACHE_TOPIC else None)
         call_log = call_log_for(settings)
         # Integration steps are judged from each batch of logged calls, off the request path.
         call_log.listeners.append(lambda batch: integracao.registrar_chamadas(batch, smtp_url=settings.smtp_url))
@@ -69,6 +73,7 @@ class Runtime:
             bus=bus,
             keys=keys,
             oauth_tokens=oauth_tokens,
+            oauth_origens=oauth_origens,
             limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl")),
             storage=media_storage(settings),
             call_log=call_log,

@@ -103,6 +103,17 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "necessários; em produção suspensa, fale com o suporte.",
     ),
     ErrorKind(
+        "CORS_ORIGIN_NOT_ALLOWED",
+        403,
+        "Esta página não pode chamar a API pelo navegador.",
+        "O navegador perguntou (pedido OPTIONS de CORS) se uma página desta origem pode chamar a API, "
+        "e ela não é a origem de nenhum endereço de retorno de um app OAuth público ativo. O "
+        "navegador bloqueia a chamada.",
+        "Cadastre, num app público, um endereço de retorno na mesma origem da página (esquema, "
+        "servidor e porta: https://seu.app/retorno para uma página em https://seu.app). Código que "
+        "roda no seu servidor não precisa de CORS: chame a API de lá.",
+    ),
+    ErrorKind(
         "REAUTHENTICATION_REQUIRED",
         403,
         "Confirme a sua senha para continuar.",
@@ -171,7 +182,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         400,
         "O endereço de retorno do aplicativo não é válido.",
         "O redirect_uri de /oauth/autorizar falta, veio repetido ou não é exatamente um dos endereços "
-        "cadastrados no aplicativo (comparação exata: barra final, maiúsculas e parâmetros contam). "
+        "cadastrados no aplicativo (comparação exata: barra final, maiúsculas e parâmetros contam; só a "
+        "porta de http://127.0.0.1 e http://[::1] é livre). "
         "Por segurança o vendedor não é mandado a um endereço não cadastrado.",
         "Integrador: envie redirect_uri idêntico a um dos cadastrados na página Apps do portal.",
     ),

@@ -2,14 +2,17 @@
 "OAuth app", OAuth rule 1 and the limits; docs/portal.md, "Apps OAuth").
 
 A confidential app's client_secret is made here, shown once and kept only as its SHA-256
-(graphql_api/oauth/segredos.py); a rotation replaces the hash, so the previous secret stops at
-once. A disabled app stays disabled for good. Every change that affects authorisation (disable,
-rotation, redirect URIs, scopes) is published on the invalidation bus, so every process drops what
-it cached about the app."""
+(graphql_api/oauth/segredos.py). A rotation replaces the hash; the previous secret stops at once
+(the contract's default) or, when the integrator chose an overlap window, keeps working beside the
+new one until the window ends by itself (`segredo_confere` is the rule of which secrets are valid
+now). A disabled app stays disabled for good. Every change that affects authorisation or the
+origins CORS allows (a public app's creation, disable, rotation, redirect URIs, scopes) is
+published on the invalidation bus, so every process drops what it cached about apps."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from graphql_api.core.errors import ApiError, FieldError
@@ -18,11 +21,12 @@ from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
+from graphql_api.core.validation import validate
 from graphql_api.oauth import repository, segredos
 from graphql_api.oauth.cache import CACHE_TOPIC
 from graphql_api.oauth.models import AppOAuth
 from graphql_api.oauth.revogacao import revogar_autorizacoes
-from graphql_api.oauth.schemas import EdicaoApp, NovoApp, SituacaoApp, TipoApp, ler
+from graphql_api.oauth.schemas import EdicaoApp, NovoApp, RotacaoSegredo, SituacaoApp, TipoApp, ler
 
 if TYPE_CHECKING:
     from vitrine.infra.bus import InvalidationBus
@@ -63,11 +67,17 @@ async def bloqueio_producao(integrador_id: str) -> ApiError | None:
 
 
 async def criar(
-    integrador_id: str, ambiente: Ambiente, dados: Any, *, principal: Principal | None = None
+    integrador_id: str,
+    ambiente: Ambiente,
+    dados: Any,
+    *,
+    principal: Principal | None = None,
+    bus: InvalidationBus | None = None,
 ) -> AppComSegredo:
     """Register an app in `ambiente`. A person in the portal (`principal`) creating a production
     app types the password again first. At most MAX_APPS_ATIVOS active apps per integrator: the
-    count runs with the integrator's row locked, so two creations at once cannot both pass it."""
+    count runs with the integrator's row locked, so two creations at once cannot both pass it.
+    `bus` tells every process of a public app (its origins are allowed by CORS at once)."""
     novo = ler(NovoApp, dados, ambiente)
     if ambiente is Ambiente.PRODUCAO:
         await _exigir_acesso_producao(integrador_id)
@@ -97,12 +107,14 @@ async def criar(
             redirect_uris=novo.redirectUris,
             escopos=novo.escopos,
         )
+    if bus is not None and novo.tipo is TipoApp.publico:  # its origins, allowed by CORS (origens.py)
+        await bus.publish(CACHE_TOPIC)
     return AppComSegredo(app, segredo)
 
 
-async def criar_app(principal: Principal, dados: Any) -> AppComSegredo:
+async def criar_app(principal: Principal, dados: Any, *, bus: InvalidationBus) -> AppComSegredo:
     """An app in the caller's environment, created by a person in the portal."""
-    return await criar(principal.integrador_exigido, principal.ambiente, dados, principal=principal)
+    return await criar(principal.integrador_exigido, principal.ambiente, dados, principal=principal, bus=bus)
 
 
 async def obter_app(principal: Principal, app_id: str) -> AppOAuth:
@@ -149,7 +161,7 @@ async def editar_app(principal: Principal, app_id: str, dados: Any, *, bus: Inva
     production app's redirect URIs decide where sellers' codes go: the password is asked again."""
     app = await obter_app(principal, app_id)
     _exigir_ativo(app)
-    edicao = ler(EdicaoApp, dados if dados is not None else {}, Ambiente(app.ambiente))
+    edicao = ler(EdicaoApp, dados if dados is not None else {}, Ambiente(app.ambiente), TipoApp(app.tipo))
     values = {
         campo: valor
         for campo, valor in (
@@ -166,9 +178,28 @@ async def editar_app(principal: Principal, app_id: str, dados: Any, *, bus: Inva
     return await _mudar(app, bus, **values)
 
 
-async def rotacionar_segredo(principal: Principal, app_id: str, *, bus: InvalidationBus) -> AppComSegredo:
-    """A new client_secret, shown once; the previous one stops working at once (no grace period:
-    a rotation is what an integrator does when a secret leaked)."""
+def segredo_anterior_vale(app: AppOAuth, agora_: datetime | None = None) -> bool:
+    """Whether the secret a rotation replaced still works: its overlap window has not ended."""
+    expira = app.segredo_anterior_expira_em
+    return app.hash_segredo_anterior is not None and expira is not None and expira > (agora_ or agora())
+
+
+def segredo_confere(app: AppOAuth, valor: str) -> bool:
+    """Whether `valor` is a client_secret of this app valid now: the current one, or the previous
+    one during the overlap window its rotation chose. Both compared in constant time."""
+    atual = segredos.confere(app.hash_segredo, valor)
+    anterior = segredos.confere(app.hash_segredo_anterior, valor)
+    return atual or (anterior and segredo_anterior_vale(app))
+
+
+async def rotacionar_segredo(
+    principal: Principal, app_id: str, dados: Any = None, *, bus: InvalidationBus
+) -> AppComSegredo:
+    """A new client_secret, shown once. The current one stops at once (carenciaHoras 0, the
+    default: what one does when a secret leaked) or keeps working beside the new one for the
+    chosen hours, up to 7 days, so the integrator deploys the new one without failing a single
+    exchange. At most two secrets: a rotation inside a window ends the oldest at once."""
+    pedido = validate(RotacaoSegredo, dados if dados is not None else {})
     app = await obter_app(principal, app_id)
     _exigir_ativo(app)
     if app.tipo != TipoApp.confidencial.value:
@@ -176,10 +207,23 @@ async def rotacionar_segredo(principal: Principal, app_id: str, *, bus: Invalida
     if _producao(app):
         exigir_reautenticacao(principal)
     segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[Ambiente(app.ambiente)])
-    app = await _mudar(
-        app, bus, hash_segredo=resumo, final_segredo=segredo[-FINAL_SEGREDO:], segredo_rotacionado_em=agora()
-    )
-    return AppComSegredo(app, segredo)
+    momento = agora()
+    async with transaction():
+        atual = await repository.travar_app(app.id)  # the secret being replaced, read under the lock
+        _exigir_ativo(atual)
+        carencia = pedido.carenciaHoras
+        await repository.update_active(
+            app.id,
+            hash_segredo=resumo,
+            final_segredo=segredo[-FINAL_SEGREDO:],
+            segredo_rotacionado_em=momento,
+            hash_segredo_anterior=atual.hash_segredo if carencia else None,
+            final_segredo_anterior=atual.final_segredo if carencia else None,
+            segredo_anterior_expira_em=momento + timedelta(hours=carencia) if carencia else None,
+            atualizado_em=momento,
+        )
+    await bus.publish(CACHE_TOPIC)
+    return AppComSegredo(await AppOAuth.get(id=app.id), segredo)
 
 
 async def desativar_app(principal: Principal, app_id: str, *, bus: InvalidationBus) -> AppOAuth:

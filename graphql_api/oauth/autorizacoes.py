@@ -32,7 +32,7 @@ from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import tem_controle
 from graphql_api.oauth import escopos as catalogo_escopos
-from graphql_api.oauth import repository, segredos
+from graphql_api.oauth import repository, retornos, segredos
 from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao
 from graphql_api.oauth.revogacao import revogar_autorizacoes
 from graphql_api.vendedor.models import Vendedor
@@ -90,6 +90,11 @@ class PedidoValido:
     state: str | None
     code_challenge: str
 
+    @property
+    def destino(self) -> retornos.Destino:
+        """Where the code will go, as the consent screen shows it."""
+        return retornos.destino(self.redirect_uri)
+
 
 @dataclass(frozen=True)
 class Avaliacao:
@@ -140,7 +145,7 @@ async def _app_e_destino(pedido: Pedido) -> tuple[AppOAuth, str]:
         raise ApiError(
             "OAUTH_REDIRECT_URI_INVALID", description="O endereço de autorização não traz o parâmetro redirect_uri."
         )
-    if redirect_uri not in app.redirect_uris:
+    if not retornos.cadastrado(redirect_uri, app.redirect_uris):  # exact, but a loopback IP's port
         raise ApiError(
             "OAUTH_REDIRECT_URI_INVALID",
             description=f"O endereço de retorno pedido não é um dos cadastrados no aplicativo {app.nome}.",

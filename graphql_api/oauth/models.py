@@ -28,6 +28,11 @@ class AppOAuth(Model):
     escopos: list[str] = fields.JSONField(default=list)  # the most the app may request
     situacao = fields.CharField(max_length=12, default="ativo")  # ativo | desativado
     segredo_rotacionado_em = fields.DatetimeField(null=True)
+    # After a rotation with an overlap window, the previous secret still authenticates until
+    # segredo_anterior_expira_em (graphql_api/oauth/apps.py, segredo_confere).
+    hash_segredo_anterior = fields.CharField(max_length=64, null=True)
+    final_segredo_anterior = fields.CharField(max_length=4, null=True)
+    segredo_anterior_expira_em = fields.DatetimeField(null=True)
     desativado_em = fields.DatetimeField(null=True)
     criado_em = fields.DatetimeField(auto_now_add=True)
     atualizado_em = fields.DatetimeField(auto_now=True)

@@ -22,7 +22,7 @@ from graphql_api.oauth.models import (
     FalhaClienteOAuth,
     TokenOAuth,
 )
-from graphql_api.oauth.schemas import SituacaoApp
+from graphql_api.oauth.schemas import SituacaoApp, TipoApp
 from graphql_api.vendedor.models import Vendedor
 
 ATIVO = SituacaoApp.ativo.value
@@ -45,6 +45,12 @@ async def app_visible(principal: Principal, app_id: str) -> AppOAuth | None:
     return await scope.filter(id=app_id).first()
 
 
+async def redirect_uris_de_apps_publicos_ativos() -> list[str]:
+    """Every redirect URI of every active public app, of every integrator and environment."""
+    listas = await AppOAuth.filter(tipo=TipoApp.publico.value, situacao=ATIVO).values_list("redirect_uris", flat=True)
+    return [uri for lista in listas for uri in lista]
+
+
 async def lock_integrator(integrador_id: str) -> Integrador | None:
     """Serialises app creations of one integrator until the transaction ends (the limit of
     active apps is counted under this lock, so two creations at once cannot both pass it)."""
@@ -53,6 +59,11 @@ async def lock_integrator(integrador_id: str) -> Integrador | None:
 
 async def count_active(integrador_id: str) -> int:
     return await AppOAuth.filter(integrador_id=integrador_id, situacao=ATIVO).count()
+
+
+async def travar_app(app_id: str) -> AppOAuth:
+    """The app, locked until the transaction ends (serialises rotations of its secret)."""
+    return await AppOAuth.select_for_update().get(id=app_id)
 
 
 async def update_active(app_id: str, **values: Any) -> bool:

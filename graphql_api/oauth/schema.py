@@ -15,7 +15,7 @@ from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.permissions import portal_or_staff, requires, vendedor_only
 from graphql_api.core.validation import validate
 from graphql_api.oauth import apps, autorizacoes, escopos
-from graphql_api.oauth.schemas import EdicaoApp, NovoApp, PedidoAutorizacao
+from graphql_api.oauth.schemas import EdicaoApp, NovoApp, PedidoAutorizacao, RotacaoSegredo
 from graphql_api.oauth.types import (
     AppConectadoType,
     AppOAuthComSegredoType,
@@ -28,6 +28,7 @@ PedidoAutorizacaoInput = input_type(PedidoAutorizacao)
 Pedido = Annotated[Any, strawberry.argument(graphql_type=PedidoAutorizacaoInput)]
 NovoAppInput = input_type(NovoApp)
 EdicaoAppInput = input_type(EdicaoApp)
+RotacaoSegredoInput = input_type(RotacaoSegredo)
 
 _GERENCIAR_APPS = requires("apps:gerenciar", portal_only=True)
 
@@ -107,7 +108,7 @@ class Mutation:
     async def criar_app_oauth(
         self, info: Info, dados: Annotated[Any, strawberry.argument(graphql_type=NovoAppInput)]
     ) -> AppOAuthComSegredoType:
-        return _com_segredo(await apps.criar_app(info.context.principal, as_dados(dados)))
+        return _com_segredo(await apps.criar_app(info.context.principal, as_dados(dados), bus=info.context.runtime.bus))
 
     @strawberry.mutation(name="editarAppOAuth", extensions=_GERENCIAR_APPS)
     async def editar_app_oauth(
@@ -116,9 +117,20 @@ class Mutation:
         app = await apps.editar_app(info.context.principal, id, as_dados(dados), bus=info.context.runtime.bus)
         return AppOAuthType.from_model(app)
 
-    @strawberry.mutation(name="rotacionarSegredoAppOAuth", extensions=_GERENCIAR_APPS)
-    async def rotacionar_segredo_app_oauth(self, info: Info, id: strawberry.ID) -> AppOAuthComSegredoType:
-        return _com_segredo(await apps.rotacionar_segredo(info.context.principal, id, bus=info.context.runtime.bus))
+    @strawberry.mutation(
+        name="rotacionarSegredoAppOAuth",
+        extensions=_GERENCIAR_APPS,
+        description="A new client_secret; the current one ends at once or after dados.carenciaHoras (up to 168).",
+    )
+    async def rotacionar_segredo_app_oauth(
+        self,
+        info: Info,
+        id: strawberry.ID,
+        dados: Annotated[Any, strawberry.argument(graphql_type=RotacaoSegredoInput | None)] = None,
+    ) -> AppOAuthComSegredoType:
+        return _com_segredo(
+            await apps.rotacionar_segredo(info.context.principal, id, as_dados(dados), bus=info.context.runtime.bus)
+        )
 
     @strawberry.mutation(
         name="desativarAppOAuth",

@@ -1,6 +1,6 @@
 """Inputs of the OAuth domain, as pydantic models (graphql_api/core/inputs.py makes the GraphQL
 input types): OAuth apps with their rules (name, type, redirect URIs and the scopes an app may
-request; docs/portal.md, "Apps OAuth"), and the authorisation request."""
+request; docs/portal.md, "Apps OAuth"), a secret's rotation, and the authorisation request."""
 
 from __future__ import annotations
 
@@ -11,19 +11,18 @@ from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 import strawberry
-from pydantic import BaseModel, ConfigDict, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import INTEGRATOR_ONLY_SCOPES, OAUTH_SCOPES, Ambiente
 from graphql_api.core.validation import linha, tem_controle, validate
 from graphql_api.oauth import escopos as catalogo
+from graphql_api.oauth import retornos
 
 MAX_NOME = 100
 MAX_REDIRECT_URIS = 5
 MAX_REDIRECT_URI = 2000
-# Test apps may send the seller back to a program on the developer's own machine (RFC 8252).
-HOSTS_LOCAIS = ("localhost", "127.0.0.1")
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -89,6 +88,31 @@ class EdicaoApp(BaseModel):
     _escopos = field_validator("escopos")(_validar_escopos)
 
 
+CARENCIA_MAX_HORAS = 7 * 24
+
+
+class RotacaoSegredo(BaseModel):
+    """A confidential app's new client_secret: how many hours the current one keeps working
+    beside it, for the integrator to deploy the new one first (as GitHub and Google allow).
+    0, the contract's default, ends it at once: what one does when a secret leaked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    carenciaHoras: StrictInt = 0
+
+    @field_validator("carenciaHoras")
+    @classmethod
+    def _no_intervalo(cls, horas: int) -> int:
+        if not 0 <= horas <= CARENCIA_MAX_HORAS:
+            raise PydanticCustomError(
+                "fora_do_intervalo",
+                "A carência vai de 0 (o segredo atual deixa de valer na hora) a {maximo} horas (7 dias); "
+                "foram {horas}. Escolha um valor nesse intervalo.",
+                {"maximo": CARENCIA_MAX_HORAS, "horas": horas},
+            )
+        return horas
+
+
 _HOST = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$")
 
 
@@ -100,10 +124,15 @@ def _host_valido(host: str) -> bool:
         return bool(_HOST.match(host)) and len(host) <= 253
 
 
-def _problema(uri: str, ambiente: Ambiente) -> tuple[str, str] | None:
+def _problema(uri: str, ambiente: Ambiente, tipo: TipoApp) -> tuple[str, str] | None:
     """(field code, what is wrong) with one redirect URI, or None when it may be registered.
-    The URI is kept and later compared as the exact string, so anything a browser or a client
-    could read two ways is refused rather than normalised."""
+    The URI is kept and later compared as the exact string (graphql_api/oauth/retornos.py), so
+    anything a browser or a client could read two ways is refused rather than normalised.
+
+    Which addresses each app may have (docs/oauth.md, "Endereços de retorno"): https:// always;
+    in test apps also http://localhost:PORT, http://127.0.0.1 and http://[::1]; public apps, the
+    native ones, also http://127.0.0.1 and http://[::1] in production (RFC 8252 §7.3) and a
+    private-use scheme of their own (RFC 8252 §7.1)."""
     if not uri:
         return "obrigatorio", "está vazio."
     if len(uri) > MAX_REDIRECT_URI:
@@ -120,6 +149,8 @@ def _problema(uri: str, ambiente: Ambiente) -> tuple[str, str] | None:
         return "formato_invalido", "não pode ter fragmento (#…): o código de autorização volta na query."
     if "\\" in uri:
         return "formato_invalido", "não pode ter barra invertida (\\)."
+    if "." in uri.partition(":")[0] and ":" in uri:
+        return _problema_de_app_instalado(uri, tipo)
     try:
         partes = urlsplit(uri)
         porta = partes.port
@@ -137,15 +168,59 @@ def _problema(uri: str, ambiente: Ambiente) -> tuple[str, str] | None:
     if (porta is not None and not 1 <= porta <= 65535) or partes.netloc.endswith(":"):
         return "formato_invalido", "a porta precisa ser um número de 1 a 65535."
     if partes.scheme == "http":
-        if ambiente is Ambiente.PRODUCAO:
-            return "url_nao_https", "apps de produção só aceitam https://."
-        if host not in HOSTS_LOCAIS:
+        return _problema_de_http(host, porta, ambiente, tipo)
+    return None
+
+
+def _problema_de_http(host: str, porta: int | None, ambiente: Ambiente, tipo: TipoApp) -> tuple[str, str] | None:
+    """http:// is for a program on the seller's own computer: the loopback interface."""
+    ip_local = host in ("127.0.0.1", "::1")  # any port will match (RFC 8252 §7.3)
+    if ambiente is Ambiente.PRODUCAO:
+        if ip_local and tipo is TipoApp.confidencial:
             return (
                 "url_nao_https",
-                "precisa usar https:// (http:// só vale para localhost e 127.0.0.1, em apps de teste).",
+                "apps de produção confidenciais só aceitam https:// (http://127.0.0.1 e http://[::1] valem "
+                "em apps públicos, para aplicativos instalados).",
             )
-        if porta is None:
-            return "formato_invalido", f"http://{host} precisa da porta (por exemplo http://{host}:8080/retorno)."
+        if not ip_local:
+            return "url_nao_https", "apps de produção só aceitam https://."
+        return None
+    if host not in retornos.HOSTS_DO_COMPUTADOR:
+        return (
+            "url_nao_https",
+            "precisa usar https:// (http:// só em apps de teste: localhost, 127.0.0.1 e [::1]).",
+        )
+    if porta is None and not ip_local:
+        return "formato_invalido", f"http://{host} precisa da porta (por exemplo http://{host}:8080/retorno)."
+    return None
+
+
+def _problema_de_app_instalado(uri: str, tipo: TipoApp) -> tuple[str, str] | None:
+    """A private-use scheme (com.exemplo.app:/volta): a native app's own, RFC 8252 §7.1."""
+    esquema, _, resto = uri.partition(":")
+    if resto[:1].isdigit():  # a server and its port without the scheme (loja.exemplo.com:8443/…)
+        return "url_nao_https", "precisa ser um endereço completo começando com https://."
+    if tipo is TipoApp.confidencial:
+        return (
+            "formato_invalido",
+            "esquemas próprios (com.exemplo.app:/…) só valem para apps públicos: um aplicativo instalado não "
+            "guarda segredo. Registre um app público para ele.",
+        )
+    if esquema != esquema.lower():
+        return "formato_invalido", "o esquema próprio deve estar em minúsculas (com.exemplo.app:/volta)."
+    if retornos.esquema_proprio(uri) is None:
+        return (
+            "formato_invalido",
+            "o esquema próprio deve ser um domínio seu escrito ao contrário, com letras, dígitos e hífens "
+            "(com.exemplo.app:/volta para exemplo.com).",
+        )
+    if resto.startswith("//"):
+        return (
+            "formato_invalido",
+            f"use uma barra só depois do esquema ({esquema}:/caminho), como pede o RFC 8252: não há servidor.",
+        )
+    if not resto.startswith("/"):
+        return "formato_invalido", f"o caminho começa com barra ({esquema}:/caminho)."
     return None
 
 
@@ -153,9 +228,12 @@ def _curto(uri: str) -> str:
     return uri if len(uri) <= 60 else uri[:57] + "…"
 
 
-def problemas_redirect_uris(uris: list[str], ambiente: Ambiente) -> list[FieldError]:
+def problemas_redirect_uris(
+    uris: list[str], ambiente: Ambiente, tipo: TipoApp = TipoApp.confidencial
+) -> list[FieldError]:
     """Every problem of an app's redirect URIs, one FieldError on `redirectUris` per refused URI,
-    numbered from 1 as the portal lists them. Empty when all of them may be registered."""
+    numbered from 1 as the portal lists them. Empty when all of them may be registered. Without
+    the app's type, the rules of a confidential app (the stricter ones)."""
     if not uris:
         return [FieldError("redirectUris", "obrigatorio", "Informe pelo menos um endereço de retorno (redirect URI).")]
     if len(uris) > MAX_REDIRECT_URIS:
@@ -169,7 +247,7 @@ def problemas_redirect_uris(uris: list[str], ambiente: Ambiente) -> list[FieldEr
     problemas: list[FieldError] = []
     vistos: dict[str, int] = {}
     for numero, uri in enumerate(uris, start=1):
-        problema = _problema(uri, ambiente)
+        problema = _problema(uri, ambiente, tipo)
         if problema is None and uri in vistos:
             problema = "duplicado", f"repete o endereço {vistos[uri]}."
         vistos.setdefault(uri, numero)
@@ -180,10 +258,11 @@ def problemas_redirect_uris(uris: list[str], ambiente: Ambiente) -> list[FieldEr
     return problemas
 
 
-def ler(model: type[M], dados: Any, ambiente: Ambiente) -> M:
+def ler(model: type[M], dados: Any, ambiente: Ambiente, tipo: TipoApp | None = None) -> M:
     """An app's input read by its model, and its redirect URIs by the rules of the app's
-    environment, every problem reported at once (a form shows each one beside its field). Doors
-    validate with it first (`entrada(partial(ler, NovoApp, ambiente=...), dados)`)."""
+    environment and type (a new app's own, or `tipo`, the edited app's), every problem reported
+    at once (a form shows each one beside its field). Doors validate with it first
+    (`entrada(partial(ler, NovoApp, ambiente=...), dados)`)."""
     problemas: list[FieldError] = []
     parsed: M | None = None
     try:
@@ -192,11 +271,19 @@ def ler(model: type[M], dados: Any, ambiente: Ambiente) -> M:
         problemas = list(error.fields)
     uris = getattr(parsed, "redirectUris", None) if parsed else _uris_sem_erro_de_forma(dados, problemas)
     if uris is not None:
-        problemas += problemas_redirect_uris(uris, ambiente)
+        problemas += problemas_redirect_uris(uris, ambiente, tipo or _tipo_pedido(dados))
     if problemas:
         raise ApiError("VALIDATION_FAILED", fields=problemas)
     assert parsed is not None
     return parsed
+
+
+def _tipo_pedido(dados: Any) -> TipoApp:
+    """The type a new app asks for, when it is one (else the stricter rules apply)."""
+    try:
+        return TipoApp(dados.get("tipo") if isinstance(dados, dict) else None)
+    except ValueError:
+        return TipoApp.confidencial
 
 
 def _uris_sem_erro_de_forma(dados: Any, problemas: list[FieldError]) -> list[str] | None:

@@ -33,8 +33,8 @@ from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
+from graphql_api.oauth import apps, repository, segredos
 from graphql_api.oauth import escopos as catalogo_escopos
-from graphql_api.oauth import repository, segredos
 from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel, citar
 from graphql_api.oauth.models import AppOAuth, Autorizacao, TokenOAuth
 from graphql_api.oauth.revogacao import revogar_autorizacoes
@@ -161,7 +161,7 @@ async def autenticar_cliente(credenciais: Credenciais, chamador: Chamador) -> Ap
     if not credenciais.client_secret:
         await chamador.falhou(app)
         raise _cliente_invalido("Aplicativo confidencial: envie client_secret (HTTP Basic ou corpo).")
-    if not segredos.confere(app.hash_segredo, credenciais.client_secret):
+    if not apps.segredo_confere(app, credenciais.client_secret):
         await chamador.falhou(app)
         raise _cliente_invalido("client_secret incorreto.")
     await chamador.autenticou(app)

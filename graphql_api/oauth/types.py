@@ -6,8 +6,10 @@ import strawberry
 
 from graphql_api.core.scalars import Timestamp
 from graphql_api.oauth import escopos as catalogo_escopos
+from graphql_api.oauth.apps import segredo_anterior_vale
 from graphql_api.oauth.autorizacoes import AppConectado, Avaliacao
 from graphql_api.oauth.models import AppOAuth
+from graphql_api.oauth.retornos import TipoDestino
 from graphql_api.oauth.schemas import SituacaoApp, TipoApp
 
 
@@ -33,6 +35,11 @@ class AvaliacaoType:
     integrador_nome: str | None
     ambiente: str | None
     escopos: list[EscopoType]
+    destino: str | None = strawberry.field(
+        description="Where the code goes, shown to the seller: the redirect URI's host[:port], or a "
+        "native app's own scheme."
+    )
+    destino_tipo: TipoDestino | None
 
     @classmethod
     def of(cls, avaliacao: Avaliacao) -> AvaliacaoType:
@@ -45,7 +52,10 @@ class AvaliacaoType:
                 integrador_nome=None,
                 ambiente=None,
                 escopos=[],
+                destino=None,
+                destino_tipo=None,
             )
+        destino = pedido.destino
         return cls(
             redirecionar_para=None,
             client_id=pedido.app.id,
@@ -53,6 +63,8 @@ class AvaliacaoType:
             integrador_nome=pedido.integrador_nome,
             ambiente=pedido.app.ambiente,
             escopos=[EscopoType.of(e) for e in pedido.escopos],
+            destino=destino.endereco,
+            destino_tipo=destino.tipo,
         )
 
 
@@ -95,6 +107,13 @@ class AppOAuthType:
     final_segredo: str | None = strawberry.field(
         description="The last characters of the current client_secret, to recognise it; null for public apps."
     )
+    final_segredo_anterior: str | None = strawberry.field(
+        description="The last characters of the previous client_secret while it still works (an overlap "
+        "window chosen at the rotation); null otherwise."
+    )
+    segredo_anterior_expira_em: Timestamp | None = strawberry.field(
+        description="When the previous client_secret stops working by itself; null when only one works."
+    )
     criado_em: Timestamp
     atualizado_em: Timestamp
     segredo_rotacionado_em: Timestamp | None
@@ -113,6 +132,8 @@ class AppOAuthType:
             escopos=list(a.escopos),
             situacao=SituacaoApp(a.situacao),
             final_segredo=a.final_segredo,
+            final_segredo_anterior=a.final_segredo_anterior if segredo_anterior_vale(a) else None,
+            segredo_anterior_expira_em=a.segredo_anterior_expira_em if segredo_anterior_vale(a) else None,
             criado_em=a.criado_em,
             atualizado_em=a.atualizado_em,
             segredo_rotacionado_em=a.segredo_rotacionado_em,

@@ -20,10 +20,8 @@ EDITAR_APP = Operation(
     "{ ...AppOAuthFields } }" + fragments.APP_OAUTH
 )
 ROTACIONAR_SEGREDO = Operation(
-    "mutation RotacionarSegredoAppOAuth($id: ID!) { rotacionarSegredoAppOAuth(id: $id) "
-    + _COM_SEGREDO
-    + " }"
-    + fragments.APP_OAUTH
+    "mutation RotacionarSegredoAppOAuth($id: ID!, $dados: RotacaoSegredoInput) "
+    "{ rotacionarSegredoAppOAuth(id: $id, dados: $dados) " + _COM_SEGREDO + " }" + fragments.APP_OAUTH
 )
 DESATIVAR_APP = Operation(
     "mutation DesativarAppOAuth($id: ID!) { desativarAppOAuth(id: $id) { ...AppOAuthFields } }" + fragments.APP_OAUTH

@@ -143,7 +143,7 @@ fragment ErroRecenteFields on ErroRecente {
 APP_OAUTH = """
 fragment AppOAuthFields on AppOAuth {
   id clientId nome ambiente tipo redirectUris escopos situacao finalSegredo
-  criadoEm atualizadoEm segredoRotacionadoEm desativadoEm
+  finalSegredoAnterior segredoAnteriorExpiraEm criadoEm atualizadoEm segredoRotacionadoEm desativadoEm
 }
 """
 

@@ -6,6 +6,7 @@ PEDIDO_AUTORIZACAO = Operation(
     """query PedidoAutorizacao($pedido: PedidoAutorizacaoInput!) {
       pedidoAutorizacao(pedido: $pedido) {
         redirecionarPara clientId appNome integradorNome ambiente escopos { codigo descricao }
+        destino destinoTipo
       }
     }"""
 )

@@ -2,12 +2,18 @@
 token on an integrator-only route (OAuth rule 5) or without the route's scope gets 403 FORBIDDEN,
 never a 422 about a body it may not send. The schema checks the same rules again
 (graphql_api/core/permissions.py `requires`), so every door is equally safe; this one answers
-first. API keys hold every scope and pass."""
+first. API keys hold every scope and pass.
+
+A missing scope also says it the RFC 6750 way (§3.1): `WWW-Authenticate: Bearer realm="Vitrine",
+error="insufficient_scope", scope="<the route's scope>"`. An integrator-only route gets no such
+header: no scope a seller grants opens it."""
 
 from aiohttp import web
 
+from graphql_api.core.errors import ApiError
 from graphql_api.core.permissions import exigir_escopo, exigir_integrador
 from rest_v1.keys import AUTH, METHODS
+from rest_v1.middlewares.auth import bearer_challenge
 from rest_v1.routing import RouteSpec, declares
 
 
@@ -24,5 +30,9 @@ async def access_middleware(request: web.Request, handler):
         if spec.integrator_only:  # first: no scope the seller grants opens these
             exigir_integrador(auth.principal)
         if spec.scope is not None:
-            exigir_escopo(auth.principal, spec.scope)
+            try:
+                exigir_escopo(auth.principal, spec.scope)
+            except ApiError as refused:
+                refused.headers["WWW-Authenticate"] = bearer_challenge("insufficient_scope", scope=spec.scope)
+                raise
     return await handler(request)

@@ -1,9 +1,16 @@
 """Authentication at the edge: the Bearer credential becomes one Principal in a GraphQL
 Context. Missing, invalid or revoked -> 401 UNAUTHORIZED; paused integrator -> 403.
 
+Every 401 also says it the RFC 6750 way (§3), for clients that read headers rather than bodies:
+`WWW-Authenticate: Bearer realm="Vitrine"`, plus `error="invalid_token"` and an ASCII
+`error_description` when a Bearer credential was sent (an API key is a Bearer credential too: same
+header). A request with no Bearer credential at all gets no error code, as §3.1 asks.
+
 Refused credentials count against the client's IP address (a per-minute limit of their own), so
 a 401 carries X-RateLimit-* like every other answer and guessing keys soon meets a 429. Only
 failures count: a valid key is never slowed down by others failing from the same address."""
+
+import unicodedata
 
 from aiohttp import web
 
@@ -17,6 +24,30 @@ from rest_v1.routing import RouteSpec, declares, endpoint_template
 from vitrine.keys import RUNTIME
 
 PUBLIC_ENDPOINTS = frozenset({"/openapi.json"})
+REALM = "Vitrine"
+
+
+def _quoted(text: str) -> str:
+    """A value of a WWW-Authenticate attribute: RFC 6750 allows printable ASCII without '"' and
+    '\\' (accents dropped, "…" spelled "...")."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return "".join(c for c in plain if " " <= c <= "~" and c not in '"\\')
+
+
+def bearer_challenge(error: str | None = None, **attributes: str) -> str:
+    """The WWW-Authenticate value of a refusal (RFC 6750 §3)."""
+    parts = [f'realm="{REALM}"']
+    if error is not None:
+        parts.append(f'error="{error}"')
+    parts += [f'{name}="{_quoted(value)}"' for name, value in attributes.items()]
+    return "Bearer " + ", ".join(parts)
+
+
+def _challenge(request: web.Request, refused: ApiError) -> str:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return bearer_challenge()  # no Bearer credential was sent: no error code
+    return bearer_challenge("invalid_token", error_description=refused.description or refused.kind.causa)
 
 
 def bearer_token(request: web.Request) -> str:
@@ -45,6 +76,7 @@ async def auth_middleware(request: web.Request, handler):
         auth = await _authenticate(request, runtime)
     except ApiError as refused:
         if refused.type == "UNAUTHORIZED":
+            refused.headers["WWW-Authenticate"] = _challenge(request, refused)
             await _count_refusal(request, runtime)
         raise
     principal = auth.principal

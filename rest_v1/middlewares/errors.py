@@ -27,7 +27,8 @@ def _from_http_exception(request: web.Request, exc: web.HTTPException) -> ApiErr
     if isinstance(exc, web.HTTPMethodNotAllowed):
         # The router merges the methods of every resource the URL matches (/avisos/teste also
         # matches /avisos/{avisoId}); the declared templates with their parameter patterns say
-        # which path this really is. OPTIONS is not served: it gets this same 405.
+        # which path this really is. An OPTIONS that is no CORS preflight (middlewares/cors.py)
+        # gets this same 405.
         allowed = request.app[METHODS].allowed(request.path.removeprefix(API_PREFIX)) or exc.allowed_methods
         headers["Allow"] = ", ".join(sorted(allowed))
     error_type = _HTTP_TYPES.get(exc.status, "INTERNAL_ERROR" if exc.status >= 500 else "BAD_REQUEST")

@@ -88,9 +88,10 @@ async def test_a_confidential_app_shows_its_secret_once_and_keeps_only_the_hash(
     assert published == []  # a new app has nothing cached anywhere
 
 
-async def test_a_public_app_has_no_secret_to_show_or_rotate(portal, owner):
+async def test_a_public_app_has_no_secret_to_show_or_rotate(portal, owner, published):
     client_id, secret = await register(portal, tipo="publico", nome="App do Celular")
     assert secret is None
+    assert published == [CACHE_TOPIC]  # its origins are allowed by CORS in every process at once
     app = await AppOAuth.get(id=client_id)
     assert app.tipo == "publico" and app.hash_segredo is None and app.final_segredo is None
     detail = await portal.page(f"/apps/{client_id}")
@@ -103,7 +104,7 @@ async def test_a_public_app_has_no_secret_to_show_or_rotate(portal, owner):
 async def test_rotating_the_secret_invalidates_the_previous_one_at_once(portal, owner, published):
     client_id, old = await register(portal)
     confirm = await portal.page(f"/apps/{client_id}/segredo")
-    assert "O segredo atual deixa de valer na hora" in confirm
+    assert '<option value="0" selected>Nada: o segredo atual deixa de valer na hora</option>' in confirm  # the default
     response = await portal.submit(f"/apps/{client_id}/segredo", {})
     assert response.status == 200 and response.headers["Cache-Control"] == "no-store"
     page = await response.text()
@@ -116,6 +117,74 @@ async def test_rotating_the_secret_invalidates_the_previous_one_at_once(portal, 
     assert published == [CACHE_TOPIC]  # every process forgets the old secret
     detail = await portal.page(f"/apps/{client_id}")
     assert new not in detail and f"cs_test_…{new[-4:]}" in detail and "Segredo rotacionado em" in detail
+
+
+async def test_a_rotation_with_an_overlap_window_keeps_both_secrets_until_it_ends(
+    client, portal, owner, oauth, published, relogio
+):
+    from authlib.integrations.base_client.errors import OAuthError
+    from authlib.integrations.httpx_client import AsyncOAuth2Client
+
+    from tests.factories import OAuthApp
+
+    base = str(client.make_url("")).rstrip("/")
+    client_id, old = await register(portal, escopos=["contas:ler"])
+    app = OAuthApp(client_id, old, URI, Integrator(await integrador_id(owner), ""))
+    tokens = await oauth.tokens(app, await oauth.consentir(app))
+
+    async def renovar(secret: str, refresh_token: str) -> dict:
+        """The integrator's server renewing with authlib's client and this secret (HTTP Basic)."""
+        async with AsyncOAuth2Client(client_id=client_id, client_secret=secret) as servidor:
+            return await servidor.refresh_token(f"{base}/oauth/token", refresh_token=refresh_token)
+
+    # the page asks how long the current secret keeps working; 24 hours chosen
+    confirm = await portal.page(f"/apps/{client_id}/segredo")
+    for opcao in ("1 hora", "24 horas", "3 dias", "7 dias"):
+        assert f">{opcao}</option>" in confirm
+    response = await portal.submit(f"/apps/{client_id}/segredo", {"carenciaHoras": "24"})
+    assert response.status == 200, await response.text()
+    page = await response.text()
+    new = _SECRET.search(page).group(1)
+    assert f'O segredo anterior (<span class="mono">…{old[-4:]}</span>) continua valendo até' in page
+    assert published == [CACHE_TOPIC]
+    # the app's page says two secrets work, and until when
+    detail = await portal.page(f"/apps/{client_id}")
+    assert "Dois segredos valem até" in detail
+    assert f"cs_test_…{new[-4:]}" in detail and f"cs_test_…{old[-4:]}" in detail
+    # both authenticate during the window
+    renewed = await renovar(old, tokens["refresh_token"])
+    renewed = await renovar(new, renewed["refresh_token"])
+    # and the window ends by itself: the previous secret is invalid_client, the new one goes on
+    relogio.avancar(hours=24, seconds=1)
+    with pytest.raises(OAuthError) as refused:
+        await renovar(old, renewed["refresh_token"])
+    assert refused.value.error == "invalid_client"
+    await renovar(new, renewed["refresh_token"])
+    await portal.signin(owner)  # 24 hours later: the session ended
+    detail = await portal.page(f"/apps/{client_id}")
+    assert "Dois segredos valem até" not in detail and f"…{old[-4:]}" not in detail
+
+
+async def test_a_rotation_inside_a_window_ends_the_oldest_and_the_window_is_checked(portal, owner):
+    from graphql_api.oauth.apps import segredo_confere
+
+    client_id, first = await register(portal)
+    response = await portal.submit(f"/apps/{client_id}/segredo", {"carenciaHoras": "168"})
+    second = _SECRET.search(await response.text()).group(1)
+    confirm = await portal.page(f"/apps/{client_id}/segredo")
+    assert f"O segredo anterior (<span class=\"mono\">…{first[-4:]}</span>) ainda vale até" in confirm
+    response = await portal.submit(f"/apps/{client_id}/segredo", {"carenciaHoras": "1"})
+    third = _SECRET.search(await response.text()).group(1)
+    app = await AppOAuth.get(id=client_id)
+    assert [segredo_confere(app, s) for s in (first, second, third)] == [False, True, True]
+    # a window outside 0 to 7 days is refused beside the field, and nothing changes
+    for carencia, motivo in (("169", "A carência vai de 0"), ("-1", "foram -1"), ("dois dias", "inteiro")):
+        response = await portal.submit(f"/apps/{client_id}/segredo", {"carenciaHoras": carencia})
+        assert response.status == 422, carencia
+        page = await response.text()
+        assert 'id="erro-carenciaHoras"' in page and motivo in page, page[page.find("erro-carenciaHoras") :][:300]
+        assert _SECRET.search(page) is None
+    assert (await AppOAuth.get(id=client_id)).hash_segredo == app.hash_segredo
 
 
 async def test_editing_name_redirect_uris_and_scopes(portal, owner, published):
@@ -143,6 +212,27 @@ async def test_editing_name_redirect_uris_and_scopes(portal, owner, published):
     assert "Endereço 1 (http://exemplo.com/cb): precisa usar https://" in page
     assert "Endereço 2 (https://ok.exemplo.com/x#y): não pode ter fragmento" in page
     assert (await AppOAuth.get(id=client_id)).nome == "Conector v2" and published == [CACHE_TOPIC]
+
+
+async def test_a_native_apps_addresses_follow_its_type_on_registration_and_edit(portal, owner):
+    """A public app (installed on the seller's device) may come back through the loopback
+    interface or its own scheme (RFC 8252); the edit form is checked by the edited app's type."""
+    nativo = "com.exemplo.app:/oauth/volta\nhttp://127.0.0.1/oauth/volta"
+    client_id, _ = await register(portal, tipo="publico", redirectUris=nativo)
+    assert (await AppOAuth.get(id=client_id)).redirect_uris == nativo.split("\n")
+    page = await portal.page(f"/apps/{client_id}")
+    assert "com.exemplo.app:/volta" in page  # the field's hint says what a native app may use
+    response = await portal.submit(
+        f"/apps/{client_id}", {"nome": "App do Celular", "redirectUris": "com.exemplo.app:/nova\nhttp://[::1]/volta", "escopos": ["contas:ler"]}
+    )
+    assert response.status == 303, await response.text()
+    assert (await AppOAuth.get(id=client_id)).redirect_uris == ["com.exemplo.app:/nova", "http://[::1]/volta"]
+    # a confidential app's page refuses them, saying why
+    confidencial, _ = await register(portal)
+    response = await portal.submit(
+        f"/apps/{confidencial}", {"nome": "Conector", "redirectUris": "com.exemplo.app:/nova", "escopos": ["contas:ler"]}
+    )
+    assert response.status == 422 and "só valem para apps públicos" in await response.text()
 
 
 async def test_disabling_is_for_good(portal, owner, published):
@@ -197,7 +287,7 @@ async def test_two_creations_at_once_cannot_pass_the_limit_together(portal, owne
         ("ftp://loja.exemplo.com/cb", "precisa ser um endereço completo começando com https://"),
         ("/oauth/retorno", "precisa ser um endereço completo começando com https://"),
         ("http://localhost/cb", "http://localhost precisa da porta"),
-        ("http://127.0.0.1/cb", "http://127.0.0.1 precisa da porta"),
+        ("com.exemplo.app:/volta", "esquemas próprios (com.exemplo.app:/…) só valem para apps públicos"),
         ("https://loja.exemplo.com/cb#inicio", "não pode ter fragmento"),
         ("https://*.exemplo.com/cb", "curingas (*) não são aceitos"),
         ("https://loja.exemplo.com/*", "curingas (*) não são aceitos"),

@@ -124,6 +124,51 @@ async def test_a_bad_client_or_redirect_uri_is_an_error_page_never_a_redirect(po
     assert "OAUTH_" in page
 
 
+@pytest.mark.parametrize(
+    ("registrado", "pedido", "mostrado", "explicacao", "fonte"),
+    [
+        (REDIRECT, REDIRECT, "app.integradora.test", "", "https://app.integradora.test"),
+        ("https://app.integradora.test:8443/cb", None, "app.integradora.test:8443", "", "https://app.integradora.test:8443"),
+        ("http://127.0.0.1/oauth/volta", "http://127.0.0.1:51234/oauth/volta", "127.0.0.1:51234",
+         ", um programa neste computador", "http://127.0.0.1:51234"),
+        ("http://[::1]:8080/volta", "http://[::1]:40001/volta", "[::1]:40001",
+         ", um programa neste computador", "http://[::1]:40001"),
+        ("com.exemplo.app:/oauth/volta", None, "com.exemplo.app",
+         ", um aplicativo instalado neste aparelho", "com.exemplo.app:"),
+    ],
+)
+async def test_the_consent_screen_shows_where_the_code_goes(
+    portal, seller, oauth, integrator, registrado, pedido, mostrado, explicacao, fonte
+):
+    app = await oauth.app(integrator, tipo="publico", redirect_uri=registrado)
+    response = await portal.get(authorize_url(app, redirect_uri=pedido or registrado))
+    assert response.status == 200, await response.text()
+    page = await response.text()
+    destino = page[page.index('<p class="destino">') :].split("</p>", 1)[0]
+    assert f'Ao autorizar, você volta para\n  <strong class="mono">{mostrado}</strong>{explicacao}.' in destino
+    assert "Autorize só se você reconhece este endereço como do App da Integradora." in destino
+    # the decision's answer redirects there: the form may lead to it
+    assert f"form-action 'self' {fonte};" in response.headers["Content-Security-Policy"] + ";"
+
+
+async def test_only_a_loopback_ips_port_is_free(portal, seller, oauth, integrator):
+    """RFC 8252 §7.3: any port of http://127.0.0.1 and http://[::1]; the rest exactly as registered."""
+    ip = await oauth.app(integrator, tipo="publico", redirect_uri="http://127.0.0.1:8080/volta?app=1")
+    for usado in ("http://127.0.0.1:8080/volta?app=1", "http://127.0.0.1:9/volta?app=1", "http://127.0.0.1/volta?app=1"):
+        assert (await portal.get(authorize_url(ip, redirect_uri=usado))).status == 200, usado
+    for usado in (
+        "http://127.0.0.1:9/volta", "http://127.0.0.1:9/volta?app=1&x=2", "http://127.0.0.1:9/volta/?app=1",
+        "https://127.0.0.1:9/volta?app=1", "http://localhost:8080/volta?app=1", "http://[::1]:8080/volta?app=1",
+        "http://127.0.0.1:0/volta?app=1", "http://127.0.0.1:65536/volta?app=1", "http://127.0.0.1:9@atacante.test/volta?app=1",
+    ):
+        response = await portal.get(authorize_url(ip, redirect_uri=usado))
+        assert response.status == 400 and "Location" not in response.headers, usado
+    # localhost is compared exactly, port included
+    nome = await oauth.app(integrator, tipo="publico", redirect_uri="http://localhost:8080/volta")
+    assert (await portal.get(authorize_url(nome))).status == 200
+    assert (await portal.get(authorize_url(nome, redirect_uri="http://localhost:8081/volta"))).status == 400
+
+
 async def test_a_disabled_app_is_an_error_page(portal, seller, app):
     await AppOAuth.filter(id=app.client_id).update(situacao="desativado")
     response = await portal.get(authorize_url(app))

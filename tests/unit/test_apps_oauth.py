@@ -11,9 +11,9 @@ from graphql_api.schema import schema
 TESTE, PRODUCAO = Ambiente.TESTE, Ambiente.PRODUCAO
 
 
-def problema(uri: str, ambiente: Ambiente = TESTE) -> tuple[str, str] | None:
+def problema(uri: str, ambiente: Ambiente = TESTE, tipo: TipoApp = TipoApp.confidencial) -> tuple[str, str] | None:
     """(codigo, mensagem) of the one URI, or None when it is accepted."""
-    found = problemas_redirect_uris([uri], ambiente)
+    found = problemas_redirect_uris([uri], ambiente, tipo)
     assert len(found) <= 1 and all(f.campo == "redirectUris" for f in found)
     return (found[0].codigo, found[0].mensagem) if found else None
 
@@ -36,19 +36,67 @@ def test_https_addresses_are_accepted_in_both_environments(uri):
 
 
 @pytest.mark.parametrize(
-    "uri", ["http://localhost:8080/retorno", "http://127.0.0.1:3000", "http://localhost:1/cb?x=1"]
+    "uri", ["http://localhost:8080/retorno", "http://127.0.0.1:3000", "http://localhost:1/cb?x=1", "http://[::1]:8080/cb"]
 )
-def test_loopback_over_http_with_a_port_only_in_test(uri):
+def test_loopback_over_http_in_test_apps(uri):
+    for tipo in TipoApp:
+        assert problema(uri, TESTE, tipo) is None
+
+
+@pytest.mark.parametrize("uri", ["http://localhost:8080/retorno", "http://localhost:1/cb?x=1"])
+def test_localhost_never_in_production(uri):
+    for tipo in TipoApp:
+        assert problema(uri, PRODUCAO, tipo) == (
+            "url_nao_https", f"Endereço 1 ({uri}): apps de produção só aceitam https://."
+        )
+
+
+@pytest.mark.parametrize("uri", ["http://127.0.0.1:3000", "http://127.0.0.1/oauth/volta", "http://[::1]/oauth/volta"])
+def test_loopback_ip_in_production_only_for_public_apps(uri):
+    """RFC 8252 §7.3: a native app (public) listens on the loopback interface; a confidential app
+    runs on a server and has an https:// address."""
+    assert problema(uri, PRODUCAO, TipoApp.publico) is None
+    codigo, mensagem = problema(uri, PRODUCAO, TipoApp.confidencial)
+    assert codigo == "url_nao_https" and "confidenciais só aceitam https://" in mensagem and "apps públicos" in mensagem
+
+
+@pytest.mark.parametrize("uri", ["http://127.0.0.1/cb", "http://[::1]/cb", "http://127.0.0.1"])
+def test_a_loopback_ip_needs_no_port_any_port_will_match(uri):
     assert problema(uri, TESTE) is None
-    assert problema(uri, PRODUCAO) == ("url_nao_https", f"Endereço 1 ({uri}): apps de produção só aceitam https://.")
+
+
+@pytest.mark.parametrize(
+    "uri", ["com.exemplo.app:/oauth/volta", "br.com.loja-rosa.app:/v", "io.exemplo:/", "com.exemplo.app:/volta?x=1"]
+)
+def test_a_native_apps_own_scheme_for_public_apps_in_both_environments(uri):
+    for ambiente in (TESTE, PRODUCAO):
+        assert problema(uri, ambiente, TipoApp.publico) is None
+        codigo, mensagem = problema(uri, ambiente, TipoApp.confidencial)
+        assert codigo == "formato_invalido" and "só valem para apps públicos" in mensagem
+
+
+@pytest.mark.parametrize(
+    ("uri", "trecho"),
+    [
+        ("com.exemplo.app://oauth/volta", "uma barra só depois do esquema (com.exemplo.app:/caminho)"),
+        ("com.exemplo.app:volta", "o caminho começa com barra"),
+        ("Com.Exemplo.App:/volta", "minúsculas"),
+        ("com..exemplo:/volta", "domínio seu escrito ao contrário"),
+        ("com.exemplo_app:/volta", "domínio seu escrito ao contrário"),
+        ("loja.exemplo.com:8443/cb", "começando com https://"),
+    ],
+)
+def test_a_malformed_own_scheme_says_why(uri, trecho):
+    found = problema(uri, TESTE, TipoApp.publico)
+    assert found is not None and trecho in found[1], found
 
 
 @pytest.mark.parametrize(
     ("uri", "codigo", "trecho"),
     [
         ("http://localhost/cb", "formato_invalido", "http://localhost precisa da porta"),
-        ("http://127.0.0.1/cb", "formato_invalido", "http://127.0.0.1 precisa da porta"),
-        ("http://[::1]:8080/cb", "url_nao_https", "http:// só vale para localhost e 127.0.0.1"),
+        ("http://[::2]:8080/cb", "url_nao_https", "http:// só em apps de teste: localhost, 127.0.0.1 e [::1]"),
+        ("http://127.0.0.2:8080/cb", "url_nao_https", "http:// só em apps de teste: localhost, 127.0.0.1 e [::1]"),
         ("http://loja.exemplo.com/cb", "url_nao_https", "precisa usar https://"),
         ("http://localhost.exemplo.com:8080/cb", "url_nao_https", "precisa usar https://"),
         ("ftp://loja.exemplo.com/cb", "url_nao_https", "começando com https://"),
@@ -167,6 +215,16 @@ def test_an_edit_changes_only_what_it_names_and_never_the_type():
     assert "apps de produção só aceitam https://" in fields(
         EdicaoApp, {"redirectUris": ["http://localhost:8080/cb"]}, PRODUCAO
     )["redirectUris"][0]
+
+
+def test_the_redirect_uri_rules_follow_the_apps_type():
+    """A new app's own type; an edit's, the edited app's (the door and the service pass it)."""
+    nativo = {"redirectUris": ["com.exemplo.app:/volta", "http://127.0.0.1/volta"]}
+    assert ler(NovoApp, valid(tipo="publico") | nativo, PRODUCAO).redirectUris == nativo["redirectUris"]
+    assert len(fields(NovoApp, valid(tipo="confidencial") | nativo, PRODUCAO)["redirectUris"]) == 2
+    assert len(fields(NovoApp, valid(tipo="outro") | nativo, PRODUCAO)["redirectUris"]) == 2  # the stricter rules
+    assert ler(EdicaoApp, nativo, PRODUCAO, TipoApp.publico).redirectUris == nativo["redirectUris"]
+    assert len(fields(EdicaoApp, nativo, PRODUCAO)["redirectUris"]) == 2
 
 
 def test_the_app_inputs_and_enums_are_typed_once_for_inputs_and_outputs():

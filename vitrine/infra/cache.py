@@ -1,4 +1,5 @@
-"""What authenticating a credential needs, kept in each process (API keys, OAuth access tokens):
+"""What authenticating a credential needs, kept in each process (API keys, OAuth access tokens),
+and small sets every request reads (SnapshotCache: the origins allowed by CORS):
 an entry lives `ttl` seconds at most, and a revocation clears every process at once through the
 invalidation bus.
 
@@ -9,7 +10,9 @@ earlier epoch is returned to its caller but never stored."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -42,4 +45,44 @@ class CredentialCache(Generic[T]):
 
     def clear(self, _topic: str = "") -> None:
         self._entries.clear()
+        self._epoch += 1
+
+
+class SnapshotCache(Generic[T]):
+    """One value every request reads (a small set, loaded whole by `load`), kept in each process
+    for `ttl` seconds at most and cleared in every process through the invalidation bus, with the
+    same epoch rule as CredentialCache: a load that a clear overtook is returned, never kept.
+    Requests that find it empty at once share one load."""
+
+    def __init__(self, load: Callable[[], Awaitable[T]], ttl_seconds: float = 60.0) -> None:
+        self.ttl = ttl_seconds
+        self._load = load
+        self._value: tuple[float, T] | None = None
+        self._epoch = 0
+        self._loading: asyncio.Lock | None = None
+
+    async def get(self) -> T:
+        found = self._fresh()
+        if found is not None:
+            return found[1]
+        if self._loading is None:
+            self._loading = asyncio.Lock()
+        async with self._loading:
+            found = self._fresh()  # loaded by the request this one waited for
+            if found is not None:
+                return found[1]
+            epoch = self._epoch
+            value = await self._load()
+            if epoch == self._epoch:
+                self._value = (time.monotonic(), value)
+            return value
+
+    def _fresh(self) -> tuple[float, T] | None:
+        value = self._value
+        if value is None or time.monotonic() - value[0] > self.ttl:
+            return None
+        return value
+
+    def clear(self, _topic: str = "") -> None:
+        self._value = None
         self._epoch += 1

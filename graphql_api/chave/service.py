@@ -62,23 +62,21 @@ def split_key(token: str) -> tuple[Ambiente, str, str] | None:
     return AMBIENTE_BY_MARK[match.group(1)], match.group(2), match.group(3)
 
 
-async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
-    entry = cache.get(identificador)
-    if entry is not None:
-        return entry
-    epoch = cache.epoch
+async def _ler(identificador: str) -> _CachedKey | None:
     row = await repository.credential_row(identificador)
     if row is None:
         return None
-    entry = _CachedKey(
+    return _CachedKey(
         hash_segredo=row["hash_segredo"],
         ambiente=Ambiente(row["ambiente"]),
         revogada=row["revogada_em"] is not None,
         integrador_id=row["integrador_id"],
         integrador=await SituacaoIntegrador.ler(row, "integrador__", row["integrador_id"], row["ambiente"]),
     )
-    cache.put(identificador, entry, epoch)
-    return entry
+
+
+async def _load(identificador: str, cache: KeyCache) -> _CachedKey | None:
+    return await cache.get_or_load(identificador, _ler)
 
 
 async def identify(token: str, cache: KeyCache) -> str | None:

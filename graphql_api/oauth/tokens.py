@@ -348,15 +348,11 @@ class _TokenEmCache:
 TokenCache = CredentialCache[_TokenEmCache]
 
 
-async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
-    entry = cache.get(resumo)
-    if entry is not None:
-        return entry
-    epoch = cache.epoch
+async def _ler(resumo: str) -> _TokenEmCache | None:
     row = await repository.token_de_acesso(resumo)
     if row is None:
         return None
-    entry = _TokenEmCache(
+    return _TokenEmCache(
         escopos=frozenset(row["escopos"]),
         expira_em=row["expira_em"].timestamp(),
         revogada=row["autorizacao__revogada_em"] is not None,
@@ -370,8 +366,10 @@ async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
             row, "autorizacao__conta__integrador__", row["autorizacao__integrador_id"], row["autorizacao__ambiente"]
         ),
     )
-    cache.put(resumo, entry, epoch)
-    return entry
+
+
+async def _carregar(resumo: str, cache: TokenCache) -> _TokenEmCache | None:
+    return await cache.get_or_load(resumo, _ler)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,18 @@ class CredentialCache(Generic[T]):
             return None
         return found[1]
 
+    async def get_or_load(self, key: str, load: Callable[[str], Awaitable[T | None]]) -> T | None:
+        """The entry of `key`; when missing, `load(key)` reads it (None: no such credential), and
+        it is kept unless a clear overtook the read."""
+        entry = self.get(key)
+        if entry is not None:
+            return entry
+        epoch = self._epoch
+        entry = await load(key)
+        if entry is not None:
+            self.put(key, entry, epoch)
+        return entry
+
     def put(self, key: str, entry: T, epoch: int) -> None:
         if epoch != self._epoch:  # cleared while it was being read: it may be what was revoked
             return

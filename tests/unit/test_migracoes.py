@@ -21,15 +21,21 @@ async def _migrar(settings: Settings, target: str | None = None) -> None:
         await Tortoise.close_connections()
 
 
-async def test_an_older_database_with_data_upgrades_and_keeps_the_balances(tmp_path):
+async def _banco_em(tmp_path, versao: str, integrador_id: str) -> tuple[Settings, sqlite3.Connection]:
+    """A SQLite database migrated up to `versao`, holding one integrator, open for raw inserts."""
     settings = Settings(data_dir=tmp_path, database_url=f"sqlite://{tmp_path}/antigo.sqlite3")
-    await _migrar(settings, f"vitrine.{ANTES_DE_OAUTH_E_COBRANCA}")
+    await _migrar(settings, f"vitrine.{versao}")
     banco = sqlite3.connect(tmp_path / "antigo.sqlite3")
     banco.execute(
         "INSERT INTO integradores (id, nome, email, situacao, producao_situacao, criado_em, atualizado_em)"
-        " VALUES ('itg_antigo', 'Antigo', 'a@a.test', 'ativo', 'bloqueada', ?, ?)",
-        (AGORA, AGORA),
+        " VALUES (?, 'Integradora', 'i@i.test', 'ativo', 'bloqueada', ?, ?)",
+        (integrador_id, AGORA, AGORA),
     )
+    return settings, banco
+
+
+async def test_an_older_database_with_data_upgrades_and_keeps_the_balances(tmp_path):
+    settings, banco = await _banco_em(tmp_path, ANTES_DE_OAUTH_E_COBRANCA, "itg_antigo")
     banco.execute(
         "INSERT INTO carteiras (integrador_id, ambiente, modelo_cobranca, creditos_disponiveis, creditos_reservados,"
         " atualizado_em) VALUES ('itg_antigo', 'teste', 'pre_pago', 1000, 0, ?)",
@@ -62,14 +68,7 @@ ANTES_DE_OAUTH_POR_ORIGEM = "0014_amostras_de_avisos"
 async def test_oauth_grants_survive_and_are_granted_only_once_exchanged(tmp_path):
     """Migration 0015 drops a column of apps_oauth, which authorisations, codes and tokens point
     to: on SQLite a rebuilt table would take them all with it (ON DELETE CASCADE)."""
-    settings = Settings(data_dir=tmp_path, database_url=f"sqlite://{tmp_path}/antigo.sqlite3")
-    await _migrar(settings, f"vitrine.{ANTES_DE_OAUTH_POR_ORIGEM}")
-    banco = sqlite3.connect(tmp_path / "antigo.sqlite3")
-    banco.execute(
-        "INSERT INTO integradores (id, nome, email, situacao, producao_situacao, criado_em, atualizado_em)"
-        " VALUES ('itg_1', 'Integradora', 'i@i.test', 'ativo', 'bloqueada', ?, ?)",
-        (AGORA, AGORA),
-    )
+    settings, banco = await _banco_em(tmp_path, ANTES_DE_OAUTH_POR_ORIGEM, "itg_1")
     for vendedor in "ABC":
         banco.execute(
             "INSERT INTO vendedores (id, nome, email, hash_senha, criado_em) VALUES (?, ?, ?, '-', ?)",

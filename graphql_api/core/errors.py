@@ -137,9 +137,11 @@ CATALOG: dict[str, ErrorKind] = _kinds(
     ErrorKind(
         "IDEMPOTENCY_KEY_REUSED",
         409,
-        "Esta Idempotency-Key já foi usada com outro corpo.",
-        "A mesma Idempotency-Key chegou antes com um corpo ou rota diferente.",
-        "Gere uma nova chave para uma operação nova; para repetir a anterior, reenvie exatamente o mesmo corpo.",
+        "Esta Idempotency-Key já foi usada com outra requisição.",
+        "A mesma Idempotency-Key chegou antes com outro corpo, outra rota ou outros parâmetros de consulta "
+        "(por exemplo ?refazer=true): é outra operação, e ela não foi executada.",
+        "Gere uma nova chave para uma operação nova; para repetir a anterior, reenvie exatamente a mesma "
+        "rota, parâmetros e corpo.",
     ),
     ErrorKind(
         "IDEMPOTENCY_KEY_IN_PROGRESS",

@@ -32,7 +32,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "INVALID_JSON",
         400,
         "O corpo da requisição não é um JSON válido.",
-        "O corpo enviado não pôde ser lido como JSON, ou não é um objeto JSON.",
+        "O corpo enviado não pôde ser lido como JSON, não é um objeto JSON, passa de 64 níveis de "
+        "aninhamento ou repete uma chave num mesmo objeto (a descrição diz qual).",
         "Envie um objeto JSON bem formado em UTF-8, com Content-Type: application/json.",
     ),
     ErrorKind(
@@ -343,7 +344,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         429,
         "Limite de requisições por minuto excedido.",
         "A chave ou o integrador passou do limite por minuto do plano, ou o seu endereço IP fez "
-        "chamadas demais com credencial ausente ou inválida; a requisição não foi processada.",
+        "chamadas demais com credencial ausente ou inválida (ou confirmações de pagamento malformadas); "
+        "a requisição não foi processada.",
         "Espere pelo menos os segundos de Retry-After antes da próxima chamada e espace as "
         "seguintes pelo X-RateLimit-Remaining de cada resposta; ao repetir um POST que gasta "
         "créditos, reutilize a mesma Idempotency-Key. Chamadas sem credencial válida contam no "

@@ -269,3 +269,22 @@ async def test_a_header_that_is_not_utf8_does_not_stop_the_call_log_of_anyone(
     assert data["caminho"] == path and data["status"] == status
     assert data["cabecalhosEnviados"]["Content-Type"] == "text/plain; charset=\ufffd"
     assert data["cabecalhosEnviados"]["Idempotency-Key"].endswith("\ufffd\ufffd")
+
+
+@pytest.mark.parametrize(
+    "raw, chave",
+    [
+        ('{"codigoExterno": "dup", "nome": "A", "nome": "B"}', "nome"),
+        ('{"codigoExterno": "dup", "nome": "A", "x": {"y": 1, "y": 1}}', "y"),
+    ],
+)
+async def test_a_key_repeated_in_one_object_is_400_naming_it(client, integrator, raw, chave):
+    # a parser keeping the first value reads another request than one keeping the last: refused,
+    # as the OAuth token endpoint and the payment confirmation refuse it
+    response = await client.post(
+        "/v1/contas", data=raw.encode(), headers=integrator.headers | {"Content-Type": "application/json"}
+    )
+    assert response.status == 400, await response.text()
+    body = await response.json()
+    assert_error(body, "INVALID_JSON")
+    assert f'"{chave}"' in body["error"]["description"]

@@ -10,6 +10,7 @@ signature and applies the confirmation exactly once under its webhook-id.
 
 Answers: 200 with the purchase's situacao (also for a confirmation already applied: a provider
 may send again until it sees a 2xx), 401 PAYMENT_SIGNATURE_INVALID, 400 PAYMENT_TIMESTAMP_INVALID,
+408 REQUEST_TIMEOUT (a body that stopped arriving: vitrine/request_body.py),
 404 unknown purchase, 409 PURCHASE_CLOSED when it contradicts how the purchase ended (paid after
 it expired: refund it). Every malformed confirmation (signature, timestamp, webhook-id, body) is a
 4xx of the catalog and counts against the caller's address like refused keys: junk from one
@@ -27,6 +28,7 @@ from graphql_api.core.ids import new_id
 from graphql_api.recarga import service
 from rest_v1.responses import error_response, ok
 from vitrine.keys import RUNTIME
+from vitrine.request_body import BodyReadTimeout, request_timeout
 
 log = logging.getLogger("vitrine.api")
 
@@ -61,6 +63,11 @@ async def _confirmar(request: web.Request) -> web.Response:
             corpo = await request.read()
         except web.HTTPRequestEntityTooLarge:
             raise ApiError("PAYLOAD_TOO_LARGE") from None
+        except BodyReadTimeout:
+            raise request_timeout(request) from None
+        except ConnectionError:  # the provider hung up while sending: nobody to answer, not our error
+            log.info("the caller of POST %s closed the connection while sending its body", PATH)
+            raise ApiError("CLIENT_CLOSED_REQUEST") from None
         desfecho = await service.receber_do_provedor(corpo, request.headers, settings)
     except ApiError as refused:
         if refused.type not in _DECIDIDAS:

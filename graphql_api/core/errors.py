@@ -136,6 +136,17 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Use um dos métodos listados no cabeçalho Allow da resposta.",
     ),
     ErrorKind(
+        "REQUEST_TIMEOUT",
+        408,
+        "O corpo da requisição não chegou a tempo.",
+        "Os cabeçalhos chegaram, mas o corpo não chegou inteiro no prazo de leitura do serviço (30 "
+        "segundos por padrão, contados dos cabeçalhos): o envio parou ou está lento demais, ou o "
+        "Content-Length promete mais bytes do que foram enviados. Nada foi processado, e a conexão foi "
+        "fechada.",
+        "Envie o corpo inteiro logo depois dos cabeçalhos e confira se o Content-Length é o tamanho exato "
+        "do corpo em bytes; repita a chamada numa conexão nova (com a mesma Idempotency-Key, se houver).",
+    ),
+    ErrorKind(
         "IDEMPOTENCY_KEY_REUSED",
         409,
         "Esta Idempotency-Key já foi usada com outra requisição.",
@@ -325,6 +336,24 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Envie fotos por URL (campo imagens[].url), não embutidas, e reduza textos longos.",
     ),
     ErrorKind(
+        "URI_TOO_LONG",
+        414,
+        "O endereço da requisição é longo demais.",
+        "A linha da requisição (o método e a URL com os parâmetros de consulta) passa de 8.190 bytes; "
+        "ela não foi lida.",
+        "Encurte a URL: nenhum parâmetro da API precisa de textos tão longos. Confira se o seu código não "
+        "repete parâmetros ou embute um corpo na URL.",
+    ),
+    ErrorKind(
+        "HEADERS_TOO_LARGE",
+        431,
+        "Os cabeçalhos da requisição são grandes demais.",
+        "Um cabeçalho (nome e valor) passa de 8.190 bytes, ou a requisição tem mais de 128 cabeçalhos; "
+        "ela não foi lida.",
+        "Envie só os cabeçalhos de que a API precisa (Authorization, Content-Type, Idempotency-Key) e "
+        "confira se o seu cliente não acumula cabeçalhos ou cookies a cada chamada.",
+    ),
+    ErrorKind(
         "UNSUPPORTED_MEDIA_TYPE",
         415,
         "Content-Type não suportado: envie application/json.",
@@ -350,6 +379,25 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "seguintes pelo X-RateLimit-Remaining de cada resposta; ao repetir um POST que gasta "
         "créditos, reutilize a mesma Idempotency-Key. Chamadas sem credencial válida contam no "
         "limite do endereço IP: confira o cabeçalho Authorization antes de tentar de novo.",
+    ),
+    ErrorKind(
+        "TOO_MANY_CONNECTIONS",
+        429,
+        "Conexões abertas demais a partir do seu endereço.",
+        "O seu endereço IP já mantém com o serviço o máximo de conexões abertas ao mesmo tempo (100 por "
+        "padrão); esta conexão foi recusada antes de a requisição ser lida, e nada foi processado.",
+        "Reaproveite conexões (keep-alive) com um pool de tamanho limitado, feche as que não usa e espere "
+        "os segundos de Retry-After antes de abrir outra.",
+    ),
+    ErrorKind(
+        "CLIENT_CLOSED_REQUEST",
+        499,
+        "O cliente fechou a conexão antes de enviar o corpo inteiro.",
+        "A conexão foi fechada do seu lado (por um timeout do seu cliente HTTP, um processo encerrado ou "
+        "uma queda de rede) enquanto o corpo da requisição chegava; nada foi processado e nenhuma resposta "
+        "pôde ser enviada. Este registro existe só no registro de chamadas: não é um erro do serviço.",
+        "Confira o timeout do seu cliente HTTP e se o processo que chamou continuou vivo até a resposta; "
+        "repita a chamada (com a mesma Idempotency-Key, se houver).",
     ),
     ErrorKind(
         "CHECK_LIMIT_EXCEEDED",

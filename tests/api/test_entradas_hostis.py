@@ -288,3 +288,38 @@ async def test_a_key_repeated_in_one_object_is_400_naming_it(client, integrator,
     body = await response.json()
     assert_error(body, "INVALID_JSON")
     assert f'"{chave}"' in body["error"]["description"]
+
+
+async def test_a_cursor_of_another_tenant_is_422(client, factory, integrator):
+    # given another integrator's account: a cursor of the right kind, of someone else's list
+    other = await factory.integrator()
+    alheia = await factory.conta(other)
+    await factory.conta(integrator)
+    response = await client.get(f"/v1/contas?cursor={alheia['id']}", headers=integrator.headers)
+    assert response.status == 422, await response.text()
+    body = await response.json()
+    assert_error(body, "VALIDATION_FAILED")
+    assert [f["campo"] for f in body["error"]["fields"]] == ["cursor"]
+
+
+async def test_a_cursor_of_another_list_is_422(client, factory, integrator):
+    # given two accounts, each with products: a product cursor of one used on the other's list
+    a, b = await factory.conta(integrator), await factory.conta(integrator)
+    produto_de_a = await factory.produto(integrator, a)
+    await factory.produto(integrator, b)
+    response = await client.get(f"/v1/contas/{b['id']}/produtos?cursor={produto_de_a['id']}", headers=integrator.headers)
+    assert response.status == 422, await response.text()
+    assert [f["campo"] for f in (await response.json())["error"]["fields"]] == ["cursor"]
+    # but a list paged while its items are deleted still pages, the cursor's own item gone
+    conta = await factory.conta(integrator)
+    for codigo in ("A", "B", "C"):
+        await factory.produto(integrator, conta, codigo=codigo)
+    base = f"/v1/contas/{conta['id']}/produtos"
+    first = await (await client.get(f"{base}?limite=2", headers=integrator.headers)).json()
+    cursor = first["paginacao"]["proximoCursor"]
+    deleted = await client.delete(f"{base}/{first['data'][-1]['codigo']}", headers=integrator.headers)
+    assert deleted.status in (200, 204), await deleted.text()
+    # then the next page still comes, from where the list was
+    second = await client.get(f"{base}?limite=2&cursor={cursor}", headers=integrator.headers)
+    assert second.status == 200, await second.text()
+    assert [p["codigo"] for p in (await second.json())["data"]] == ["A"]

@@ -364,8 +364,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "VALIDATION_FAILED",
         422,
         "Alguns campos são inválidos.",
-        "O corpo foi lido, mas um ou mais campos não seguem as regras; cada problema está em "
-        "error.fields com campo, codigo e mensagem.",
+        "A requisição foi lida, mas um ou mais campos do corpo, parâmetros de consulta ou valores do caminho "
+        "não seguem as regras; cada problema está em error.fields com campo, codigo e mensagem.",
         "Corrija cada campo listado em error.fields e reenvie.",
     ),
     ErrorKind(
@@ -425,6 +425,13 @@ CATALOG: dict[str, ErrorKind] = _kinds(
     ),
 )
 
+
+# The cause of a VALIDATION_FAILED whose every field is a query parameter: the body, if any, is
+# not what was wrong (the facade's error middleware says so).
+CAUSA_NA_CONSULTA = (
+    "Um ou mais parâmetros de consulta da URL (a parte depois de ?) não seguem as regras; cada problema "
+    "está em error.fields, com o nome do parâmetro em campo."
+)
 
 # Codes of the `codigo` of an error.fields entry: what is wrong with one field.
 FIELD_CODES: dict[str, str] = {

@@ -323,3 +323,33 @@ async def test_a_cursor_of_another_list_is_422(client, factory, integrator):
     second = await client.get(f"{base}?limite=2&cursor={cursor}", headers=integrator.headers)
     assert second.status == 200, await second.text()
     assert [p["codigo"] for p in (await second.json())["data"]] == ["A"]
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("GET", "/v1/contas?limite=0"),
+        ("GET", "/v1/contas?situacao=feliz"),
+        ("GET", "/v1/integracao/chamadas?naoExiste=1"),
+        ("POST", "/v1/produtos/prd_01jabcdefghjkmnpqrstvwxyz0/conferencia?refazer=talvez"),
+    ],
+)
+async def test_a_query_error_says_it_is_about_the_query_string(client, integrator, method, path):
+    response = await client.request(method, path, headers=integrator.headers)
+    assert response.status == 422, await response.text()
+    description = (await response.json())["error"]["description"]
+    assert "corpo" not in description and "parâmetros de consulta" in description
+    # and the call log says the same
+
+    async def logged():
+        call = await client.get(f"/v1/integracao/chamadas/{response.headers['X-Request-Id']}", headers=integrator.headers)
+        assert call.status == 200
+        return (await call.json())["data"]
+
+    assert (await eventually(logged))["causa"] == description
+
+
+async def test_a_body_error_still_says_the_body_was_read(client, integrator):
+    response = await client.post("/v1/contas", json={"nome": ""}, headers=integrator.headers)
+    assert response.status == 422
+    assert "corpo" in (await response.json())["error"]["description"]

@@ -1,6 +1,7 @@
 """Hostile input from the integrator's side: every malformed id, filter, number, cursor or text
 gets a 4xx with the error body — never a 500 — and the call log keeps working for everyone."""
 
+import asyncio
 import json
 
 import pytest
@@ -353,3 +354,32 @@ async def test_a_body_error_still_says_the_body_was_read(client, integrator):
     response = await client.post("/v1/contas", json={"nome": ""}, headers=integrator.headers)
     assert response.status == 422
     assert "corpo" in (await response.json())["error"]["description"]
+
+
+async def test_registering_an_address_whose_dns_never_answers_does_not_hang(client, integrator, monkeypatch):
+    # given a name server that never answers for one name (getaddrinfo's resolver cannot be
+    # pointed at a silent server from a test, so the lookup itself is made to wait forever)
+    from aiohttp.resolver import DefaultResolver
+
+    from vitrine.infra import outbound
+
+    real = DefaultResolver.resolve
+
+    async def silent_for_one_name(self, host, *args, **kwargs):
+        if host == "dns-mudo.exemplo.test":
+            await asyncio.Event().wait()
+        return await real(self, host, *args, **kwargs)
+
+    monkeypatch.setattr(DefaultResolver, "resolve", silent_for_one_name)
+    monkeypatch.setattr(outbound, "RESOLVE_TIMEOUT", 0.2, raising=False)
+    # when the address is registered, then the answer comes: a name that does not resolve (in
+    # time) is checked again by every delivery, like one that does not resolve at all
+    response = await asyncio.wait_for(
+        client.put(
+            "/v1/avisos",
+            json={"url": "https://dns-mudo.exemplo.test/avisos", "eventos": ["geracao.concluida"]},
+            headers=integrator.headers,
+        ),
+        timeout=20,
+    )
+    assert response.status == 201, await response.text()

@@ -83,7 +83,7 @@ S3_PORT = _free_port() if BACKEND == "postgres" else None
 S3_BUCKET = f"vitrine-test-{_session_id}"
 _s3: subprocess.Popen | None = None
 if BACKEND == "postgres":
-    from vitrine.infra.process import tied_to_this_process
+    from vitrine.infra.process import tied_to_this_process  # noqa: E402
 
     _s3 = subprocess.Popen(
         [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(S3_PORT)],

@@ -348,9 +348,7 @@ async def test_a_query_error_says_it_is_about_the_query_string(client, integrato
         return (await call.json())["data"]
 
     assert (await eventually(logged))["causa"] == description
-
-
-async def test_a_body_error_still_says_the_body_was_read(client, integrator):
+    # while a 422 about the body still speaks of the body
     response = await client.post("/v1/contas", json={"nome": ""}, headers=integrator.headers)
     assert response.status == 422
     assert "corpo" in (await response.json())["error"]["description"]

@@ -27,6 +27,7 @@ from graphql_api.oauth.autorizacoes import citar
 from graphql_api.oauth.models import AppOAuth
 from vitrine.infra.cors import CorsPolicy, is_preflight
 from vitrine.keys import RUNTIME
+from vitrine.request_body import BodyReadTimeout
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,11 @@ async def _corpo(request: web.Request) -> bytes:
         raise InvalidRequestError(description="O corpo passa de 1 MB.", status_code=413) from None
     except web.RequestPayloadError:  # e.g. a Content-Encoding the bytes do not follow
         raise InvalidRequestError(description="Corpo ilegivel: confira o Content-Encoding.") from None
+    except BodyReadTimeout:  # vitrine/request_body.py: the body stopped arriving
+        raise InvalidRequestError(description="O corpo nao chegou inteiro a tempo.", status_code=408) from None
+    except ConnectionError:  # the client hung up while sending: nobody to answer, not our error
+        log.info("client closed the connection while sending its body to %s", request.path)
+        raise InvalidRequestError(description="A conexao foi fechada antes do fim do corpo.") from None
 
 
 def _sem_repetidos(nomes: list[str]) -> None:

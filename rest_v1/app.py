@@ -51,10 +51,14 @@ ROUTE_MODULES: tuple[Routes, ...] = (
 )
 
 
+# The methods each declared path allows (the Allow of a 405, the template of a logged call).
+METHOD_TABLE = MethodTable(spec for routes in ROUTE_MODULES for spec in routes.specs)
+
+
 def create_v1_app(runtime: Runtime) -> web.Application:
     app = web.Application(middlewares=MIDDLEWARES)
     app[RUNTIME] = runtime
-    app[METHODS] = MethodTable(spec for routes in ROUTE_MODULES for spec in routes.specs)
+    app[METHODS] = METHOD_TABLE
     app.on_response_prepare.append(add_request_id_header)
     app.on_response_prepare.append(add_rate_limit_headers)
     app.on_response_prepare.append(add_cors_headers)

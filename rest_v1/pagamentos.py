@@ -10,8 +10,11 @@ signature and applies the confirmation exactly once under its webhook-id.
 
 Answers: 200 with the purchase's situacao (also for a confirmation already applied: a provider
 may send again until it sees a 2xx), 401 PAYMENT_SIGNATURE_INVALID, 400 PAYMENT_TIMESTAMP_INVALID,
+408 REQUEST_TIMEOUT (a body that stopped arriving: vitrine/request_body.py),
 404 unknown purchase, 409 PURCHASE_CLOSED when it contradicts how the purchase ended (paid after
-it expired: refund it). Refused signatures count against the caller's address like refused keys."""
+it expired: refund it). Every malformed confirmation (signature, timestamp, webhook-id, body) is a
+4xx of the catalog and counts against the caller's address like refused keys: junk from one
+address soon meets a 429."""
 
 from __future__ import annotations
 
@@ -25,14 +28,20 @@ from graphql_api.core.ids import new_id
 from graphql_api.recarga import service
 from rest_v1.responses import error_response, ok
 from vitrine.keys import RUNTIME
+from vitrine.request_body import BodyReadTimeout, request_timeout
 
 log = logging.getLogger("vitrine.api")
 
 PATH = "/pagamentos/confirmacao"
 
 
+# The answers to a well-formed, correctly signed confirmation: the provider's word about a purchase,
+# which the domain turned down. Any other refusal is of a malformed message, and counts.
+_DECIDIDAS = frozenset({"NOT_FOUND", "PAYMENT_NOT_ALLOWED", "PURCHASE_CLOSED", "PAYMENT_CONFIRMATION_REUSED"})
+
+
 async def _count_refusal(request: web.Request) -> None:
-    """Past the per-address limit of refused credentials, a wrong signature becomes a 429."""
+    """Past the per-address limit of refused credentials, a malformed confirmation becomes a 429."""
     runtime = request.app[RUNTIME]
     decision = await runtime.limiter.hit(
         [(f"pagamento:ip:{request.remote}", runtime.settings.rate_limit_unauthenticated_per_ip)]
@@ -40,8 +49,9 @@ async def _count_refusal(request: web.Request) -> None:
     if not decision.allowed:
         raise ApiError(
             "TOO_MANY_REQUESTS",
-            description=f"Muitas confirmações com assinatura inválida vindas deste endereço; tente de novo em "
-            f"{decision.retry_after} segundos, assinando com o segredo certo.",
+            description=f"Muitas confirmações recusadas (assinatura, horário ou corpo inválidos) vindas deste "
+            f"endereço; tente de novo em {decision.retry_after} segundos, com confirmações bem formadas e "
+            "assinadas com o segredo certo.",
             headers={"Retry-After": str(decision.retry_after)},
         )
 
@@ -49,13 +59,18 @@ async def _count_refusal(request: web.Request) -> None:
 async def _confirmar(request: web.Request) -> web.Response:
     settings = request.app[RUNTIME].settings
     try:
-        corpo = await request.read()
-    except web.HTTPRequestEntityTooLarge:
-        raise ApiError("PAYLOAD_TOO_LARGE") from None
-    try:
+        try:
+            corpo = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            raise ApiError("PAYLOAD_TOO_LARGE") from None
+        except BodyReadTimeout:
+            raise request_timeout(request) from None
+        except ConnectionError:  # the provider hung up while sending: nobody to answer, not our error
+            log.info("the caller of POST %s closed the connection while sending its body", PATH)
+            raise ApiError("CLIENT_CLOSED_REQUEST") from None
         desfecho = await service.receber_do_provedor(corpo, request.headers, settings)
     except ApiError as refused:
-        if refused.type == "PAYMENT_SIGNATURE_INVALID":
+        if refused.type not in _DECIDIDAS:
             await _count_refusal(request)
         raise
     recarga = desfecho.exigir_coerente()

@@ -192,6 +192,13 @@ class MethodTable:
         method = "GET" if request.method == "HEAD" else request.method
         return self._specs.get((method, endpoint_template(request)))
 
+    def template_of(self, path: str) -> str | None:
+        """The declared template the path matches (its first), None when it matches none."""
+        for template, (regex, _) in self._templates.items():
+            if _first_segment(template) == _first_segment(path) and regex.fullmatch(path):
+                return template
+        return None
+
     def allowed(self, path: str) -> set[str]:
         """Methods of every template the path matches; empty when it matches none. Only the
         templates of the path's first segment are tried (every request asks this)."""

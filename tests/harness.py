@@ -372,12 +372,28 @@ def smtp_control():
     SMTP_CONTROL.held.clear()
 
 
+def served(app):
+    """A test server for `app` built as `vitrine serve` builds its own (vitrine/http_server.py: the
+    connection limits, the parser's refusals in the catalog's envelope)."""
+    from aiohttp.test_utils import TestServer
+
+    from vitrine.http_server import Runner
+
+    class Server(TestServer):
+        async def _make_runner(self, **kwargs):
+            # aiohttp's test server cancels a handler whose client left; `vitrine serve` does not
+            kwargs["handler_cancellation"] = False
+            return Runner(self.app, **kwargs)
+
+    return Server(app)
+
+
 @pytest.fixture
 async def client(aiohttp_client, settings):
     """The whole application on a real aiohttp test server, with its real database."""
     from vitrine.app import create_app
 
-    return await aiohttp_client(create_app(settings))
+    return await aiohttp_client(served(create_app(settings)))
 
 
 @pytest.fixture

@@ -13,9 +13,10 @@ from portal.app import add_routes as add_portal_routes
 from portal.web import not_found_page
 from rest_v1.app import create_v1_app
 from rest_v1.pagamentos import add_routes as add_payment_routes
-from vitrine import db, docs_site, media_routes, staff_graphql
+from vitrine import db, docs_site, http_server, media_routes, staff_graphql
 from vitrine.infra import client_address
 from vitrine.keys import RUNTIME
+from vitrine.request_body import body_deadline
 from vitrine.runtime import Runtime
 from vitrine.settings import Settings
 from vitrine.templating import STATIC_DIR
@@ -39,7 +40,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     settings = settings or Settings()
     operations.check()  # every door's shared GraphQL documents, against the schema: fail fast
     runtime = Runtime.build(settings)
-    middlewares = [not_found_page]
+    # body_deadline first (after the client's address): every door's body read is bounded
+    # (vitrine/request_body.py).
+    middlewares = [body_deadline, not_found_page]
     if settings.trusted_proxy_networks:  # no cost on a request unless the service sits behind proxies
         middlewares.insert(0, client_address.middleware(settings.trusted_proxy_networks))
     app = web.Application(client_max_size=MAX_REQUEST_BODY, middlewares=middlewares)
@@ -91,10 +94,5 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
 
 
 def run_web(app: web.Application, host: str, port: int, *, reuse_port: bool = False) -> None:
-    """Serve the application until interrupted, on uvloop: its event loop in C took 9% off each
-    facade request's CPU on SQLite (no change measured on PostgreSQL)."""
-    import uvloop
-
-    web.run_app(
-        app, host=host, port=port, print=None, access_log=None, reuse_port=reuse_port, loop=uvloop.new_event_loop()
-    )
+    """Serve the application until interrupted, with the connection's bounds (vitrine/http_server.py)."""
+    http_server.serve(app, host, port, reuse_port=reuse_port)

@@ -58,6 +58,16 @@ class Settings(BaseSettings):
     # address, and X-Forwarded-For is ignored (a client could write anything there).
     trusted_proxies: str = ""
 
+    # The connection's bounds (vitrine/http_server.py, docs/limites.md "Conexões"). A request body
+    # must have arrived this long after its headers, or the request is answered 408 and its
+    # connection closed: a body that stops arriving would hold the connection forever. 1 MB at
+    # the limit is ~35 KB/s, far below any server's link.
+    body_read_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Connections one source address may hold open at once; the next is refused with a canned 429
+    # before anything is read. 0 = no limit: behind a reverse proxy every connection comes from the
+    # proxy's address, and the proxy bounds each client instead.
+    max_connections_per_address: int = Field(default=100, ge=0)
+
     # Prefix of every Redis key, pub/sub channel and the task queue: deployments (or test runs)
     # sharing one Redis stay apart by each having its own. Lowercase, digits, "_" and "-" only,
     # so no namespace is a prefix of another's keys ("a" vs "a:b").

@@ -335,7 +335,9 @@ async def listar_entregas(
         exigir_aceito("situacao", situacao, SITUACOES_ENTREGA)
     if tipo is not None:
         exigir_aceito("tipo", tipo, tuple(EVENT_TYPES))
-    rows, next_cursor = await paginate(consulta_entregas(aviso.id, situacao, tipo), page)
+    rows, next_cursor = await paginate(
+        consulta_entregas(aviso.id, situacao, tipo), page, escopo=repository.entregas_of(aviso.id)
+    )
     return rows, next_cursor, await repository.tentativas_of([e.id for e in rows])
 
 

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr, field_validator
 from pydantic_core import PydanticCustomError
 
-from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, texto_livre
+from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, numero, texto_livre
 from graphql_api.evento.catalog import EVENT_TYPES
 
 MAX_URL = 2048
@@ -91,7 +91,7 @@ class ResultadoEscuta(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     status: Annotated[StrictInt, Field(ge=100, le=599)] | None = None  # None: no answer came
-    duracaoMs: Annotated[StrictInt | StrictFloat, Field(ge=0, le=3_600_000)]
+    duracaoMs: Annotated[StrictInt | StrictFloat, numero(0, 3_600_000)]
     resposta: Annotated[StrictStr, texto_livre(RESPOSTA_MAX)] | None = None
     erro: Annotated[StrictStr, linha(300)] | None = None
 

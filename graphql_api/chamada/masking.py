@@ -220,6 +220,14 @@ def _mask_secret_field(value: Any) -> Any:
     return MASK
 
 
+def _is_text(value: str) -> bool:
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _alnum_ascii(text: str) -> bool:
     return text.isascii() and text.isalnum()
 
@@ -278,6 +286,8 @@ def _mask_body(raw: bytes, limit: int) -> tuple[str | None, bool]:
         masked = mask_value(parsed)
         if masked is not parsed:  # most bodies hold nothing to mask: keep their text as it came
             text = json.dumps(masked, ensure_ascii=False, separators=(",", ":"))
+            if not _is_text(text):  # a lone surrogate (\ud800) the body escaped: escaped again
+                text = json.dumps(masked, separators=(",", ":"))
     encoded = text.encode()
     if len(encoded) <= limit:
         return text, False

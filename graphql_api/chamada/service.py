@@ -15,6 +15,7 @@ from graphql_api.chamada.models import Chamada
 from graphql_api.chamada.schemas import CHAVE_PATTERN, FiltroChamadas, parse_moment
 from graphql_api.core.errors import CATALOG
 from graphql_api.core.ids import FOLGA_DO_MOMENTO, encontrar, id_do_momento
+from graphql_api.core.json_body import MAX_DEPTH
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import CredentialKind, Principal
 from graphql_api.core.purge import Purge
@@ -147,10 +148,33 @@ async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> t
 
 
 def body_as_json(text: str | None) -> Any:
-    """A stored body as JSON when it parses (it was cut otherwise), else the text itself."""
+    """A stored body as JSON when it parses (it was cut otherwise) and any JSON writer can write
+    it back, else the text itself: a hostile body the facade refused (nested past MAX_DEPTH, a
+    lone surrogate \ud800) is shown as it was sent."""
     if text is None:
         return None
     try:
-        return json.loads(text)
-    except ValueError:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
         return text
+    return value if _writable(value) else text
+
+
+def _writable(value: Any) -> bool:
+    """Nested at most MAX_DEPTH levels, and every string is text (encodable as UTF-8). Iterative."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)) and depth >= MAX_DEPTH:
+            return False
+        if isinstance(item, dict):
+            stack.extend((k, depth + 1) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, str) and not item.isascii():
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                return False
+    return True

@@ -78,7 +78,7 @@ async def listar_contas(
     situacao: str | None = None,
 ) -> tuple[list[Conta], str | None]:
     filtros = validate(FiltroContas, {"codigoExterno": codigo_externo, "origem": origem, "situacao": situacao})
-    return await paginate(consulta_contas(principal, filtros), page)
+    return await paginate(consulta_contas(principal, filtros), page, escopo=repository.visible(principal))
 
 
 def consulta_contas(principal: Principal, filtros: FiltroContas) -> QuerySet[Conta]:

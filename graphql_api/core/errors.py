@@ -32,7 +32,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "INVALID_JSON",
         400,
         "O corpo da requisição não é um JSON válido.",
-        "O corpo enviado não pôde ser lido como JSON, ou não é um objeto JSON.",
+        "O corpo enviado não pôde ser lido como JSON, não é um objeto JSON, passa de 64 níveis de "
+        "aninhamento ou repete uma chave num mesmo objeto (a descrição diz qual).",
         "Envie um objeto JSON bem formado em UTF-8, com Content-Type: application/json.",
     ),
     ErrorKind(
@@ -146,11 +147,24 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Use um dos métodos listados no cabeçalho Allow da resposta.",
     ),
     ErrorKind(
+        "REQUEST_TIMEOUT",
+        408,
+        "O corpo da requisição não chegou a tempo.",
+        "Os cabeçalhos chegaram, mas o corpo não chegou inteiro no prazo de leitura do serviço (30 "
+        "segundos por padrão, contados dos cabeçalhos): o envio parou ou está lento demais, ou o "
+        "Content-Length promete mais bytes do que foram enviados. Nada foi processado, e a conexão foi "
+        "fechada.",
+        "Envie o corpo inteiro logo depois dos cabeçalhos e confira se o Content-Length é o tamanho exato "
+        "do corpo em bytes; repita a chamada numa conexão nova (com a mesma Idempotency-Key, se houver).",
+    ),
+    ErrorKind(
         "IDEMPOTENCY_KEY_REUSED",
         409,
-        "Esta Idempotency-Key já foi usada com outro corpo.",
-        "A mesma Idempotency-Key chegou antes com um corpo ou rota diferente.",
-        "Gere uma nova chave para uma operação nova; para repetir a anterior, reenvie exatamente o mesmo corpo.",
+        "Esta Idempotency-Key já foi usada com outra requisição.",
+        "A mesma Idempotency-Key chegou antes com outro corpo, outra rota ou outros parâmetros de consulta "
+        "(por exemplo ?refazer=true): é outra operação, e ela não foi executada.",
+        "Gere uma nova chave para uma operação nova; para repetir a anterior, reenvie exatamente a mesma "
+        "rota, parâmetros e corpo.",
     ),
     ErrorKind(
         "IDEMPOTENCY_KEY_IN_PROGRESS",
@@ -334,6 +348,24 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "Envie fotos por URL (campo imagens[].url), não embutidas, e reduza textos longos.",
     ),
     ErrorKind(
+        "URI_TOO_LONG",
+        414,
+        "O endereço da requisição é longo demais.",
+        "A linha da requisição (o método e a URL com os parâmetros de consulta) passa de 8.190 bytes; "
+        "ela não foi lida.",
+        "Encurte a URL: nenhum parâmetro da API precisa de textos tão longos. Confira se o seu código não "
+        "repete parâmetros ou embute um corpo na URL.",
+    ),
+    ErrorKind(
+        "HEADERS_TOO_LARGE",
+        431,
+        "Os cabeçalhos da requisição são grandes demais.",
+        "Um cabeçalho (nome e valor) passa de 8.190 bytes, ou a requisição tem mais de 128 cabeçalhos; "
+        "ela não foi lida.",
+        "Envie só os cabeçalhos de que a API precisa (Authorization, Content-Type, Idempotency-Key) e "
+        "confira se o seu cliente não acumula cabeçalhos ou cookies a cada chamada.",
+    ),
+    ErrorKind(
         "UNSUPPORTED_MEDIA_TYPE",
         415,
         "Content-Type não suportado: envie application/json.",
@@ -344,8 +376,8 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         "VALIDATION_FAILED",
         422,
         "Alguns campos são inválidos.",
-        "O corpo foi lido, mas um ou mais campos não seguem as regras; cada problema está em "
-        "error.fields com campo, codigo e mensagem.",
+        "A requisição foi lida, mas um ou mais campos do corpo, parâmetros de consulta ou valores do caminho "
+        "não seguem as regras; cada problema está em error.fields com campo, codigo e mensagem.",
         "Corrija cada campo listado em error.fields e reenvie.",
     ),
     ErrorKind(
@@ -353,11 +385,31 @@ CATALOG: dict[str, ErrorKind] = _kinds(
         429,
         "Limite de requisições por minuto excedido.",
         "A chave ou o integrador passou do limite por minuto do plano, ou o seu endereço IP fez "
-        "chamadas demais com credencial ausente ou inválida; a requisição não foi processada.",
+        "chamadas demais com credencial ausente ou inválida (ou confirmações de pagamento malformadas); "
+        "a requisição não foi processada.",
         "Espere pelo menos os segundos de Retry-After antes da próxima chamada e espace as "
         "seguintes pelo X-RateLimit-Remaining de cada resposta; ao repetir um POST que gasta "
         "créditos, reutilize a mesma Idempotency-Key. Chamadas sem credencial válida contam no "
         "limite do endereço IP: confira o cabeçalho Authorization antes de tentar de novo.",
+    ),
+    ErrorKind(
+        "TOO_MANY_CONNECTIONS",
+        429,
+        "Conexões abertas demais a partir do seu endereço.",
+        "O seu endereço IP já mantém com o serviço o máximo de conexões abertas ao mesmo tempo (100 por "
+        "padrão); esta conexão foi recusada antes de a requisição ser lida, e nada foi processado.",
+        "Reaproveite conexões (keep-alive) com um pool de tamanho limitado, feche as que não usa e espere "
+        "os segundos de Retry-After antes de abrir outra.",
+    ),
+    ErrorKind(
+        "CLIENT_CLOSED_REQUEST",
+        499,
+        "O cliente fechou a conexão antes de enviar o corpo inteiro.",
+        "A conexão foi fechada do seu lado (por um timeout do seu cliente HTTP, um processo encerrado ou "
+        "uma queda de rede) enquanto o corpo da requisição chegava; nada foi processado e nenhuma resposta "
+        "pôde ser enviada. Este registro existe só no registro de chamadas: não é um erro do serviço.",
+        "Confira o timeout do seu cliente HTTP e se o processo que chamou continuou vivo até a resposta; "
+        "repita a chamada (com a mesma Idempotency-Key, se houver).",
     ),
     ErrorKind(
         "CHECK_LIMIT_EXCEEDED",
@@ -385,6 +437,13 @@ CATALOG: dict[str, ErrorKind] = _kinds(
     ),
 )
 
+
+# The cause of a VALIDATION_FAILED whose every field is a query parameter: the body, if any, is
+# not what was wrong (the facade's error middleware says so).
+CAUSA_NA_CONSULTA = (
+    "Um ou mais parâmetros de consulta da URL (a parte depois de ?) não seguem as regras; cada problema "
+    "está em error.fields, com o nome do parâmetro em campo."
+)
 
 # Codes of the `codigo` of an error.fields entry: what is wrong with one field.
 FIELD_CODES: dict[str, str] = {

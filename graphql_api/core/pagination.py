@@ -65,13 +65,39 @@ def consulta_da_pagina(query: QuerySet, page: PageRequest, *, id_field: str = "i
     return query.order_by(f"-{id_field}").limit(page.limite + 1)
 
 
-async def paginate(query: QuerySet, page: PageRequest, *, id_field: str = "id") -> tuple[list, str | None]:
-    """One page of `query` and the cursor of the next page (None on the last page)."""
+async def paginate(
+    query: QuerySet, page: PageRequest, *, escopo: QuerySet | None = None, id_field: str = "id"
+) -> tuple[list, str | None]:
+    """One page of `query` and the cursor of the next page (None on the last page).
+
+    The cursor must be an item of this list: of `escopo`, the list's rows before its filters that
+    can change (situacao), deleted ones included — `query` itself when it has none. An item of
+    another list or another tenant is 422 (it would silently list something else); an id no row
+    has any more (deleted, purged) still pages from where it was."""
+    if page.cursor is not None:
+        await _exigir_da_lista(escopo if escopo is not None else query, page.cursor, id_field)
     rows = await consulta_da_pagina(query, page, id_field=id_field)
     has_more = len(rows) > page.limite
     rows = rows[: page.limite]
     next_cursor = getattr(rows[-1], id_field) if has_more and rows else None
     return rows, next_cursor
+
+
+async def _exigir_da_lista(escopo: QuerySet, cursor: str, id_field: str) -> None:
+    if await escopo.filter(**{id_field: cursor}).exists():
+        return
+    if await escopo.model.filter(**{id_field: cursor}).exists():
+        raise ApiError(
+            "VALIDATION_FAILED",
+            fields=[
+                FieldError(
+                    "cursor",
+                    "valor_invalido",
+                    "Este cursor é de outra lista: use o paginacao.proximoCursor da página anterior desta mesma "
+                    "lista (mesmo caminho, mesma credencial).",
+                )
+            ],
+        )
 
 
 def pagina(itens: list[T], page: PageRequest, next_cursor: str | None) -> Pagina[T]:

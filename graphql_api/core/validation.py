@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pydantic import AfterValidator, BaseModel, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, ValidationError, WithJsonSchema
 from pydantic.config import JsonDict
 from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails, PydanticCustomError
@@ -66,6 +66,16 @@ def _texto(max_length: int, min_length: int, extra: JsonDict, rule: Callable[[st
 def linha(max_length: int, min_length: int = 0) -> FieldInfo:
     """A one-line text: identifiers, names, URLs. Use as `Annotated[StrictStr, linha(...)]`."""
     return _texto(max_length, min_length, SEM_CONTROLE_SCHEMA, sem_controle)
+
+
+def numero(minimo: float, maximo: float) -> FieldInfo:
+    """A JSON number, whole or not, from `minimo` to `maximo`. Use as
+    `Annotated[StrictInt | StrictFloat, numero(0, 5)]`: the bounds stay one rule over the union (one
+    error on the field), and the OpenAPI document gets them as JSON Schema's minimum and maximum
+    (pydantic would write them as "ge"/"le", which no schema reader knows)."""
+    info = Field(ge=minimo, le=maximo)
+    info.metadata.append(WithJsonSchema({"type": "number", "minimum": minimo, "maximum": maximo}))
+    return info
 
 
 def texto_livre(max_length: int, min_length: int = 0) -> FieldInfo:

@@ -52,6 +52,10 @@ async def claim(geracao_id: str, now: datetime, lease_until: datetime) -> bool:
     return bool(taken)
 
 
+async def exists(geracao_id: str) -> bool:
+    return await Geracao.filter(id=geracao_id).exists()
+
+
 async def record_progress(geracao_id: str, etapa: str, percentual: int) -> None:
     await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(etapa=etapa, percentual=percentual)
 

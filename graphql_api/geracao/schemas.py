@@ -122,9 +122,13 @@ class _Envelope(BaseModel):
     operacoes: Annotated[list[dict], Field(min_length=1, max_length=MAX_OPERATIONS)]
 
 
+# The validated edit (parse_edicao builds it), and what the OpenAPI document says of the body: the
+# same bounds as _Envelope, each operation told apart by its `tipo`.
 class EdicaoRequest(BaseModel):
-    model_config = ConfigDict(frozen=True)
-    operacoes: list[Operacao]
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    operacoes: Annotated[
+        list[Annotated[Operacao, Field(discriminator="tipo")]], Field(min_length=1, max_length=MAX_OPERATIONS)
+    ]
 
 
 def parse_edicao(dados: object) -> EdicaoRequest:

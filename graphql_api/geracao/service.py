@@ -228,11 +228,21 @@ async def _keep_lease(geracao_id: str) -> None:
         await repository.extend_lease(geracao_id, agora() + LEASE)
 
 
+def _dropped(geracao_id: str) -> None:
+    """ "Limpar dados de teste" deleted the generation while a worker rendered it (its
+    reservation went back to the wallet then): an expected end, with nothing to settle or retry."""
+    log.info("generation %s was deleted while it rendered (test data cleared); dropped", geracao_id)
+
+
 async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
-    """The task body. Returns the final situacao, or None when another worker holds it."""
+    """The task body. Returns the final situacao, or None when another worker holds it or the
+    generation was deleted meanwhile."""
     if not await _claim(geracao_id, agora()):
         return None
-    geracao = await Geracao.get(id=geracao_id)
+    geracao = await Geracao.get_or_none(id=geracao_id)
+    if geracao is None:
+        _dropped(geracao_id)
+        return None
     heartbeat = asyncio.create_task(_keep_lease(geracao_id))
     prefixo = f"geracoes/{geracao.id}"
     work_dir = runtime.storage.work_dir(prefixo)
@@ -250,6 +260,9 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
             {"codigo": "ERRO_INTERNO", "mensagem": "O processo que gerava a mídia terminou de forma inesperada."},
         )
     except Exception:
+        if not await repository.exists(geracao.id):  # its data went with it: what broke is expected
+            _dropped(geracao.id)
+            return None
         log.exception("generation %s broke (attempt %d)", geracao.id, geracao.tentativas)
         if geracao.tentativas >= MAX_ATTEMPTS:
             return await _settle_failure(
@@ -393,12 +406,15 @@ def dados_do_evento(geracao: Geracao) -> DadosGeracaoConcluida | DadosGeracaoFal
     )
 
 
-async def _settle(geracao: Geracao, saidas: _Saidas) -> str:
+async def _settle(geracao: Geracao, saidas: _Saidas) -> str | None:
     """Deliver: concluida when every output was made, parcial when some failed. Only delivered
     outputs are charged; the rest of the reservation goes back to the wallet."""
     cobrados = min(custo(geracao.tipo, saidas.unidades), geracao.creditos_reservados)
     async with transaction():
-        row = await Geracao.select_for_update().get(id=geracao.id)
+        row = await Geracao.select_for_update().get_or_none(id=geracao.id)
+        if row is None:
+            _dropped(geracao.id)
+            return None
         if row.situacao != PROCESSANDO:
             return row.situacao  # settled by someone else (a sweep that gave up on it)
         row.situacao = PARCIAL if saidas.falhas else CONCLUIDA
@@ -427,9 +443,12 @@ async def _settle(geracao: Geracao, saidas: _Saidas) -> str:
     return row.situacao
 
 
-async def _settle_failure(geracao: Geracao, motivo: dict) -> str:
+async def _settle_failure(geracao: Geracao, motivo: dict) -> str | None:
     async with transaction():
-        row = await Geracao.select_for_update().get(id=geracao.id)
+        row = await Geracao.select_for_update().get_or_none(id=geracao.id)
+        if row is None:
+            _dropped(geracao.id)
+            return None
         if row.situacao in (CONCLUIDA, PARCIAL, FALHOU):
             return row.situacao
         row.situacao, row.erro, row.etapa, row.reservada_ate, row.concluida_em = FALHOU, motivo, FALHOU, None, agora()

@@ -10,6 +10,11 @@ def visible(principal: Principal):
     return query if principal.conta_id is not None else query.exclude(conta__origem="vinculada")
 
 
+def of_account(conta_id: str):
+    """Every product an account ever had, deleted ones included (the scope of its list's cursor)."""
+    return Produto.filter(conta_id=conta_id)
+
+
 async def for_update(conta_id: str, codigo: str) -> Produto | None:
     return await Produto.select_for_update().filter(conta_id=conta_id, codigo=codigo, excluido_em__isnull=True).first()
 

@@ -17,16 +17,18 @@ from pydantic import (
     StrictFloat,
     StrictInt,
     StrictStr,
+    WithJsonSchema,
 )
+from pydantic.config import JsonDict
 from pydantic_core import PydanticCustomError
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, sem_controle, texto_livre, validate
+from graphql_api.core.validation import HTTPS_URL_SCHEMA, linha, numero, sem_controle, texto_livre, validate
 
 MAX_FOTOS = 20
 
 
-Number = Annotated[StrictInt | StrictFloat, Field(ge=0, le=1_000_000)]
+Number = Annotated[StrictInt | StrictFloat, numero(0, 1_000_000)]
 
 
 def _https_url(value: str) -> str:
@@ -36,6 +38,16 @@ def _https_url(value: str) -> str:
     if not host or " " in value:
         raise PydanticCustomError("formato_invalido", "URL inválida.")
     return value
+
+
+# What the OpenAPI document says of a GTIN: the digits and lengths as a pattern, the check digit
+# (which no pattern can say) as the format "gtin" (tests/api/schemathesis_hooks.py generates it).
+GTIN_SCHEMA: JsonDict = {
+    "type": "string",
+    "pattern": "^([0-9]{8}|[0-9]{12,14})$",
+    "format": "gtin",
+    "description": "GTIN-8, -12, -13 ou -14 (EAN/UPC), com o dígito verificador certo.",
+}
 
 
 def _gtin(value: str) -> str:
@@ -115,7 +127,7 @@ class Pergunta(_Strict):
 
 class ProvaSocial(_Strict):
     totalAvaliacoes: Annotated[StrictInt, Field(ge=0)] | None = None
-    notaMedia: Annotated[StrictInt | StrictFloat, Field(ge=0, le=5)] | None = None
+    notaMedia: Annotated[StrictInt | StrictFloat, numero(0, 5)] | None = None
     vendidos: Annotated[StrictInt, Field(ge=0)] | None = None
 
 
@@ -130,7 +142,7 @@ class Ficha(_Strict):
     descricaoComplementar: Annotated[StrictStr, texto_livre(5000)] | None = None
     marca: Annotated[StrictStr, linha(100)] | None = None
     modelo: Annotated[StrictStr, linha(100)] | None = None
-    gtin: Annotated[StrictStr, AfterValidator(_gtin)] | None = None
+    gtin: Annotated[StrictStr, AfterValidator(_gtin), WithJsonSchema(GTIN_SCHEMA)] | None = None
     categoria: Categoria | None = None
     atributos: Annotated[list[Atributo], Field(max_length=100)] | None = None
     imagens: Annotated[list[Imagem], Field(max_length=MAX_FOTOS)] | None = None

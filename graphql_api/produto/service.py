@@ -120,7 +120,10 @@ async def listar_produtos(
     conta = await contas.obter_conta_com_conteudo(principal, conta_id)
     if situacao is not None:
         exigir_aceito("situacao", situacao, SITUACOES)
-    return await paginate(consulta_produtos(principal, conta.id, situacao), page)
+    # a product deleted or whose situacao changed since is still of this list (its cursor pages on)
+    return await paginate(
+        consulta_produtos(principal, conta.id, situacao), page, escopo=repository.of_account(conta.id)
+    )
 
 
 def consulta_produtos(principal: Principal, conta_id: str, situacao: str | None) -> QuerySet[Produto]:

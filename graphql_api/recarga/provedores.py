@@ -16,14 +16,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from graphql_api.core.errors import ApiError
+from graphql_api.core.json_body import parse_object
 from graphql_api.core.principal import Ambiente
 from graphql_api.core.validation import validate
 from graphql_api.recarga.schemas import ConfirmacaoDoProvedor
@@ -101,7 +101,7 @@ def verificar(corpo: bytes, cabecalhos: Mapping[str, str], segredo: str | None, 
     """A provider's confirmation, read only if its signature and time check out (Standard
     Webhooks: headers webhook-id, webhook-timestamp, webhook-signature, compared in constant time
     over the raw bytes). Refusals: 401 PAYMENT_SIGNATURE_INVALID, 400 PAYMENT_TIMESTAMP_INVALID,
-    then the body's own (400 INVALID_JSON, 422 VALIDATION_FAILED)."""
+    then the body's own (400 INVALID_JSON, 422 VALIDATION_FAILED: graphql_api/core/json_body.py)."""
     if not segredo:
         raise _recusada("O serviço não tem VITRINE_PAGAMENTO_SEGREDO configurado: não aceita confirmações de fora.")
     msg_id = cabecalhos.get("webhook-id", "")
@@ -113,12 +113,13 @@ def verificar(corpo: bytes, cabecalhos: Mapping[str, str], segredo: str | None, 
         raise ApiError(
             "PAYMENT_TIMESTAMP_INVALID", description="webhook-timestamp deve ser um inteiro de segundos Unix."
         )
-    momento = datetime.fromtimestamp(int(timestamp), UTC)
-    if abs(agora - momento) > TOLERANCIA:
+    # Compared as numbers: a datetime of a timestamp centuries away is out of its range.
+    distancia = abs(int(timestamp) - agora.timestamp())
+    if distancia > TOLERANCIA.total_seconds():
         raise ApiError(
             "PAYMENT_TIMESTAMP_INVALID",
-            description=f"webhook-timestamp está a {int(abs((agora - momento).total_seconds()))} segundos do "
-            "relógio do serviço; o máximo é 300.",
+            description=f"webhook-timestamp está a {int(distancia)} segundos do relógio do serviço; "
+            f"o máximo é {int(TOLERANCIA.total_seconds())}.",
         )
     esperada = _assinatura(_chave(segredo), msg_id, timestamp, corpo)
     enviadas = [item.partition(",") for item in assinaturas.split()]
@@ -130,11 +131,5 @@ def verificar(corpo: bytes, cabecalhos: Mapping[str, str], segredo: str | None, 
         raise _recusada("Nenhuma assinatura v1 de webhook-signature confere com o segredo configurado.")
     if not WEBHOOK_ID.fullmatch(msg_id):
         raise ApiError("BAD_REQUEST", description="webhook-id: de 1 a 120 caracteres entre letras, dígitos, _ - : .")
-    try:
-        dados = json.loads(corpo)
-    except ValueError:
-        dados = None
-    if not isinstance(dados, dict):
-        raise ApiError("INVALID_JSON")
-    confirmacao = validate(ConfirmacaoDoProvedor, dados)
+    confirmacao = validate(ConfirmacaoDoProvedor, parse_object(corpo))
     return ConfirmacaoRecebida(msg_id, confirmacao.recargaId, confirmacao.resultado, confirmacao.referencia)

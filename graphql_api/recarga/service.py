@@ -90,7 +90,7 @@ async def listar_recargas(
     query = repository.visiveis(principal)
     if filtros.situacao is not None:
         query = query.filter(situacao=filtros.situacao)
-    return await paginate(query, page)
+    return await paginate(query, page, escopo=repository.visiveis(principal))
 
 
 async def _atualizada(recarga: Recarga) -> Recarga:

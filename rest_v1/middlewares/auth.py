@@ -81,7 +81,13 @@ async def auth_middleware(request: web.Request, handler):
         raise
     principal = auth.principal
     request[AUTH] = auth
-    request[CALL_TENANT] = CallTenant(
+    request[CALL_TENANT] = _tenant(principal)
+    request[CONTEXT] = Context(runtime=runtime, principal=principal, request_id=request[REQUEST_ID])
+    return await handler(request)
+
+
+def _tenant(principal) -> CallTenant:
+    return CallTenant(
         principal.integrador_exigido,
         principal.ambiente.value,
         principal.kind.value,
@@ -89,29 +95,43 @@ async def auth_middleware(request: web.Request, handler):
         client_id=principal.client_id,
         conta_id=principal.conta_id,
     )
-    request[CONTEXT] = Context(runtime=runtime, principal=principal, request_id=request[REQUEST_ID])
-    return await handler(request)
+
+
+async def valid_tenant(authorization: str, runtime) -> CallTenant | None:
+    """The integrator of a valid credential in this Authorization header, whose call log a request
+    the HTTP parser refused goes to (rest_v1/unparsed.py); None for any other header."""
+    scheme, _, token = authorization.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    try:
+        auth = await _credential(token, runtime)
+    except ApiError:
+        return None
+    return _tenant(auth.principal)
 
 
 async def _authenticate(request: web.Request, runtime):
     token = bearer_token(request)
     try:
-        if token.startswith("oat_"):
-            return await oauth_tokens.autenticar_token(
-                token, runtime.oauth_tokens, default_limits=runtime.default_limits
-            )
-        if not token.startswith("sk_"):
-            raise ApiError(
-                "UNAUTHORIZED",
-                description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth.",
-            )
-        return await chaves.authenticate(token, runtime.keys, default_limits=runtime.default_limits)
+        return await _credential(token, runtime)
     except ApiError:
         # Still log the refused call for the integrator the credential names, to help it debug.
         tenant = await _refused_tenant(token, runtime)
         if tenant is not None:
             request[CALL_TENANT] = tenant
         raise
+
+
+async def _credential(token: str, runtime):
+    if token.startswith("oat_"):
+        return await oauth_tokens.autenticar_token(token, runtime.oauth_tokens, default_limits=runtime.default_limits)
+    if not token.startswith("sk_"):
+        raise ApiError(
+            "UNAUTHORIZED",
+            description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth.",
+        )
+    return await chaves.authenticate(token, runtime.keys, default_limits=runtime.default_limits)
 
 
 async def _refused_tenant(token: str, runtime) -> CallTenant | None:

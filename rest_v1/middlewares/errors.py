@@ -6,7 +6,7 @@ import logging
 
 from aiohttp import web
 
-from graphql_api.core.errors import ApiError
+from graphql_api.core.errors import CAUSA_NA_CONSULTA, ApiError
 from rest_v1.keys import METHODS, REQUEST_ID
 from rest_v1.responses import error_response
 from rest_v1.routing import API_PREFIX, declares
@@ -35,13 +35,25 @@ def _from_http_exception(request: web.Request, exc: web.HTTPException) -> ApiErr
     return ApiError(error_type, headers=headers)
 
 
+def _in_its_words(request: web.Request, error: ApiError) -> ApiError:
+    """A 422 about query parameters only says so, not that the body was wrong."""
+    if (
+        error.type == "VALIDATION_FAILED"
+        and error.description is None
+        and error.fields
+        and all(f.campo in request.query for f in error.fields)
+    ):
+        error.description = CAUSA_NA_CONSULTA
+    return error
+
+
 @declares(lambda spec: ("INTERNAL_ERROR",))
 @web.middleware
 async def error_middleware(request: web.Request, handler):
     try:
         return await handler(request)
     except ApiError as error:
-        return error_response(request, error)
+        return error_response(request, _in_its_words(request, error))
     except web.HTTPException as exc:
         if exc.status < 400:
             raise

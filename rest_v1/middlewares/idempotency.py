@@ -1,13 +1,14 @@
 """Idempotency-Key, as the contract's table says: required on credit-spending POSTs (and on POST
 /recargas, which buys them: RouteSpec.idempotency_required), optional on the other POSTs; same
 key + same request -> the stored response with Idempotent-Replayed: true; same key + different
-request -> 409 IDEMPOTENCY_KEY_REUSED; while the first request runs -> 409
+request (method, path, query string or body) -> 409 IDEMPOTENCY_KEY_REUSED; while the first request runs -> 409
 IDEMPOTENCY_KEY_IN_PROGRESS. Only successful (2xx) responses are stored: a failed request
 created nothing, so repeating it with the same key simply runs it again."""
 
 import hashlib
 import json
 import re
+from urllib.parse import urlencode
 
 from aiohttp import web
 
@@ -23,13 +24,19 @@ _KEPT_HEADERS = ("Content-Type", "Location")
 
 
 def _fingerprint(request: web.Request) -> str:
+    """The whole request: method, path, query string and body. The query is taken decoded and
+    sorted (?a=1&b=2 is ?b=2&a=1, and %65 is e), the body as canonical JSON (key order does not
+    count). Without a query string the text is what it was before queries counted, so keys stored
+    then still replay."""
     body = request.get(JSON_BODY)
     canonical = (
         json.dumps(body, sort_keys=True, separators=(",", ":"))
         if body is not None
         else (request.get(RAW_BODY) or b"").decode("utf-8", "replace")
     )
-    return hashlib.sha256(f"{request.method} {request.path}\n{canonical}".encode()).hexdigest()
+    query = urlencode(sorted(request.query.items()))
+    target = f"{request.path}?{query}" if query else request.path
+    return hashlib.sha256(f"{request.method} {target}\n{canonical}".encode()).hexdigest()
 
 
 def _replay(record) -> web.Response:

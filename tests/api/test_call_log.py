@@ -1,6 +1,7 @@
 """The call log: every call recorded with masked bodies, searchable, with cause and fix."""
 
 import json
+import logging
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -279,3 +280,29 @@ async def test_the_error_rate_count_does_not_wait_for_the_requests_connection(cl
         release.set()
         await holder
     assert total >= 1 and errors == 0
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"nome": "n", "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"nome": "n", "x": ' + "[" * 5_000 + "]" * 5_000 + "}",
+        '{"nome": "\\ud800"}',
+    ],
+    ids=["100000-niveis", "5000-niveis", "surrogate"],
+)
+async def test_a_body_that_cannot_be_masked_is_noted_with_a_warning_not_an_error(client, integrator, caplog, raw):
+    # given hostile bodies the facade refuses: too deep to walk, or not text
+    caplog.set_level(logging.INFO)
+    response = await client.post(
+        "/v1/contas", data=raw.encode(), headers=integrator.headers | {"Content-Type": "application/json"}
+    )
+    assert response.status == 400
+    # then the call is logged with its metadata and a note for the body it could not mask
+    call = await detail(client, integrator, response.headers["X-Request-Id"])
+    assert call["status"] == 400 and call["codigoErro"] == "INVALID_JSON"
+    assert call["corpoEnviado"] is not None
+    # and that expected condition is one warning line, no error and no traceback
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], [
+        r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info
+    ]

@@ -1,6 +1,7 @@
 """Hostile input from the integrator's side: every malformed id, filter, number, cursor or text
 gets a 4xx with the error body — never a 500 — and the call log keeps working for everyone."""
 
+import asyncio
 import json
 
 import pytest
@@ -269,3 +270,114 @@ async def test_a_header_that_is_not_utf8_does_not_stop_the_call_log_of_anyone(
     assert data["caminho"] == path and data["status"] == status
     assert data["cabecalhosEnviados"]["Content-Type"] == "text/plain; charset=\ufffd"
     assert data["cabecalhosEnviados"]["Idempotency-Key"].endswith("\ufffd\ufffd")
+
+
+@pytest.mark.parametrize(
+    "raw, chave",
+    [
+        ('{"codigoExterno": "dup", "nome": "A", "nome": "B"}', "nome"),
+        ('{"codigoExterno": "dup", "nome": "A", "x": {"y": 1, "y": 1}}', "y"),
+    ],
+)
+async def test_a_key_repeated_in_one_object_is_400_naming_it(client, integrator, raw, chave):
+    # a parser keeping the first value reads another request than one keeping the last: refused,
+    # as the OAuth token endpoint and the payment confirmation refuse it
+    response = await client.post(
+        "/v1/contas", data=raw.encode(), headers=integrator.headers | {"Content-Type": "application/json"}
+    )
+    assert response.status == 400, await response.text()
+    body = await response.json()
+    assert_error(body, "INVALID_JSON")
+    assert f'"{chave}"' in body["error"]["description"]
+
+
+async def test_a_cursor_of_another_tenant_is_422(client, factory, integrator):
+    # given another integrator's account: a cursor of the right kind, of someone else's list
+    other = await factory.integrator()
+    alheia = await factory.conta(other)
+    await factory.conta(integrator)
+    response = await client.get(f"/v1/contas?cursor={alheia['id']}", headers=integrator.headers)
+    assert response.status == 422, await response.text()
+    body = await response.json()
+    assert_error(body, "VALIDATION_FAILED")
+    assert [f["campo"] for f in body["error"]["fields"]] == ["cursor"]
+
+
+async def test_a_cursor_of_another_list_is_422(client, factory, integrator):
+    # given two accounts, each with products: a product cursor of one used on the other's list
+    a, b = await factory.conta(integrator), await factory.conta(integrator)
+    produto_de_a = await factory.produto(integrator, a)
+    await factory.produto(integrator, b)
+    response = await client.get(f"/v1/contas/{b['id']}/produtos?cursor={produto_de_a['id']}", headers=integrator.headers)
+    assert response.status == 422, await response.text()
+    assert [f["campo"] for f in (await response.json())["error"]["fields"]] == ["cursor"]
+    # but a list paged while its items are deleted still pages, the cursor's own item gone
+    conta = await factory.conta(integrator)
+    for codigo in ("A", "B", "C"):
+        await factory.produto(integrator, conta, codigo=codigo)
+    base = f"/v1/contas/{conta['id']}/produtos"
+    first = await (await client.get(f"{base}?limite=2", headers=integrator.headers)).json()
+    cursor = first["paginacao"]["proximoCursor"]
+    deleted = await client.delete(f"{base}/{first['data'][-1]['codigo']}", headers=integrator.headers)
+    assert deleted.status in (200, 204), await deleted.text()
+    # then the next page still comes, from where the list was
+    second = await client.get(f"{base}?limite=2&cursor={cursor}", headers=integrator.headers)
+    assert second.status == 200, await second.text()
+    assert [p["codigo"] for p in (await second.json())["data"]] == ["A"]
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("GET", "/v1/contas?limite=0"),
+        ("GET", "/v1/contas?situacao=feliz"),
+        ("GET", "/v1/integracao/chamadas?naoExiste=1"),
+        ("POST", "/v1/produtos/prd_01jabcdefghjkmnpqrstvwxyz0/conferencia?refazer=talvez"),
+    ],
+)
+async def test_a_query_error_says_it_is_about_the_query_string(client, integrator, method, path):
+    response = await client.request(method, path, headers=integrator.headers)
+    assert response.status == 422, await response.text()
+    description = (await response.json())["error"]["description"]
+    assert "corpo" not in description and "parâmetros de consulta" in description
+    # and the call log says the same
+
+    async def logged():
+        call = await client.get(f"/v1/integracao/chamadas/{response.headers['X-Request-Id']}", headers=integrator.headers)
+        assert call.status == 200
+        return (await call.json())["data"]
+
+    assert (await eventually(logged))["causa"] == description
+    # while a 422 about the body still speaks of the body
+    response = await client.post("/v1/contas", json={"nome": ""}, headers=integrator.headers)
+    assert response.status == 422
+    assert "corpo" in (await response.json())["error"]["description"]
+
+
+async def test_registering_an_address_whose_dns_never_answers_does_not_hang(client, integrator, monkeypatch):
+    # given a name server that never answers for one name (getaddrinfo's resolver cannot be
+    # pointed at a silent server from a test, so the lookup itself is made to wait forever)
+    from aiohttp.resolver import DefaultResolver
+
+    from vitrine.infra import outbound
+
+    real = DefaultResolver.resolve
+
+    async def silent_for_one_name(self, host, *args, **kwargs):
+        if host == "dns-mudo.exemplo.test":
+            await asyncio.Event().wait()
+        return await real(self, host, *args, **kwargs)
+
+    monkeypatch.setattr(DefaultResolver, "resolve", silent_for_one_name)
+    monkeypatch.setattr(outbound, "RESOLVE_TIMEOUT", 0.2, raising=False)
+    # when the address is registered, then the answer comes: a name that does not resolve (in
+    # time) is checked again by every delivery, like one that does not resolve at all
+    response = await asyncio.wait_for(
+        client.put(
+            "/v1/avisos",
+            json={"url": "https://dns-mudo.exemplo.test/avisos", "eventos": ["geracao.concluida"]},
+            headers=integrator.headers,
+        ),
+        timeout=20,
+    )
+    assert response.status == 201, await response.text()

@@ -1,6 +1,7 @@
 """Renders run in worker processes: one that dies mid-render fails its generation, and the next
 generation is rendered by a new worker."""
 
+import logging
 import os
 import signal
 from datetime import datetime, timezone
@@ -53,3 +54,35 @@ async def test_a_render_process_that_dies_fails_its_generation_and_the_next_one_
     assert await geracoes.renderizar(criada["id"], runtime) == "concluida"
     pronta = (await (await client.get(f"/v1/geracoes/{criada['id']}", headers=auth(integrator.key))).json())["data"]
     assert [i["posicao"] for i in pronta["resultados"]["imagens"]] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("momento", ["local_file", "publish"], ids=["lendo-as-fotos", "depois-de-renderizar"])
+async def test_a_generation_whose_test_data_was_cleared_mid_render_ends_quietly(
+    client, factory, integrator, aprovado, monkeypatch, caplog, momento
+):
+    # given a test generation queued again (rendered once, so its photos are on hand)
+    from graphql_api.integracao import repository as integracao
+
+    criada = await factory.pedir(integrator.key, "/v1/galerias", {"produtoId": aprovado["id"], "quantidadeImagens": 3})
+    await factory.terminada(integrator.key, criada["id"])
+    runtime = factory.runtime
+    await _again(criada["id"])
+    # when "Limpar dados de teste" deletes the test data while a worker renders it: as it reads
+    # the photos, or once the render is done
+    real = getattr(runtime.storage, momento)
+    cleared = []
+
+    async def clear_then(*args, **kwargs):
+        if not cleared:
+            cleared.append(await integracao.apagar_dados_de_teste(integrator.id))
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(runtime.storage, momento, clear_then)
+    caplog.set_level(logging.INFO)
+    # then the worker drops it: nothing to settle, nothing to retry, and no error in the log
+    assert await geracoes.renderizar(criada["id"], runtime) is None
+    assert cleared and not await Geracao.filter(id=criada["id"]).exists()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info], [
+        r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info
+    ]
+    assert any("deleted" in r.getMessage() and criada["id"] in r.getMessage() for r in caplog.records)

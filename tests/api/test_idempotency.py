@@ -100,3 +100,43 @@ async def test_keys_expire_after_seven_days(client, integrator):
     assert response.status == 409
     assert_error(await response.json(), "ACCOUNT_ALREADY_EXISTS")
     assert await idempotency_store.purge() >= 0
+
+
+async def test_the_same_key_with_another_query_string_is_409_not_a_replay(client, factory, integrator):
+    # given a check asked for with a key
+    conta = await factory.conta(integrator)
+    produto = await factory.produto(integrator, conta)
+    path = f"/v1/produtos/{produto['id']}/conferencia"
+    first = await client.post(path, headers=with_key(integrator, "conferir-0001"))
+    assert first.status in (200, 202), await first.text()
+    # when the forced re-check goes with the same key, then it is another request: 409, not the
+    # first answer replayed (which would silently skip the re-check)
+    forced = await client.post(f"{path}?refazer=true", headers=with_key(integrator, "conferir-0001"))
+    assert forced.status == 409, await forced.text()
+    assert_error(await forced.json(), "IDEMPOTENCY_KEY_REUSED")
+    # and the same query, however encoded, is the same request
+    again = await client.post(path, headers=with_key(integrator, "conferir-0001"))
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    forced = await client.post(f"{path}?refazer=true", headers=with_key(integrator, "conferir-0002"))
+    assert forced.status in (200, 202), await forced.text()
+    encoded = await client.post(f"{path}?refazer=tru%65", headers=with_key(integrator, "conferir-0002"))
+    assert encoded.status == forced.status and encoded.headers.get("Idempotent-Replayed") == "true"
+
+
+def test_the_fingerprint_takes_the_query_in_any_order_and_the_body_in_any_key_order():
+    from aiohttp.test_utils import make_mocked_request
+
+    from rest_v1.keys import JSON_BODY
+    from rest_v1.middlewares.idempotency import _fingerprint
+
+    def fingerprint(target: str, body: dict | None = None) -> str:
+        request = make_mocked_request("POST", target)
+        if body is not None:
+            request[JSON_BODY] = body
+        return _fingerprint(request)
+
+    assert fingerprint("/v1/x?a=1&b=2") == fingerprint("/v1/x?b=2&a=1")
+    assert fingerprint("/v1/x?a=1&a=2") == fingerprint("/v1/x?a=2&a=1")
+    assert fingerprint("/v1/x?a=1") != fingerprint("/v1/x?a=2") != fingerprint("/v1/x")
+    assert fingerprint("/v1/x", {"a": 1, "b": 2}) == fingerprint("/v1/x", {"b": 2, "a": 1})
+    assert fingerprint("/v1/x?a=1", {"a": 1}) != fingerprint("/v1/x?a=1", {"a": 2})

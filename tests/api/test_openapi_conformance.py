@@ -3,11 +3,20 @@ of /v1/openapi.json on the real app with a real test key, and finds nothing. See
 a failure reproduces (docs/desenvolvimento.md, "Conformidade com o OpenAPI")."""
 
 import asyncio
+import json
 import os
 import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+from referencing.jsonschema import DRAFT202012
+
+from graphql_api.aviso.schemas import ResultadoEscuta
+from graphql_api.core.errors import ApiError
+from graphql_api.core.validation import validate
+from graphql_api.geracao.schemas import parse_edicao
+from graphql_api.produto.schemas import Dimensoes, Ficha
 from tests.harness import BACKEND
 
 SEED = 20261115
@@ -70,3 +79,65 @@ async def test_every_operation_of_the_document_conforms(client, factory, tmp_pat
     assert all(count >= MAX_EXAMPLES for count in calls.values()), (calls, report)
     assert process.returncode == 0, report
     assert "No issues found" in output or " passed" in output, report
+
+
+def _gtin_with_check_digit(body: str) -> str:
+    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
+    return body + str((10 - total % 10) % 10)
+
+
+GTIN_OK = _gtin_with_check_digit("789100031550")
+GTIN_WRONG_CHECK = GTIN_OK[:-1] + str((int(GTIN_OK[-1]) + 1) % 10)
+OPERACAO = {"tipo": "ajuste", "brilho": 10}
+
+
+@pytest.mark.parametrize(
+    "component, model, instance",
+    [
+        ("EdicaoRequest", parse_edicao, {"operacoes": []}),
+        ("EdicaoRequest", parse_edicao, {"operacoes": [OPERACAO] * 11}),
+        ("EdicaoRequest", parse_edicao, {"operacoes": [OPERACAO], "extra": 1}),
+        ("ResultadoEscuta", ResultadoEscuta, {"duracaoMs": 3_600_001}),
+        ("ResultadoEscuta", ResultadoEscuta, {"duracaoMs": -0.5}),
+        ("Dimensoes", Dimensoes, {"largura": 1_000_001}),
+        ("Ficha", Ficha, {"nome": "P", "gtin": "12345"}),
+        ("Ficha", Ficha, {"nome": "P", "gtin": "78910003155X"}),
+    ],
+)
+async def test_the_document_refuses_what_the_server_refuses(client, component, model, instance):
+    # the same pydantic model gives the rule and the document: what one refuses, the other says
+    document = await (await client.get("/v1/openapi.json")).json()
+    with pytest.raises(ApiError):
+        parse_edicao(instance) if model is parse_edicao else validate(model, instance)
+    assert not _valid(document, component, instance), f"{component} accepts {instance}"
+
+
+async def test_the_document_tells_a_gtin_by_its_format_and_the_server_checks_its_digit(client):
+    document = await (await client.get("/v1/openapi.json")).json()
+    gtin = document["components"]["schemas"]["Ficha"]["properties"]["gtin"]["anyOf"][0]
+    assert gtin["format"] == "gtin" and "verificador" in gtin["description"]
+    assert _valid(document, "Ficha", {"nome": "P", "gtin": GTIN_OK})
+    validate(Ficha, {"nome": "P", "gtin": GTIN_OK})
+    with pytest.raises(ApiError):  # what no pattern can say: the format names it
+        validate(Ficha, {"nome": "P", "gtin": GTIN_WRONG_CHECK})
+    assert _valid(document, "ResultadoEscuta", {"duracaoMs": 12.5})
+    assert _valid(document, "EdicaoRequest", {"operacoes": [OPERACAO, {"tipo": "fundo_branco"}]})
+
+
+def test_no_schema_of_the_document_uses_words_json_schema_does_not_know():
+    from rest_v1 import openapi
+
+    document = json.dumps(openapi.build("http://x", "http://x/v1", "http://x/docs"))
+    assert '"ge":' not in document and '"le":' not in document
+
+
+def _valid(document: dict, component: str, instance: object) -> bool:
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    resource = Resource.from_contents(document, default_specification=DRAFT202012)
+    validator = Draft202012Validator(
+        {"$ref": f"urn:openapi#/components/schemas/{component}"},
+        registry=Registry().with_resource("urn:openapi", resource),
+    )
+    return validator.is_valid(instance)

@@ -480,6 +480,80 @@ async def test_a_signed_but_malformed_body_is_refused(client, corpo, status, tip
     assert_error(await response.json(), tipo)
 
 
+def assinado_cru(corpo: bytes, **headers: str) -> dict:
+    """Raw bytes signed as a provider signs them, with `headers` replacing the signed ones."""
+    msg_id, quando = new_id("msg_"), datetime.now(UTC)
+    signed = {
+        "Content-Type": "application/json",
+        "webhook-id": msg_id,
+        "webhook-timestamp": str(int(quando.timestamp())),
+        "webhook-signature": Webhook(SEGREDO).sign(msg_id, quando, corpo.decode()),
+    }
+    return {"data": corpo, "headers": signed | headers}
+
+
+async def test_a_timestamp_centuries_away_is_400_not_500(client):
+    for timestamp in ("999999999999", "0", "1"):  # the far future, and the start of Unix time
+        response = await client.post(
+            CONFIRMACAO,
+            **assinado_cru(b'{"recargaId": "rec_x", "resultado": "paga"}', **{"webhook-timestamp": timestamp}),
+        )
+        assert response.status == 400, await response.text()
+        body = await response.json()
+        assert_error(body, "PAYMENT_TIMESTAMP_INVALID")
+        assert "o máximo é 300" in body["error"]["description"]
+
+
+@pytest.mark.parametrize("depth", [65, 100_000])
+async def test_a_signed_body_nested_too_deep_is_400_not_500(client, depth):
+    corpo = ('{"recargaId": "rec_x", "resultado": "paga", "x": ' + "[" * depth + "]" * depth + "}").encode()
+    response = await client.post(CONFIRMACAO, **assinado_cru(corpo))
+    assert response.status == 400, await response.text()
+    body = await response.json()
+    assert_error(body, "INVALID_JSON")
+    assert "64" in body["error"]["description"]
+
+
+async def test_a_signed_body_repeating_a_key_is_400_naming_it(client, integrator, live):
+    recarga = await comprar(client, live)
+    corpo = f'{{"recargaId": "{recarga["id"]}", "resultado": "recusada", "resultado": "paga"}}'.encode()
+    response = await client.post(CONFIRMACAO, **assinado_cru(corpo))
+    assert response.status == 400, await response.text()
+    body = await response.json()
+    assert_error(body, "INVALID_JSON")
+    assert '"resultado"' in body["error"]["description"]
+    assert (await ler(client, live, recarga["id"]))["situacao"] == "pendente"
+
+
+MALFORMADAS_POR_ENDERECO = 3
+
+
+async def test_junk_confirmations_from_one_address_soon_meet_a_429(factory_for):
+    # given the service with a low limit of refusals per address
+    client, _ = await factory_for(
+        Settings(pagamento_segredo=SEGREDO, rate_limit_unauthenticated_per_ip=MALFORMADAS_POR_ENDERECO)
+    )
+    junk = [
+        assinado_cru(b"{}", **{"webhook-timestamp": "999999999999"}),
+        assinado_cru(b"{}", **{"webhook-timestamp": "ontem"}),
+        assinado_cru(b"[" * 100_000 + b"]" * 100_000),
+        assinado_cru(b'{"recargaId": "rec_x", "resultado": "paga", "resultado": "paga"}'),
+        assinado_cru(b'{"recargaId": "rec_x"}'),
+        assinado_cru(b"nada", **{"webhook-id": "id com espaços"}),
+    ]
+    # when one address sends malformed confirmations of every kind, over and over
+    statuses = []
+    for sent in junk + junk:
+        response = await client.post(CONFIRMACAO, **sent)
+        body = await response.json()
+        statuses.append(response.status)
+        # then each is a documented 4xx of the catalog, never a 500
+        assert 400 <= response.status < 500 and body["error"]["documentation"].endswith(body["error"]["type"])
+    # and past the limit (other tests' refusals from 127.0.0.1 may share the window) they are 429
+    assert 429 in statuses and statuses.index(429) <= MALFORMADAS_POR_ENDERECO
+    assert statuses[-1] == 429
+
+
 async def test_without_a_configured_secret_no_confirmation_is_accepted(factory_for):
     client, factory = await factory_for(Settings())
     integrator = await factory.integrator()

@@ -18,9 +18,7 @@ class DropColumn(ops.RemoveField):
     """RemoveField that drops the column in place on SQLite (3.35+: `ALTER TABLE ... DROP
     COLUMN`, for a column that is not a key, indexed or unique), as PostgreSQL always does."""
 
-    async def database_forward(
-        self, app_label: str, old_state: Any, new_state: Any, state_editor: Any = None
-    ) -> None:
+    async def database_forward(self, app_label: str, old_state: Any, new_state: Any, state_editor: Any = None) -> None:
         if state_editor is None or state_editor.DIALECT != "sqlite":
             await super().database_forward(app_label, old_state, new_state, state_editor)
             return

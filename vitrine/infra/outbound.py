@@ -11,6 +11,7 @@ development only (a receiver on 127.0.0.1 with a self-signed CA)."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 import ssl
@@ -22,6 +23,9 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from aiohttp.resolver import DefaultResolver
 
 MAX_REDIRECTS = 3
+# How long a registration waits for the DNS of an address it checks (check_destination): a name
+# server that never answers must not hold the request (a fetch has its own connect timeout).
+RESOLVE_TIMEOUT = 5.0
 USER_AGENT = "Vitrine/1.0 (+https://vitrine.local/docs)"
 
 
@@ -154,11 +158,15 @@ class OutboundClient:
 
     async def check_destination(self, url: str) -> str:
         """check_url, then the addresses the host resolves to now: for registrations, to refuse at
-        once what every fetch would refuse. A name that does not resolve (yet) passes."""
+        once what every fetch would refuse. A name that does not resolve (yet), or not within
+        RESOLVE_TIMEOUT, passes: every fetch resolves it again, under the same rules."""
         self.check_url(url)
         resolver = _PublicOnlyResolver(self.allow_private)
         try:
-            await resolver.resolve(urlparse(url).hostname or "", 443)
+            async with asyncio.timeout(RESOLVE_TIMEOUT):
+                await resolver.resolve(urlparse(url).hostname or "", 443)
+        except TimeoutError:
+            pass
         except OutboundError as exc:
             if exc.code != "dns_falhou":
                 raise

@@ -135,6 +135,12 @@ class MetodoNaoPermitido(ErroVitrine):
     tipo = TipoErro.METHOD_NOT_ALLOWED
 
 
+class TempoDoCorpoEsgotado(ErroVitrine):
+    """The body did not arrive whole within the service's read time; nothing was processed."""
+
+    tipo = TipoErro.REQUEST_TIMEOUT
+
+
 class IdempotencyKeyReutilizada(ErroVitrine):
     tipo = TipoErro.IDEMPOTENCY_KEY_REUSED
 
@@ -227,6 +233,14 @@ class TipoDeConteudoNaoSuportado(ErroVitrine):
     tipo = TipoErro.UNSUPPORTED_MEDIA_TYPE
 
 
+class EnderecoLongoDemais(ErroVitrine):
+    tipo = TipoErro.URI_TOO_LONG
+
+
+class CabecalhosGrandesDemais(ErroVitrine):
+    tipo = TipoErro.HEADERS_TOO_LARGE
+
+
 class ErroDeValidacao(ErroVitrine):
     """`campos` says which field failed and why (campo is the path, e.g. imagens[0].url)."""
 
@@ -238,6 +252,18 @@ class LimiteExcedido(ErroVitrine):
     the same key (the client already waited and retried up to its limit)."""
 
     tipo = TipoErro.TOO_MANY_REQUESTS
+
+
+class ConexoesDemais(ErroVitrine):
+    """Too many connections open at once from this address: reuse a bounded connection pool."""
+
+    tipo = TipoErro.TOO_MANY_CONNECTIONS
+
+
+class ClienteFechouAConexao(ErroVitrine):
+    """Never received: the call log's record of a call whose client hung up mid-body (499)."""
+
+    tipo = TipoErro.CLIENT_CLOSED_REQUEST
 
 
 class LimiteDeConferencias(ErroVitrine):

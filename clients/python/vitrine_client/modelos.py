@@ -15,8 +15,10 @@ class TipoErro(StrEnum):
     BAD_REQUEST = "BAD_REQUEST"
     CHECK_LIMIT_EXCEEDED = "CHECK_LIMIT_EXCEEDED"
     CHECK_NOT_READY = "CHECK_NOT_READY"
+    CLIENT_CLOSED_REQUEST = "CLIENT_CLOSED_REQUEST"
     CONTRACT_NOT_ACCEPTED = "CONTRACT_NOT_ACCEPTED"
     FORBIDDEN = "FORBIDDEN"
+    HEADERS_TOO_LARGE = "HEADERS_TOO_LARGE"
     IDEMPOTENCY_KEY_INVALID = "IDEMPOTENCY_KEY_INVALID"
     IDEMPOTENCY_KEY_IN_PROGRESS = "IDEMPOTENCY_KEY_IN_PROGRESS"
     IDEMPOTENCY_KEY_REQUIRED = "IDEMPOTENCY_KEY_REQUIRED"
@@ -47,12 +49,15 @@ class TipoErro(StrEnum):
     PRODUCTION_NOT_RELEASED = "PRODUCTION_NOT_RELEASED"
     PURCHASE_CLOSED = "PURCHASE_CLOSED"
     REAUTHENTICATION_REQUIRED = "REAUTHENTICATION_REQUIRED"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
     ROUTE_NOT_FOUND = "ROUTE_NOT_FOUND"
     SERVICE_UNAVAILABLE = "SERVICE_UNAVAILABLE"
     TEST_ENVIRONMENT_ONLY = "TEST_ENVIRONMENT_ONLY"
+    TOO_MANY_CONNECTIONS = "TOO_MANY_CONNECTIONS"
     TOO_MANY_REQUESTS = "TOO_MANY_REQUESTS"
     UNAUTHORIZED = "UNAUTHORIZED"
     UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    URI_TOO_LONG = "URI_TOO_LONG"
     VALIDATION_FAILED = "VALIDATION_FAILED"
 
 
@@ -341,10 +346,30 @@ class Categoria(BaseModel):
     caminho: Annotated[Caminho | None, Field(title="Caminho")] = None
 
 
+class Largura(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=1000000.0, title="Largura")] = None
+
+
+class Altura(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=1000000.0, title="Altura")] = None
+
+
+class Profundidade(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=1000000.0, title="Profundidade")] = None
+
+
 class Unidade(StrEnum):
     mm = "mm"
     cm = "cm"
     m = "m"
+
+
+class PesoLiquido(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=1000000.0, title="Pesoliquido")] = None
+
+
+class PesoBruto(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=1000000.0, title="Pesobruto")] = None
 
 
 class UnidadePeso(StrEnum):
@@ -356,12 +381,12 @@ class Dimensoes(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    largura: Annotated[int | float | None, Field(title="Largura")] = None
-    altura: Annotated[int | float | None, Field(title="Altura")] = None
-    profundidade: Annotated[int | float | None, Field(title="Profundidade")] = None
+    largura: Annotated[Largura | None, Field(title="Largura")] = None
+    altura: Annotated[Altura | None, Field(title="Altura")] = None
+    profundidade: Annotated[Profundidade | None, Field(title="Profundidade")] = None
     unidade: Annotated[Unidade | None, Field(title="Unidade")] = None
-    pesoLiquido: Annotated[int | float | None, Field(title="Pesoliquido")] = None
-    pesoBruto: Annotated[int | float | None, Field(title="Pesobruto")] = None
+    pesoLiquido: Annotated[PesoLiquido | None, Field(title="Pesoliquido")] = None
+    pesoBruto: Annotated[PesoBruto | None, Field(title="Pesobruto")] = None
     unidadePeso: Annotated[UnidadePeso | None, Field(title="Unidadepeso")] = None
 
 
@@ -425,6 +450,10 @@ class TotalAvaliacoes(RootModel[int]):
     root: Annotated[int, Field(ge=0, title="Totalavaliacoes")] = None
 
 
+class NotaMedia(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=5.0, title="Notamedia")] = None
+
+
 class Vendidos(RootModel[int]):
     root: Annotated[int, Field(ge=0, title="Vendidos")] = None
 
@@ -436,7 +465,7 @@ class ProvaSocial(BaseModel):
     totalAvaliacoes: Annotated[
         TotalAvaliacoes | None, Field(title="Totalavaliacoes")
     ] = None
-    notaMedia: Annotated[int | float | None, Field(title="Notamedia")] = None
+    notaMedia: Annotated[NotaMedia | None, Field(title="Notamedia")] = None
     vendidos: Annotated[Vendidos | None, Field(title="Vendidos")] = None
 
 
@@ -486,6 +515,15 @@ class Modelo(RootModel[str]):
             title="Modelo",
         ),
     ] = None
+
+
+class Gtin(RootModel[str]):
+    root: Annotated[str, Field(pattern="^([0-9]{8}|[0-9]{12,14})$", title="Gtin")] = (
+        None
+    )
+    """
+    GTIN-8, -12, -13 ou -14 (EAN/UPC), com o dígito verificador certo.
+    """
 
 
 class Atributos(RootModel[list[Atributo]]):
@@ -541,7 +579,7 @@ class Ficha(BaseModel):
     ] = None
     marca: Annotated[Marca | None, Field(title="Marca")] = None
     modelo: Annotated[Modelo | None, Field(title="Modelo")] = None
-    gtin: Annotated[str | None, Field(title="Gtin")] = None
+    gtin: Annotated[Gtin | None, Field(title="Gtin")] = None
     categoria: Categoria | None = None
     atributos: Annotated[Atributos | None, Field(title="Atributos")] = None
     imagens: Annotated[Imagens | None, Field(title="Imagens")] = None
@@ -908,12 +946,18 @@ class Texto1(BaseModel):
     fundo: Annotated[str | None, Field(title="Fundo")] = "#16324F"
 
 
+class Operacoes(RootModel[FundoBranco | Enquadrar | Ajuste | Texto1 | Selo]):
+    root: Annotated[
+        FundoBranco | Enquadrar | Ajuste | Texto1 | Selo, Field(discriminator="tipo")
+    ]
+
+
 class EdicaoRequest(BaseModel):
     model_config = ConfigDict(
         extra="allow",
     )
     operacoes: Annotated[
-        list[FundoBranco | Enquadrar | Ajuste | Texto1 | Selo], Field(title="Operacoes")
+        list[Operacoes], Field(max_length=10, min_length=1, title="Operacoes")
     ]
 
 
@@ -1252,7 +1296,7 @@ class ResultadoEscuta(BaseModel):
         extra="allow",
     )
     status: Annotated[Status | None, Field(title="Status")] = None
-    duracaoMs: Annotated[int | float, Field(title="Duracaoms")]
+    duracaoMs: Annotated[float, Field(ge=0.0, le=3600000.0, title="Duracaoms")]
     resposta: Annotated[Resposta | None, Field(title="Resposta")] = None
     erro: Annotated[Erro1 | None, Field(title="Erro")] = None
 

@@ -31,7 +31,7 @@ import signal
 import sys
 from datetime import UTC, datetime, timedelta
 
-from graphql_api.chamada.writer import CallLogWriter, CallRecord
+from graphql_api.chamada.writer import BatchDeferred, CallLogWriter, CallRecord
 from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.infra.process import die_with_parent
 from vitrine.settings import ROOT, Settings
@@ -75,7 +75,7 @@ def _frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(_FRAME_HEADER, "big") + payload
 
 
-class CallLogChildFailed(RuntimeError):
+class CallLogChildFailed(BatchDeferred):
     """The child could not store a batch (its database refused or is down), or it died."""
 
 
@@ -90,6 +90,14 @@ class CallLogProcess(CallLogWriter):
 
     def _accept(self, record: CallRecord) -> bool:
         return True  # masked and encoded by the child
+
+    def child_state(self) -> str:
+        """For the readiness check: "not started" (before the first call), "running (pid N)",
+        or "ended" (replaced at the next batch)."""
+        child = self._child
+        if child is None:
+            return "not started"
+        return f"running (pid {child.pid})" if child.returncode is None else "ended"
 
     async def _write_batch(self, batch: list[CallRecord]) -> None:
         child = await self._running_child()
@@ -198,6 +206,9 @@ async def _child_main() -> None:
             try:
                 await writer.write_now([_record(wire) for wire in marshal.loads(frame)])
                 stored = True
+            except OSError as exc:  # the database is away: a known state, no traceback
+                log.error("call log: a batch could not be stored (%s); the web process keeps it", exc)
+                stored = False
             except Exception:
                 log.exception("call log: a batch could not be stored; the web process keeps it")
                 stored = False

@@ -125,7 +125,7 @@ def workers_probe(runtime: Runtime, periodic: Any) -> Probe:
         newest = await runtime.redis.zrevrange(heartbeats_key(settings), 0, 0, withscores=True)
         if not newest:
             raise CheckFailed("no worker process has written a heartbeat: is `vitrine worker` running?")
-        age = time.time() - newest[0][1]
+        age = time.time() - float(newest[0][1])
         if age > stale:
             raise CheckFailed(f"newest worker heartbeat {age:.0f} s ago (limit {stale:g} s)")
         alive = await runtime.redis.zcount(heartbeats_key(settings), time.time() - stale, "+inf")

@@ -19,7 +19,7 @@ import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, cast
 
 import redis
 
@@ -69,9 +69,9 @@ class WorkerHealth:
 
     def _heartbeats(self) -> str:
         stale = self.settings.worker_heartbeat_stale_seconds
-        members = self.redis.zrangebyscore(self.key, time.time() - stale, "+inf")
-        mine = f"{socket.gethostname()}:{os.getpid()}:"
-        alive = sum(1 for member in members if member.decode().startswith(mine))
+        members = cast(list[bytes], self.redis.zrangebyscore(self.key, time.time() - stale, "+inf"))
+        mine = f"{socket.gethostname()}:{os.getpid()}:".encode()
+        alive = sum(1 for member in members if member.startswith(mine))
         if alive < self.workers:
             raise CheckFailed(f"{alive} of {self.workers} worker processes wrote a heartbeat in the last {stale:g} s")
         return f"{alive} of {self.workers} worker processes alive"

@@ -32,6 +32,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 
 from graphql_api.chamada.writer import BatchDeferred, CallLogWriter, CallRecord
+from vitrine import logs
 from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.infra.process import die_with_parent
 from vitrine.settings import ROOT, Settings
@@ -197,6 +198,7 @@ async def _child_main() -> None:
     if settings_frame is None:
         return
     settings = Settings.model_validate_json(settings_frame)
+    logs.configure(settings.log_level, settings.log_format)  # the web process's, whatever the environment
     context = await connect(settings, background_threads=False)  # the whole process runs lowered
     try:
         writer = CallLogWriter(**writer_options(settings), json_batches=False)
@@ -223,7 +225,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     os.nice(BACKGROUND_NICENESS)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s call-log %(name)s: %(message)s")
+    logs.configure()  # until the settings arrive
     asyncio.run(_child_main())
 
 

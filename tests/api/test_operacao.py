@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -290,7 +291,9 @@ async def test_the_worker_logs_no_idle_periodic_run(worker_process):
     assert runs
     lines = worker_process.log.read_text().splitlines()
     assert lines
-    assert not [line for line in lines if "aviso.varrer" in line and " INFO " in line]
+    at_info = [line for line in lines if "aviso.varrer" in line and " INFO " in line]
+    # Only runs that did something (other tests' deliveries), never the broker's routine line.
+    assert not [line for line in at_info if "Executing task" in line or not re.search(r"': [1-9]", line)]
 
 
 # -- the worker's own port -------------------------------------------------------------------------

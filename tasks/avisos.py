@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from graphql_api.aviso import entregas, testes, varredura
 from tasks.broker import broker, runtime
+from vitrine import metrics
 
 
 @broker.task(task_name="aviso.entregar")
 async def entregar_aviso(entrega_id: str) -> str:
-    return await entregas.tentar_entrega(entrega_id, runtime())
+    outcome = await entregas.tentar_entrega(entrega_id, runtime())
+    metrics.NOTICE_ATTEMPTS.labels(outcome).inc()
+    return outcome
 
 
 @broker.task(task_name="aviso.testar")

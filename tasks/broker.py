@@ -9,6 +9,7 @@ from __future__ import annotations
 from taskiq import InMemoryBroker, TaskiqEvents, TaskiqState
 from taskiq.abc.broker import AsyncBroker
 
+from tasks.middleware import TaskObserver
 from vitrine.settings import Settings
 
 # How long one wait for a task blocks in Redis: below redis-py's socket timeout (5 s), which an
@@ -34,7 +35,8 @@ def _make_broker(settings: Settings) -> AsyncBroker:
     return InMemoryBroker()
 
 
-broker = _make_broker(Settings())
+# Every run gets its log scope and metrics (tasks/middleware.py).
+broker = _make_broker(Settings()).with_middlewares(TaskObserver())
 
 
 @broker.on_event(TaskiqEvents.WORKER_STARTUP)

@@ -3,8 +3,6 @@ after 7, expired portal and seller sessions, sign-in failures and password links
 codes and tokens; each in bounded batches within a time budget, graphql_api/core/purge.py), the turn of the plans' monthly cycles, the expiry of unpaid purchases and
 the recovery sweeps of quality checks, generations, e-mail and notices."""
 
-import logging
-
 from graphql_api.chamada import service as chamadas
 from graphql_api.core.purge import Purge
 from graphql_api.idempotencia import service as idempotency_store
@@ -18,14 +16,12 @@ from tasks.broker import broker, runtime
 from vitrine import db
 from vitrine.settings import Settings
 
-log = logging.getLogger(__name__)
-
 
 @broker.task(task_name="manutencao.expurgar_chamadas")
 async def expurgar_chamadas() -> dict:
     purge = Purge()
     bodies, rows = await chamadas.expurgar(purge=purge)
-    log.info("call log purge: %d bodies emptied, %d records removed, finished: %s", bodies, rows, purge.finished)
+    # Logged with every periodic run's outcome (tasks/middleware.py): at INFO when it removed something.
     return {"corposApagados": bodies, "registrosRemovidos": rows, "concluido": purge.finished}
 
 

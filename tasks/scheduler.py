@@ -10,10 +10,14 @@ import logging
 import time
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
 PERIOD_SECONDS = 3600
+# The label of a periodic run's message: when its slot began (Unix time). It also tells the task's
+# middleware that the run is a periodic one (tasks/middleware.py).
+DUE_LABEL = "devido_em"
 
 
 class Loop:
@@ -24,17 +28,27 @@ class Loop:
     def __init__(self, period: float) -> None:
         self.period = period
         self._task: asyncio.Task | None = None
+        self.last_round = time.monotonic()  # when a round last began (the readiness check reads it)
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
 
     async def run_once(self) -> None:
         raise NotImplementedError
 
     async def _loop(self) -> None:
         while True:
+            self.last_round = time.monotonic()
             try:
                 await self.run_once()
+            except (OSError, RedisError) as exc:  # Redis or the database away: a known state, one line
+                log.error("%s failed: %s", self.name, exc)
             except Exception:
                 log.exception("%s failed", self.name)
-            await asyncio.sleep(self.period)
+            # Rounds fall just after the slots' boundaries (multiples of the period), so a job
+            # starts at its due moment rather than up to a period later, and its lag says so.
+            await asyncio.sleep(self.period - time.time() % self.period)
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop(), name=self.name)
@@ -56,6 +70,7 @@ class PeriodicJobs(Loop):
         # Inside the deployment's Redis namespace: deployments sharing one Redis keep their own slots.
         self.key_prefix = key_prefix
         self._last_slot: dict[str, int] = {}
+        self._started = time.time()
 
     async def _claim(self, name: str, slot: int, every: float) -> bool:
         if self.redis is None:
@@ -71,4 +86,7 @@ class PeriodicJobs(Loop):
                 continue
             self._last_slot[task.task_name] = slot
             if await self._claim(task.task_name, slot, every):
-                await task.kiq()
+                # Its due moment travels with the message: the run measures how late it started. The
+                # start-up round is due at the start, not when its slot began.
+                due = max(slot * every, self._started)
+                await task.kicker().with_labels(**{DUE_LABEL: repr(due)}).kiq()

@@ -13,7 +13,7 @@ from portal.app import add_routes as add_portal_routes
 from portal.web import not_found_page
 from rest_v1.app import create_v1_app
 from rest_v1.pagamentos import add_routes as add_payment_routes
-from vitrine import db, docs_site, http_server, media_routes, staff_graphql
+from vitrine import db, docs_site, health, http_server, logs, media_routes, observability, staff_graphql
 from vitrine.infra import client_address
 from vitrine.keys import RUNTIME
 from vitrine.request_body import body_deadline
@@ -40,13 +40,15 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     settings = settings or Settings()
     operations.check()  # every door's shared GraphQL documents, against the schema: fail fast
     runtime = Runtime.build(settings)
-    # body_deadline first (after the client's address): every door's body read is bounded
-    # (vitrine/request_body.py).
-    middlewares = [body_deadline, not_found_page]
+    logs.install_scopes()  # every log line of a request carries its req_ id (vitrine/observability.py)
+    # observe first: it times and counts every answer; then the client's address; then
+    # body_deadline, which bounds every door's body read (vitrine/request_body.py).
+    middlewares = [observability.observe, body_deadline, not_found_page]
     if settings.trusted_proxy_networks:  # no cost on a request unless the service sits behind proxies
-        middlewares.insert(0, client_address.middleware(settings.trusted_proxy_networks))
+        middlewares.insert(1, client_address.middleware(settings.trusted_proxy_networks))
     app = web.Application(client_max_size=MAX_REQUEST_BODY, middlewares=middlewares)
     app[RUNTIME] = runtime
+    in_process = health.InProcessWorkers()
 
     async def database(app: web.Application):
         if migrate:
@@ -73,6 +75,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
         periodic = PeriodicJobs(maintenance.periodic(settings), runtime.redis, key_prefix=settings.redis_key("agenda"))
         if settings.runs_inprocess_workers:
             periodic.start()
+            in_process.periodic = periodic  # the readiness check's view of the in-process workers
         tune_gc()
         yield
         await periodic.stop()
@@ -83,6 +86,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = False) -> we
     app.cleanup_ctx.append(runtime_services)
     app.cleanup_ctx.append(background_work)
     app.add_subapp("/v1", create_v1_app(runtime))
+    health.add_routes(app, runtime, in_process)  # the service's own, outside the API contract
+    observability.add_metrics_route(app, runtime)
     add_oauth_routes(app)
     add_payment_routes(app)
     docs_site.add_routes(app)

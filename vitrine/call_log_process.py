@@ -31,7 +31,8 @@ import signal
 import sys
 from datetime import UTC, datetime, timedelta
 
-from graphql_api.chamada.writer import CallLogWriter, CallRecord
+from graphql_api.chamada.writer import BatchDeferred, CallLogWriter, CallRecord
+from vitrine import logs
 from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.infra.process import die_with_parent
 from vitrine.settings import ROOT, Settings
@@ -75,7 +76,7 @@ def _frame(payload: bytes) -> bytes:
     return len(payload).to_bytes(_FRAME_HEADER, "big") + payload
 
 
-class CallLogChildFailed(RuntimeError):
+class CallLogChildFailed(BatchDeferred):
     """The child could not store a batch (its database refused or is down), or it died."""
 
 
@@ -90,6 +91,14 @@ class CallLogProcess(CallLogWriter):
 
     def _accept(self, record: CallRecord) -> bool:
         return True  # masked and encoded by the child
+
+    def child_state(self) -> str:
+        """For the readiness check: "not started" (before the first call), "running (pid N)",
+        or "ended" (replaced at the next batch)."""
+        child = self._child
+        if child is None:
+            return "not started"
+        return f"running (pid {child.pid})" if child.returncode is None else "ended"
 
     async def _write_batch(self, batch: list[CallRecord]) -> None:
         child = await self._running_child()
@@ -189,6 +198,7 @@ async def _child_main() -> None:
     if settings_frame is None:
         return
     settings = Settings.model_validate_json(settings_frame)
+    logs.configure(settings.log_level, settings.log_format)  # the web process's, whatever the environment
     context = await connect(settings, background_threads=False)  # the whole process runs lowered
     try:
         writer = CallLogWriter(**writer_options(settings), json_batches=False)
@@ -198,6 +208,9 @@ async def _child_main() -> None:
             try:
                 await writer.write_now([_record(wire) for wire in marshal.loads(frame)])
                 stored = True
+            except OSError as exc:  # the database is away: a known state, no traceback
+                log.error("call log: a batch could not be stored (%s); the web process keeps it", exc)
+                stored = False
             except Exception:
                 log.exception("call log: a batch could not be stored; the web process keeps it")
                 stored = False
@@ -212,7 +225,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     os.nice(BACKGROUND_NICENESS)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s call-log %(name)s: %(message)s")
+    logs.configure()  # until the settings arrive
     asyncio.run(_child_main())
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -44,13 +46,13 @@ def _fail_on_api_error(error) -> None:
 
 
 @click.group()
-@click.option("--verbose", "-v", is_flag=True, help="Log at DEBUG level.")
+@click.option("--verbose", "-v", is_flag=True, help="Log at DEBUG level (VITRINE_LOG_LEVEL otherwise).")
 def main(verbose: bool) -> None:
     """Vitrine: product-media API for marketplace integrators."""
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from vitrine import logs
+
+    settings = Settings()
+    logs.configure("DEBUG" if verbose else settings.log_level, settings.log_format)
 
 
 @main.command()
@@ -77,6 +79,8 @@ def serve(host: str | None, port: int | None, processes: int) -> None:
     import multiprocessing
     import signal
 
+    # A scrape of /metrics reaches any one of them: each answers for all (vitrine/metrics.py).
+    metrics_dir = _multiprocess_metrics_dir()
     asyncio.run(db.migrate(settings))
     children = [multiprocessing.Process(target=_serve_one, args=(settings, False, True)) for _ in range(processes)]
     for child in children:
@@ -89,8 +93,11 @@ def serve(host: str | None, port: int | None, processes: int) -> None:
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
-    for child in children:
-        child.join()
+    try:
+        for child in children:
+            child.join()
+    finally:
+        shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
 def _serve_one(settings: Settings, migrate: bool, reuse_port: bool) -> None:
@@ -111,12 +118,48 @@ def worker(workers: int) -> None:
 
     from tasks.registry import TASK_MODULES
 
-    if not Settings().redis_url:
+    settings = Settings()
+    if not settings.redis_url:
         raise click.ClickException(
             "vitrine worker needs VITRINE_REDIS_URL; without Redis, `vitrine serve` runs the tasks itself."
         )
-    args = WorkerArgs.from_cli(["tasks.broker:broker", *TASK_MODULES, "--workers", str(workers)])
-    raise SystemExit(run_worker(args) or 0)
+    metrics_dir = None
+    if settings.worker_port:
+        # Its port answers for every worker process: their metrics go to files this process reads.
+        metrics_dir = _multiprocess_metrics_dir()
+        from vitrine import worker_port
+
+        worker_port.serve(settings, workers)
+        click.echo(f"vitrine worker: /health, /health/ready and /metrics on {settings.host}:{settings.worker_port}")
+    # Logging stays as main() configured it (text or JSON lines, the settings' level).
+    args = WorkerArgs.from_cli(
+        [
+            "tasks.broker:broker",
+            *TASK_MODULES,
+            "--workers",
+            str(workers),
+            "--no-configure-logging",
+            "--log-level",
+            settings.log_level,
+        ]
+    )
+    try:
+        code = run_worker(args) or 0
+    finally:
+        if metrics_dir is not None:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+    raise SystemExit(code)
+
+
+def _multiprocess_metrics_dir() -> str:
+    """A fresh directory for the values of this command's processes (prometheus-client's
+    multiprocess mode, vitrine/metrics.py), announced in the environment they inherit. The library
+    chooses where values live when it is imported: nothing may have imported it yet."""
+    if "prometheus_client" in sys.modules:
+        raise RuntimeError("prometheus_client was imported before its multiprocess directory was set")
+    path = tempfile.mkdtemp(prefix="vitrine-metricas-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    return path
 
 
 @main.command()

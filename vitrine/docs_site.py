@@ -33,6 +33,7 @@ GUIDES = [
     ("geracoes", "Gerações"),
     ("midia", "Mídia gerada"),
     ("cliente-python", "Cliente Python"),
+    ("operacao", "Operação: saúde, métricas e logs"),
 ]
 
 

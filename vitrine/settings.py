@@ -10,7 +10,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from vitrine.infra.client_address import Network, parse_networks
@@ -132,11 +132,39 @@ class Settings(BaseSettings):
     # Runs the in-process workers inside `serve` (the embedded default). Off when Redis workers run.
     inprocess_workers: bool | None = Field(default=None)
 
+    # What an operator watches (docs/operacao.md). Logs: text or JSON lines, at this level.
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # GET /metrics answers only `Authorization: Bearer <this>`; unset, /metrics does not exist.
+    metrics_token: str | None = Field(default=None, min_length=16)
+    # `vitrine worker` serves /health, /health/ready and /metrics on this port (of VITRINE_HOST);
+    # unset, the worker listens on nothing.
+    worker_port: int | None = Field(default=None, ge=1, le=65535)
+    # Each worker process writes a heartbeat to Redis this often; the readiness checks call the
+    # workers gone when the newest is older than the stale limit.
+    worker_heartbeat_seconds: float = Field(default=5.0, gt=0)
+    worker_heartbeat_stale_seconds: float = Field(default=30.0, gt=0)
+    # Each check of /health/ready (and the queue figures of /metrics) gives up after this long.
+    health_timeout_seconds: float = Field(default=2.0, gt=0)
+
     @model_validator(mode="after")
     def _lease_outlasts_an_attempt(self) -> Settings:
         # Otherwise the sweep would take back deliveries still being sent, and send them twice.
         if self.aviso_em_voo_max_segundos <= self.aviso_timeout_segundos + 1:
             raise ValueError("VITRINE_AVISO_EM_VOO_MAX_SEGUNDOS must exceed VITRINE_AVISO_TIMEOUT_SEGUNDOS + 1")
+        return self
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_in_any_case(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _heartbeat_outlives_its_period(self) -> Settings:
+        if self.worker_heartbeat_stale_seconds <= 2 * self.worker_heartbeat_seconds:
+            raise ValueError(
+                "VITRINE_WORKER_HEARTBEAT_STALE_SECONDS must exceed twice VITRINE_WORKER_HEARTBEAT_SECONDS"
+            )
         return self
 
     @model_validator(mode="after")

@@ -32,6 +32,7 @@ from graphql_api.evento import payloads
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.integracao import alertas
+from vitrine.infra import log_context
 from vitrine.infra.outbound import USER_AGENT, OutboundError
 
 if TYPE_CHECKING:
@@ -239,6 +240,7 @@ async def tentar_entrega(entrega_id: str, runtime: Runtime) -> str:
     if entrega is None:  # the address was removed meanwhile
         return "ignorada"
     aviso = entrega.aviso
+    log_context.bind(integrador_id=aviso.integrador_id)  # on this task's log lines
     if aviso.situacao != "ativo":
         await repository.finish_entrega(entrega.id, reserva, situacao="falhou", proxima_tentativa_em=None)
         return "falhou"

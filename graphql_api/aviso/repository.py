@@ -8,6 +8,7 @@ from typing import Any, cast
 from tortoise.expressions import F, Q
 
 from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, RodadaTeste, Tentativa, TesteAviso
+from graphql_api.core.filas import Fila, mais_antigo
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import tenant_filter
 
@@ -212,3 +213,12 @@ async def tomar_entregas_escuta(escuta_id: str, agora: datetime, limite: int) ->
 async def responder_entrega_escuta(entrega_id: str, **values: Any) -> bool:
     """Record the answer of a delivery handed out, once."""
     return await EntregaEscuta.filter(id=entrega_id, situacao="enviando").update(**values) == 1
+
+
+async def fila(now: datetime) -> Fila:
+    """Deliveries not yet settled: due since their next attempt's time (the sweep: due_not_queued),
+    and those in flight since their attempt began (stale_in_flight); a retry not yet due waits."""
+    itens = await Entrega.filter(situacao__in=("pendente", "enviando")).count()
+    devidas = Entrega.filter(situacao="pendente", proxima_tentativa_em__lte=now)
+    em_voo = Entrega.filter(situacao="enviando")
+    return Fila(itens, await mais_antigo((devidas, "proxima_tentativa_em"), (em_voo, "em_voo_desde")))

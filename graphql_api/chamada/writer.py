@@ -135,6 +135,11 @@ log = logging.getLogger(__name__)
 MAX_BUFFER = 50_000  # beyond this the database is not keeping up: drop and say so
 
 
+class BatchDeferred(RuntimeError):
+    """A batch not written for a known reason (its writer process ended, the database refused
+    the connection): it stays buffered for the next try, and the log says so in one line."""
+
+
 class TipoChamada(enum.StrEnum):
     """What a call was, as the door that took it declares it: those who judge the call log
     (integration steps) read this, never the door's paths."""
@@ -205,6 +210,16 @@ class CallLogWriter:
         self._flush_lock = asyncio.Lock()
         self._stopping = False
 
+    @property
+    def buffered(self) -> int:
+        """Calls waiting to be written (the service's metrics and readiness read it)."""
+        return len(self._buffer)
+
+    @property
+    def running(self) -> bool:
+        """Its background task is alive (between start and stop)."""
+        return self._task is not None and not self._task.done()
+
     def add(self, record: CallRecord) -> None:
         if len(self._buffer) >= MAX_BUFFER:
             log.error("call log buffer full; dropping call %s", record.id)
@@ -251,8 +266,16 @@ class CallLogWriter:
             self._wake.clear()
             try:
                 await self.flush(drain=False)
-            except Exception:  # keep the writer alive; the batch stays buffered for the next try
-                log.exception("call log flush failed")
+            except Exception as exc:  # keep the writer alive; the batch stays buffered for the next try
+                if isinstance(exc, OSError | BatchDeferred):  # a known state (database down): no traceback
+                    log.log(
+                        logging.WARNING if self._stopping else logging.ERROR,
+                        "call log flush failed, %d calls stay buffered for the next try: %s",
+                        len(self._buffer),
+                        exc,
+                    )
+                else:
+                    log.exception("call log flush failed")
                 if not self._stopping:
                     await asyncio.sleep(1)
 

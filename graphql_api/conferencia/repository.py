@@ -4,6 +4,7 @@ from typing import cast
 from tortoise.expressions import F, Q
 
 from graphql_api.conferencia.models import Conferencia, Foto
+from graphql_api.core.filas import Fila, mais_antigo
 
 AGENDADA, EM_ANDAMENTO, CONCLUIDA, FALHOU, CANCELADA = "agendada", "em_andamento", "concluida", "falhou", "cancelada"
 PENDENTES = (AGENDADA, EM_ANDAMENTO)
@@ -69,3 +70,12 @@ async def ultima_foto(produto_id: str, url_hash: str) -> Foto | None:
 
 async def foto_por_conteudo(produto_id: str, url_hash: str, sha256: str) -> Foto | None:
     return await Foto.filter(produto_id=produto_id, url_hash=url_hash, sha256=sha256).first()
+
+
+async def fila(now: datetime) -> Fila:
+    """Admitted checks not yet concluded, and scheduled ones whose slot came (the sweep:
+    agendadas_vencidas, paradas); one waiting for its daily slot is not due."""
+    andamento = Conferencia.filter(situacao=EM_ANDAMENTO)
+    vencidas = Conferencia.filter(situacao=AGENDADA, executar_em__lte=now)
+    itens = await andamento.count() + await vencidas.count()
+    return Fila(itens, await mais_antigo((andamento, "admitida_em"), (vencidas, "executar_em")))

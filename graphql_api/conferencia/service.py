@@ -31,6 +31,7 @@ from graphql_api.evento.payloads import DadosProdutoConferido
 from graphql_api.imagem import service as imagens
 from graphql_api.produto import repository as produtos
 from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO, REPROVADO, Produto, ProdutoVersao
+from vitrine.infra import log_context
 
 if TYPE_CHECKING:
     from vitrine.runtime import Runtime
@@ -135,6 +136,7 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
     if not await repository.reservar(conferencia_id, now, now + LEASE):
         return None
     conferencia = await Conferencia.get(id=conferencia_id)
+    log_context.bind(integrador_id=conferencia.integrador_id)  # on this task's log lines
     produto = await Produto.get(id=conferencia.produto_id)
     if produto.excluido_em is not None or produto.versao != conferencia.versao_produto:
         await _set(conferencia, situacao=CANCELADA, reservada_ate=None)

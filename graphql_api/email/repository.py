@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from tortoise.expressions import F, Q
 
+from graphql_api.core.filas import Fila, mais_antigo
 from graphql_api.email.models import Email
 
 PENDENTE = "pendente"
@@ -51,3 +52,14 @@ async def marcar_enfileirada(email_id: str, agora: datetime, ate: datetime) -> b
     """Claim the right to queue a due message (concurrent sweeps queue it once); the next sweep
     after `ate` queues it again if its task never ran."""
     return await Email.filter(_due(agora), id=email_id, situacao=PENDENTE).update(proxima_tentativa_em=ate) == 1
+
+
+async def fila(agora: datetime) -> Fila:
+    """Messages waiting to be sent: due since they were written, or since their retry's time (the
+    sweep: devidas); a retry not yet due, or an attempt in progress, waits."""
+    pendentes = Email.filter(situacao=PENDENTE)
+    nunca_tentadas = pendentes.filter(proxima_tentativa_em__isnull=True)
+    devidas = pendentes.filter(proxima_tentativa_em__lte=agora)
+    return Fila(
+        await pendentes.count(), await mais_antigo((nunca_tentadas, "criado_em"), (devidas, "proxima_tentativa_em"))
+    )

@@ -7,6 +7,7 @@ from tortoise.expressions import F, Q, Subquery
 from tortoise.queryset import QuerySet
 
 from graphql_api.conta import repository as contas
+from graphql_api.core.filas import Fila, mais_antigo
 from graphql_api.core.prepared import ReadByPk
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import account_filter, can_see
@@ -90,3 +91,10 @@ async def queued_before(moment: datetime) -> list[Geracao]:
 
 async def mark_queued(geracao_id: str, now: datetime) -> None:
     await Geracao.filter(id=geracao_id, situacao=NA_FILA).update(enfileirada_em=now)
+
+
+async def fila(now: datetime) -> Fila:
+    """Queued or rendering generations, due since they were asked for (the sweep: queued_before,
+    lease_expired)."""
+    pendentes = Geracao.filter(situacao__in=(NA_FILA, PROCESSANDO))
+    return Fila(await pendentes.count(), await mais_antigo((pendentes, "criado_em")))

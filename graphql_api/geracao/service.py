@@ -42,6 +42,7 @@ from graphql_api.imagem import service as imagens
 from graphql_api.imagem.models import Imagem
 from graphql_api.produto import repository as produtos
 from graphql_api.produto.models import Produto, ProdutoVersao
+from vitrine.infra import log_context
 from vitrine.infra.cpu import WorkerCrashed
 
 if TYPE_CHECKING:
@@ -243,6 +244,7 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
     if geracao is None:
         _dropped(geracao_id)
         return None
+    log_context.bind(integrador_id=geracao.integrador_id)  # on this task's log lines
     heartbeat = asyncio.create_task(_keep_lease(geracao_id))
     prefixo = f"geracoes/{geracao.id}"
     work_dir = runtime.storage.work_dir(prefixo)

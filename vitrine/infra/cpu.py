@@ -66,6 +66,16 @@ class ProcessPool:
         self._pool: pebble.ProcessPool | None = None
         self._jobs: set[Future] = set()
 
+    @property
+    def busy(self) -> int:
+        """Processes at work now (the service's metrics read it)."""
+        return min(len(self._jobs), self.workers)
+
+    @property
+    def waiting(self) -> int:
+        """Jobs waiting for a free process."""
+        return max(0, len(self._jobs) - self.workers)
+
     def _running_pool(self) -> pebble.ProcessPool:
         if self._pool is None:
             context = multiprocessing.get_context("forkserver")

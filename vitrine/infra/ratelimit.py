@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +84,8 @@ class RateLimiter:
         await asyncio.sleep(SYNC_SECONDS)
         try:
             await self.sync()
-        except Exception:  # Redis away: keep counting locally, try again on the next hit
-            log.warning("rate-limit sync with Redis failed", exc_info=True)
+        except Exception as exc:  # Redis away: keep counting locally, try again on the next hit
+            log.warning("rate-limit sync with Redis failed, counting locally: %s", exc, exc_info=not _unreachable(exc))
 
     async def sync(self) -> None:
         """Add this process's new hits to Redis and learn the other processes' totals."""
@@ -107,3 +108,8 @@ class RateLimiter:
     async def close(self) -> None:
         if self._sync_task is not None:
             self._sync_task.cancel()
+
+
+def _unreachable(exc: Exception) -> bool:
+    """Redis refused or dropped the connection: a known state, logged without its traceback."""
+    return isinstance(exc, OSError | RedisConnectionError)

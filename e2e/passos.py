@@ -3,6 +3,8 @@ server calling the API."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import secrets
@@ -10,7 +12,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from playwright.sync_api import Page, expect
 
@@ -97,3 +99,26 @@ class Navegador:
 
     def foreign(self) -> list[str]:
         return [url for url in self.requested if urlsplit(url)[:2] != self.origin]
+
+
+def pkce() -> tuple[str, str]:
+    """A new code_verifier and its S256 code_challenge (RFC 7636), as docs/oauth.md step 2 says."""
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return verifier, challenge
+
+
+def exchange_code(service: str, client_id: str, secret: str, code: str, redirect_uri: str, verifier: str) -> dict:
+    """The app's server at the token endpoint: HTTP Basic, a form body."""
+    basic = base64.b64encode(f"{client_id}:{secret}".encode()).decode()
+    request = urllib.request.Request(
+        f"{service}/oauth/token", method="POST",
+        data=urlencode({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}).encode(),
+        headers={"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.headers["Cache-Control"] == "no-store"
+            return json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        raise AssertionError(f"{error.code} {error.read().decode()}") from error

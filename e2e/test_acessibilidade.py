@@ -253,15 +253,13 @@ def test_names_and_urls_that_are_one_long_word_break_instead_of_widening_the_pag
 def test_the_sellers_pages_have_no_accessibility_violation_and_never_clip(browser: Browser, service: str, tamanho: str):
     """The consent screen and "Apps conectados", with an app, an integrator and a store whose names
     are one long word each; the store's name in the header is shortened, whole on hover."""
-    import base64
-    import hashlib
     import secrets
-    from urllib.parse import urlencode
+    from urllib.parse import parse_qs, urlencode, urlsplit
 
     from aiohttp import web
 
     from e2e.conftest import app_in_thread
-    from e2e.passos import SENHA
+    from e2e.passos import SENHA, exchange_code, pkce
 
     async def retorno(request: web.Request) -> web.Response:
         return web.Response(text="<!doctype html><title>App</title>", content_type="text/html")
@@ -280,11 +278,12 @@ def test_the_sellers_pages_have_no_accessibility_violation_and_never_clip(browse
         page.get_by_label(re.compile("contas:ler")).check()
         page.get_by_role("button", name="Registrar app").click()
         client_id = page.get_by_label("client_id", exact=True).input_value()
+        secret = page.get_by_label("client_secret", exact=True).input_value()
         integradora.close()
 
         context = browser.new_context(viewport=VIEWPORTS[tamanho], bypass_csp=True)
         loja = context.new_page()
-        challenge = base64.urlsafe_b64encode(hashlib.sha256(secrets.token_bytes(32)).digest()).rstrip(b"=").decode()
+        verifier, challenge = pkce()
         query = {"response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": "contas:ler",
                  "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"}
         loja.goto(f"{service}/oauth/autorizar?{urlencode(query)}")
@@ -298,6 +297,9 @@ def test_the_sellers_pages_have_no_accessibility_violation_and_never_clip(browse
         problems += _check(loja, "/oauth/autorizar")
         loja.get_by_role("button", name="Autorizar").click()
         expect(loja).to_have_url(re.compile(r"/retorno\?"))
+        # the app is connected once its server exchanges the code
+        code = parse_qs(urlsplit(loja.url).query)["code"][0]
+        exchange_code(service, client_id, secret, code, redirect_uri, verifier)
         loja.goto(f"{service}/vendedor/apps")
         expect(loja.get_by_role("region", name=re.compile("Conector"))).to_be_visible()
         problems += _check(loja, "/vendedor/apps")

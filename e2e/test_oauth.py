@@ -7,13 +7,8 @@ authorises; the app exchanges the code and reads the linked account with the oat
 the revocation from "Apps conectados" (docs/screenshots/apps-conectados.png) that turns the token
 401 at once."""
 
-import base64
-import hashlib
-import json
 import re
 import secrets
-import urllib.error
-import urllib.request
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -21,7 +16,7 @@ from aiohttp import web
 from playwright.sync_api import Browser, Page, expect
 
 from e2e.conftest import app_in_thread
-from e2e.passos import SENHA, Navegador, api, refresh_docs_screenshot, sign_up
+from e2e.passos import SENHA, Navegador, api, exchange_code, pkce, refresh_docs_screenshot, sign_up
 from graphql_api.oauth.escopos import DESCRICOES
 
 pytestmark = pytest.mark.slow
@@ -76,35 +71,12 @@ def app_do_integrador():
         yield app
 
 
-def pkce() -> tuple[str, str]:
-    """A new code_verifier and its S256 code_challenge (RFC 7636), as docs/oauth.md step 2 says."""
-    verifier = secrets.token_urlsafe(48)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    return verifier, challenge
-
-
 def authorization_url(service: str, client_id: str, redirect_uri: str, challenge: str, state: str) -> str:
     query = {
         "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": " ".join(ESCOPOS),
         "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
     }
     return f"{service}/oauth/autorizar?{urlencode(query)}"
-
-
-def exchange_code(service: str, client_id: str, secret: str, code: str, redirect_uri: str, verifier: str) -> dict:
-    """The app's server at the token endpoint: HTTP Basic, a form body."""
-    basic = base64.b64encode(f"{client_id}:{secret}".encode()).decode()
-    request = urllib.request.Request(
-        f"{service}/oauth/token", method="POST",
-        data=urlencode({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}).encode(),
-        headers={"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            assert response.headers["Cache-Control"] == "no-store"
-            return json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        raise AssertionError(f"{error.code} {error.read().decode()}") from error
 
 
 def register_app(page: Page, service: str, redirect_uri: str) -> tuple[str, str]:

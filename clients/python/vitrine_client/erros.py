@@ -201,6 +201,12 @@ class LimiteDeEnderecosDeAvisos(ErroVitrine):
     tipo = TipoErro.NOTICE_ADDRESS_LIMIT_REACHED
 
 
+class OrigemNaoPermitida(ErroVitrine):
+    """Only in a browser's CORS preflight: the page's origin is no public app's redirect origin."""
+
+    tipo = TipoErro.CORS_ORIGIN_NOT_ALLOWED
+
+
 class LimiteDeAppsOAuth(ErroVitrine):
     tipo = TipoErro.OAUTH_APP_LIMIT_REACHED
 

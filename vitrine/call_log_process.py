@@ -45,6 +45,9 @@ _FIELDS = tuple(f.name for f in dataclasses.fields(CallRecord) if f.name not in 
 _fields_of = operator.attrgetter(*_FIELDS)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _FRAME_HEADER = 4  # bytes of each frame's length, big-endian
+# A new child's start (a Python start-up and its imports) is not a wedge: on a busy machine it
+# can take far longer than a batch ever should, so it has its own, generous limit.
+START_TIMEOUT_SECONDS = 60.0
 
 
 def _wire(record: CallRecord) -> tuple:
@@ -138,24 +141,22 @@ class CallLogProcess(CallLogWriter):
         # The settings go over the pipe, not the command line: they hold the secret key.
         child.stdin.write(_frame(self._settings.model_dump_json().encode()))
         await child.stdin.drain()
-        if await self._answer(child) != b"ready\n":
+        if await self._answer(child, START_TIMEOUT_SECONDS) != b"ready\n":
             await child.wait()
             raise CallLogChildFailed(f"the call log's process did not start (exit {child.returncode})")
         self._child = child
         return child
 
-    async def _answer(self, child: asyncio.subprocess.Process) -> bytes:
+    async def _answer(self, child: asyncio.subprocess.Process, timeout: float | None = None) -> bytes:
         """The child's next line; b"" when it ended, or when it stayed silent past the timeout
         (then it is killed: whatever it held goes to the next child, and the insert skips rows
         it may have stored)."""
         assert child.stdout is not None
+        timeout = timeout or self._settings.call_log_process_timeout_seconds
         try:
-            return await asyncio.wait_for(child.stdout.readline(), self._settings.call_log_process_timeout_seconds)
+            return await asyncio.wait_for(child.stdout.readline(), timeout)
         except TimeoutError:
-            log.error(
-                "call log: its process answered nothing in %.0f s; killed and replaced",
-                self._settings.call_log_process_timeout_seconds,
-            )
+            log.error("call log: its process answered nothing in %.0f s; killed and replaced", timeout)
             child.kill()
             await child.wait()
             return b""

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from graphql_api.conferencia.catalog import CATALOGO
+from graphql_api.conferencia.catalog import CATALOG
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
@@ -74,7 +74,7 @@ async def _render(page: Page, *, status: int = 200, erros: dict[str, str] | None
         resultados=resultados,
         geracoes=veredito["geracoes"]["itens"],
         precos={p["tipo"]: p for p in data["precos"]},
-        catalogo=CATALOGO,
+        catalog=CATALOG,
         tipos_midia=TIPOS_MIDIA,
         videos=VIDEOS,
         avatares={a: ROTULOS_AVATAR[a] for a in AVATARES},

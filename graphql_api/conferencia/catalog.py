@@ -491,4 +491,4 @@ def _video_codes(r: RequisitosVideo) -> list[Codigo]:
 
 PENDENCIAS: dict[str, Codigo] = _codes(*_GALERIA, *(c for r in VIDEOS for c in _video_codes(r)))
 
-CATALOGO: dict[str, Codigo] = MOTIVOS | PENDENCIAS
+CATALOG: dict[str, Codigo] = MOTIVOS | PENDENCIAS

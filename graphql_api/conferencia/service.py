@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from graphql_api.conferencia import regras, repository
-from graphql_api.conferencia.catalog import CATALOGO
+from graphql_api.conferencia.catalog import CATALOG
 from graphql_api.conferencia.fotos import Recebimento, garantir_miniatura
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
@@ -323,7 +323,7 @@ async def resultado_para_pedido(produto: Produto, tipo: str) -> tuple[Conferenci
         raise ApiError(
             "MEDIA_TYPE_NOT_APPROVED",
             description=f"A conferência reprovou {tipo} para o produto {produto.id}.",
-            fields=[FieldError(p["campo"], p["codigo"], CATALOGO[p["codigo"]].correcao) for p in bloqueios],
+            fields=[FieldError(p["campo"], p["codigo"], CATALOG[p["codigo"]].correcao) for p in bloqueios],
         )
     return conferencia, resultado
 

@@ -1,11 +1,8 @@
 """The call log written by a process of its own, a child of each web process.
 
 In the web process every call costs its event loop the masking and encoding of its record, and on
-SQLite the INSERTs run in a thread of the same interpreter. Measured on one server with modes
-switched between alternating rounds (bench/registro_cauda.py): the loop spent ~50 µs more CPU per
-call masking and encoding than with the record dropped, about a sixth of the bare handler's whole
-request, and more than the same function takes in a tight loop (the caches are cold between
-requests). Here the web process only hands the raw records over: one `marshal` of the batch,
+SQLite the INSERTs run in a thread of the same interpreter (docs/decisoes/0001-registro-de-chamadas.md
+says how much). Here the web process only hands the raw records over: one `marshal` of the batch,
 written to the child's stdin; the child masks, encodes and inserts them with the same code
 (`CallLogWriter.write_now`) and answers one line per batch. The web process keeps the buffer and
 the listeners (integration steps, keys' last use): they see a batch once the child says it is

@@ -185,3 +185,4 @@ def confiante_e_errado(resultado: Resultado, verdade: Image.Image) -> bool:
 
 # name → method; a new segmenter registers here and the test and the bench measure it too
 METODOS: dict[str, Callable[[Image.Image], Resultado]] = {"classico": classico}
+METODO_DO_SERVICO = "classico"  # the one the renderers use: bench/qualidade_midia.py's exit code is its

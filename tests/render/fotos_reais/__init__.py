@@ -46,7 +46,7 @@ class Caso:
     formato: str  # "jpeg" or "png": as the seller sends it
     licenca: str
     separavel: bool  # a person can tell the product from the background along its whole outline
-    dificil: bool  # a hard case (clutter, low contrast, a person, an animal, blur)
+    dificil: bool = False  # a hard case (clutter, low contrast, a person, an animal, blur)
 
     @property
     def ampliacao(self) -> float:
@@ -75,20 +75,8 @@ def pasta_artefatos() -> Path:
 def casos() -> tuple[Caso, ...]:
     with (PASTA / "fontes.toml").open("rb") as f:
         entradas = tomllib.load(f)["caso"]
-    return tuple(
-        Caso(
-            nome=e["nome"],
-            descricao=e["descricao"],
-            artefato=e["artefato"],
-            recorte=tuple(e["recorte"]),
-            lado=e["lado"],
-            formato=e["formato"],
-            licenca=e["licenca"],
-            separavel=e["separavel"],
-            dificil=e.get("dificil", False),
-        )
-        for e in entradas
-    )
+    # an unknown or missing key is a TypeError here, not a silent default
+    return tuple(Caso(**{**e, "recorte": tuple(e["recorte"])}) for e in entradas)
 
 
 def caso(nome: str) -> Caso:

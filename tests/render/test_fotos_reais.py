@@ -15,6 +15,7 @@ from PIL import Image
 from tests.render.cenarios import iou
 from tests.render.fotos_reais import (
     METODOS,
+    VARIANTES,
     Resultado,
     caso,
     casos,
@@ -74,19 +75,41 @@ def resultados() -> dict[tuple[str, str], Resultado]:
     return {}
 
 
-def _resultado(resultados, metodo: str, nome: str) -> Resultado:
-    chave = (metodo, nome)
+def _resultado(resultados, metodo: str, nome: str, lado: int | None = None, formato: str | None = None) -> Resultado:
+    chave = (metodo, nome, lado, formato)
     if chave not in resultados:
-        resultados[chave] = METODOS[metodo](foto_real(nome).imagem)
+        resultados[chave] = METODOS[metodo](foto_real(nome, lado, formato).imagem)
     return resultados[chave]
 
 
+# Confident-but-wrong today, as the issue that asked for this set found: the classical cut of the cup
+# alone, sent small, loses the handle and keeps saucer and spoon, and trusts it. Each entry goes when
+# the method stops doing it (strict: a fixed one fails here until it is removed).
+CONHECIDOS = {("classico", "cafe-xicara", 560, "png")}
+
+
+def _casos_e_variantes():
+    for metodo in METODOS:
+        for c in casos():
+            for lado, formato in VARIANTES:
+                marks = [pytest.mark.xfail(strict=True, reason="confiante e errada hoje")] * (
+                    (metodo, c.nome, lado, formato) in CONHECIDOS
+                )
+                yield pytest.param(
+                    metodo,
+                    c.nome,
+                    lado,
+                    formato,
+                    marks=marks,
+                    id=f"{metodo}-{c.nome}-{lado or c.lado}-{formato or c.formato}",
+                )
+
+
 @precisa_das_fotos
-@pytest.mark.parametrize("nome", [c.nome for c in casos()])
-@pytest.mark.parametrize("metodo", list(METODOS))
-def test_no_main_image_comes_from_a_wrong_mask(metodo, nome, resultados):
-    foto = foto_real(nome)
-    r = _resultado(resultados, metodo, nome)
+@pytest.mark.parametrize(("metodo", "nome", "lado", "formato"), list(_casos_e_variantes()))
+def test_no_main_image_comes_from_a_wrong_mask(metodo, nome, lado, formato, resultados):
+    foto = foto_real(nome, lado, formato)
+    r = _resultado(resultados, metodo, nome, lado, formato)
     assert 0.0 <= r.confianca <= 1.0
     if r.principal:
         assert r.mascara is not None and r.mascara.size == foto.imagem.size

@@ -22,6 +22,7 @@ from tests.render.fotos_reais import (
     confiante_e_errado,
     faltando,
     foto_real,
+    pasta_artefatos,
     poligonos,
 )
 
@@ -61,6 +62,8 @@ def test_every_mask_is_drawn_inside_its_crop():
 def test_the_photo_arrives_at_its_listing_size_with_a_mask_of_its_product(nome):
     foto = foto_real(nome)
     imagem, c = foto.imagem, caso(nome)
+    with Image.open(pasta_artefatos() / c.artefato) as original:  # the crop lies inside the photo
+        assert c.recorte[2] <= original.width and c.recorte[3] <= original.height, original.size
     assert max(imagem.size) == c.lado
     assert imagem.format == c.formato.upper()
     assert foto.mascara.size == imagem.size and foto.mascara.mode == "L"

@@ -14,12 +14,12 @@ from graphql_api.conferencia import schema as conferencia
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
+from graphql_api.creditos.plano import schema as plano
 from graphql_api.email import schema as email
 from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
 from graphql_api.integracao import schema as integracao
 from graphql_api.oauth import schema as oauth
-from graphql_api.plano import schema as plano
 from graphql_api.produto import schema as produto
 from graphql_api.recarga import schema as recarga
 from graphql_api.usuario import schema as usuario

@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     # Signs media links and encrypts notice secrets at rest. Empty = a random key kept in data_dir.
     secret_key: str = ""
 
-    # Floor of every plan's per-minute limits (plans set them: docs/limites.md, graphql_api/plano/catalogo.json).
+    # Floor of every plan's per-minute limits (plans set them: docs/limites.md, graphql_api/creditos/plano/catalogo.json).
     rate_limit_per_key: int = 300
     rate_limit_per_integrator: int = 1200
     # Requests refused with 401, per client IP address and minute; past it, 429 (docs/limites.md).

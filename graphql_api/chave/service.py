@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from graphql_api.chave import repository
 from graphql_api.chave.models import ChaveApi
+from graphql_api.core import topicos
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.permissions import exigir_reautenticacao
@@ -27,7 +28,7 @@ KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$"
 PREFIX_BY_AMBIENTE = {Ambiente.TESTE: "sk_test_", Ambiente.PRODUCAO: "sk_live_"}
 AMBIENTE_BY_MARK = {"test": Ambiente.TESTE, "live": Ambiente.PRODUCAO}
 
-CACHE_TOPIC = "chaves"
+CACHE_TOPIC = topicos.CHAVES
 USO_INTERVALO = timedelta(minutes=1)  # a key's last use is written at most this often per process
 
 

@@ -41,7 +41,7 @@ class NovaVersaoPlano(BaseModel):
 
 
 class Catalogo(BaseModel):
-    """The catalogue data file (graphql_api/plano/catalogo.json)."""
+    """The catalogue data file (graphql_api/creditos/plano/catalogo.json)."""
 
     model_config = ConfigDict(extra="ignore")
 

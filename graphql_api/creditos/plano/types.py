@@ -3,8 +3,8 @@ from __future__ import annotations
 import strawberry
 
 from graphql_api.core.scalars import Timestamp
-from graphql_api.plano.models import Plano
-from graphql_api.plano.service import Cota, MudancaAgendada, PlanoAtual
+from graphql_api.creditos.plano.models import Plano
+from graphql_api.creditos.plano.service import Cota, MudancaAgendada, PlanoAtual
 
 
 @strawberry.type(name="LimitesPlano")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from graphql_api.plano.models import Assinatura, Plano
+from graphql_api.creditos.plano.models import Assinatura, Plano
 
 
 async def vigentes() -> list[Plano]:

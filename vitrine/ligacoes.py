@@ -1,0 +1,21 @@
+"""The composition root's wiring of the domains to one another (docs/desenvolvimento.md,
+"Camadas"): a lower domain publishes a signal or calls a port (graphql_api/core/sinais.py), and
+here the higher domain that reacts or answers is connected. Every process that runs domain code
+calls `ligar()` once at start-up (Runtime.build, the CLI, the test harness); calling it again
+changes nothing."""
+
+from __future__ import annotations
+
+from graphql_api.core import alertas
+from graphql_api.creditos.plano import avaliacao
+from graphql_api.integracao import alertas as integracao_alertas
+from graphql_api.recarga import repository as recargas
+
+
+def ligar() -> None:
+    # Alerts are the integration status's (graphql_api/integracao/alertas.py); avisos and créditos
+    # open and close them.
+    alertas.abrir.instalar(integracao_alertas.abrir)
+    alertas.fechar.instalar(integracao_alertas.fechar)
+    alertas.fechar_exceto.instalar(integracao_alertas.fechar_exceto)
+    avaliacao.pacotes_pagos.instalar(recargas.pagas_entre)

@@ -6,13 +6,24 @@ changes nothing."""
 
 from __future__ import annotations
 
+from graphql_api.aviso import entregas, escutas, testes
+from graphql_api.chave import service as chaves
 from graphql_api.core import alertas
 from graphql_api.creditos.plano import avaliacao
+from graphql_api.evento import service as eventos
 from graphql_api.integracao import alertas as integracao_alertas
+from graphql_api.integracao import contrato
+from graphql_api.integracao import service as integracao
 from graphql_api.recarga import repository as recargas
 
 
 def ligar() -> None:
+    # Each event, in its transaction: the notices' outbox first, then the integration steps.
+    eventos.registrado.ligar(entregas.enfileirar_entregas)
+    eventos.registrado.ligar(escutas.enfileirar_entregas)
+    eventos.registrado.ligar(integracao.registrar_evento)
+    testes.rodada_concluida.ligar(integracao.registrar_rodada_de_avisos)
+    chaves.bloqueio_producao.instalar(contrato.bloqueio_de_chave_live)
     # Alerts are the integration status's (graphql_api/integracao/alertas.py); avisos and créditos
     # open and close them.
     alertas.abrir.instalar(integracao_alertas.abrir)

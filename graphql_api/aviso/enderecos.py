@@ -12,7 +12,7 @@ from tortoise.exceptions import IntegrityError
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.models import Aviso
 from graphql_api.aviso.schemas import NovoAviso, Rotacao
-from graphql_api.core import relogio
+from graphql_api.core import alertas, relogio
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
@@ -20,7 +20,6 @@ from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import validate
-from graphql_api.integracao import alertas
 from vitrine.infra.outbound import OutboundError
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.enderecos import chaves, obter_aviso
 from graphql_api.aviso.falhas import desativar
 from graphql_api.aviso.models import Aviso, Entrega, Tentativa
-from graphql_api.core import relogio
+from graphql_api.core import alertas, relogio
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
@@ -31,7 +31,6 @@ from graphql_api.core.validation import exigir_aceito
 from graphql_api.evento import payloads
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES
-from graphql_api.integracao import alertas
 from vitrine.infra import log_context
 from vitrine.infra.outbound import USER_AGENT, OutboundError
 

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING
 
 from graphql_api.aviso import repository
 from graphql_api.aviso.models import Aviso, Tentativa
-from graphql_api.core import relogio
+from graphql_api.core import alertas, relogio
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import transaction
-from graphql_api.integracao import alertas
 
 if TYPE_CHECKING:
     from vitrine.runtime import Runtime

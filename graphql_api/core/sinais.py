@@ -28,9 +28,9 @@ class Sinal(Generic[T]):
 
     def __init__(self, nome: str) -> None:
         self.nome = nome
-        self._receptores: list[Callable[[T], Awaitable[None]]] = []
+        self._receptores: list[Callable[[T], Awaitable[object]]] = []
 
-    def ligar(self, receptor: Callable[[T], Awaitable[None]]) -> None:
+    def ligar(self, receptor: Callable[[T], Awaitable[object]]) -> None:
         """Connect a receiver; connecting the same one again changes nothing."""
         if receptor not in self._receptores:
             self._receptores.append(receptor)
@@ -39,7 +39,7 @@ class Sinal(Generic[T]):
         self._receptores.clear()
 
     @property
-    def receptores(self) -> tuple[Callable[[T], Awaitable[None]], ...]:
+    def receptores(self) -> tuple[Callable[[T], Awaitable[object]], ...]:
         return tuple(self._receptores)
 
     async def emitir(self, fato: T) -> None:

@@ -7,13 +7,23 @@ changes nothing."""
 from __future__ import annotations
 
 from graphql_api.aviso import entregas, escutas, testes
+from graphql_api.aviso import repository as avisos
+from graphql_api.chamada import repository as chamadas
 from graphql_api.chave import service as chaves
-from graphql_api.core import alertas
+from graphql_api.conferencia import repository as conferencias
+from graphql_api.conta import repository as contas
+from graphql_api.core import alertas, dados_de_teste
 from graphql_api.creditos.plano import avaliacao
+from graphql_api.evento import repository as eventos_repository
 from graphql_api.evento import service as eventos
+from graphql_api.geracao import repository as geracoes_repository
+from graphql_api.geracao import service as geracoes
+from graphql_api.idempotencia import service as idempotencia
+from graphql_api.imagem import repository as imagens
 from graphql_api.integracao import alertas as integracao_alertas
 from graphql_api.integracao import contrato
 from graphql_api.integracao import service as integracao
+from graphql_api.produto import repository as produtos
 from graphql_api.recarga import repository as recargas
 
 
@@ -30,3 +40,18 @@ def ligar() -> None:
     alertas.fechar.instalar(integracao_alertas.fechar)
     alertas.fechar_exceto.instalar(integracao_alertas.fechar_exceto)
     avaliacao.pacotes_pagos.instalar(recargas.pagas_entre)
+    # Clearing the test environment: rows that point at others go before the rows they point at.
+    dados_de_teste.instalar(
+        [
+            geracoes.liberar_reservas_de_teste,  # reservations back to the wallet while the rows exist
+            avisos.apagar_dados_de_teste,  # attempts, then deliveries (they point at events)
+            eventos_repository.apagar_dados_de_teste,
+            imagens.apagar_dados_de_teste,  # images point at generations and products
+            geracoes_repository.apagar_dados_de_teste,
+            conferencias.apagar_dados_de_teste,  # checks, then photos (of products)
+            produtos.apagar_dados_de_teste,  # versions, then products (of accounts)
+            contas.apagar_dados_de_teste,
+            idempotencia.apagar_dados_de_teste,
+            chamadas.apagar_dados_de_teste,
+        ]
+    )

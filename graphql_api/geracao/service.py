@@ -489,3 +489,14 @@ async def varrer(now: datetime | None = None) -> dict[str, int]:
         await enfileirar("geracao.renderizar", geracao.id)
         requeued += 1
     return {"reenfileiradas": requeued, "falharam": failed}
+
+
+async def liberar_reservas_de_teste(integrador_id: str) -> dict[str, int]:
+    """Before the test data is cleared (graphql_api/core/dados_de_teste.py): the reservations of
+    test generations still rendering go back to the test wallet, since deleted they would never
+    settle. A worker finishing one fails on the missing row, charging nothing."""
+    for geracao in await repository.em_curso_de_teste(integrador_id):
+        await creditos.liquidar(
+            integrador_id, "teste", geracao["id"], reservados=geracao["creditos_reservados"], cobrados=0
+        )
+    return {}

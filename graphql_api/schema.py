@@ -14,7 +14,6 @@ from graphql_api.conferencia import schema as conferencia
 from graphql_api.conta import schema as conta
 from graphql_api.core.scalars import SCALAR_MAP
 from graphql_api.creditos import schema as creditos
-from graphql_api.creditos.plano import schema as plano
 from graphql_api.email import schema as email
 from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
@@ -43,7 +42,6 @@ Query = merge_types(
         oauth.Query,
         vendedor.Query,
         recarga.Query,
-        plano.Query,
     ),
 )
 Mutation = merge_types(
@@ -62,7 +60,6 @@ Mutation = merge_types(
         oauth.Mutation,
         vendedor.Mutation,
         recarga.Mutation,
-        plano.Mutation,
     ),
 )
 

@@ -1,8 +1,8 @@
 """Credit and quota e-mail alerts: judged from the wallet's state after a movement that may call
-for one (graphql_api/creditos/plano/avaliacao.py); idempotent, so a repeated task changes nothing."""
+for one (graphql_api/creditos/avaliacao.py); idempotent, so a repeated task changes nothing."""
 
 from graphql_api.core.transactions import transaction
-from graphql_api.creditos.plano import alertas, avaliacao
+from graphql_api.creditos import alertas, avaliacao
 from tasks.broker import broker, runtime
 
 

@@ -447,8 +447,8 @@ async def _publish_cache_clears(settings: Settings, *topics: str) -> None:
 @click.option("--todas-versoes", is_flag=True, help="Also the versions no longer offered.")
 def plano_listar(todas_versoes: bool) -> None:
     """Print the catalogue (the plans offered now, cheapest first)."""
-    from graphql_api.creditos.plano import repository
-    from graphql_api.creditos.plano.models import Plano
+    from graphql_api.creditos import repository
+    from graphql_api.creditos.models import Plano
 
     async def work(settings: Settings):
         if todas_versoes:
@@ -467,7 +467,7 @@ def plano_mudar(integrador_id: str, ambiente: str, codigo: str) -> None:
     a smaller one at the next cycle start; the current plan's code cancels a scheduled change."""
     from graphql_api.core.errors import ApiError
     from graphql_api.core.scalars import format_timestamp
-    from graphql_api.creditos.plano import service as planos
+    from graphql_api.creditos import planos
     from graphql_api.integrador import service as integradores
 
     async def work(settings: Settings):
@@ -517,7 +517,7 @@ def plano_publicar(
     """Publish a new version of a plan (options left out keep the current version's); subscribers
     move to it at their next cycle start."""
     from graphql_api.core.errors import ApiError
-    from graphql_api.creditos.plano import catalogo
+    from graphql_api.creditos import catalogo
 
     dados = {
         "codigo": codigo,

@@ -11,9 +11,10 @@ from graphql_api.aviso import repository as avisos
 from graphql_api.chamada import repository as chamadas
 from graphql_api.chave import service as chaves
 from graphql_api.conferencia import repository as conferencias
+from graphql_api.conferencia import service as conferencia
 from graphql_api.conta import repository as contas
 from graphql_api.core import alertas, dados_de_teste
-from graphql_api.creditos.plano import avaliacao
+from graphql_api.creditos import avaliacao
 from graphql_api.evento import repository as eventos_repository
 from graphql_api.evento import service as eventos
 from graphql_api.geracao import repository as geracoes_repository
@@ -24,6 +25,7 @@ from graphql_api.integracao import alertas as integracao_alertas
 from graphql_api.integracao import contrato
 from graphql_api.integracao import service as integracao
 from graphql_api.produto import repository as produtos
+from graphql_api.produto import service as produto
 from graphql_api.recarga import repository as recargas
 
 
@@ -34,6 +36,8 @@ def ligar() -> None:
     eventos.registrado.ligar(integracao.registrar_evento)
     testes.rodada_concluida.ligar(integracao.registrar_rodada_de_avisos)
     chaves.bloqueio_producao.instalar(contrato.bloqueio_de_chave_live)
+    produto.versao_nova.ligar(conferencia.conferir_versao_nova)
+    produto.excluido.ligar(conferencia.cancelar)
     # Alerts are the integration status's (graphql_api/integracao/alertas.py); avisos and créditos
     # open and close them.
     alertas.abrir.instalar(integracao_alertas.abrir)

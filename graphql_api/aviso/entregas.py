@@ -35,9 +35,8 @@ from vitrine.infra import log_context
 from vitrine.infra.outbound import USER_AGENT, OutboundError
 
 if TYPE_CHECKING:
+    from graphql_api.core.recursos import Configuracao, Recursos
     from graphql_api.evento.models import Evento
-    from vitrine.runtime import Runtime
-    from vitrine.settings import Settings
 
 SITUACOES_ENTREGA = ("pendente", "enviando", "entregue", "falhou")
 RESPOSTA_MAX = 4096  # bytes of an answer kept with each attempt
@@ -150,7 +149,7 @@ async def enfileirar_envios(entrega_ids: list[str]) -> None:
         await enfileirar("aviso.entregar", entrega_id)
 
 
-def agenda_nominal(settings: Settings) -> list[float]:
+def agenda_nominal(settings: Configuracao) -> list[float]:
     """Nominal waits (seconds) after each failed attempt, until they add up to the window."""
     janela = settings.aviso_janela_horas * 3600
     esperas: list[float] = []
@@ -164,7 +163,7 @@ def agenda_nominal(settings: Settings) -> list[float]:
     return esperas
 
 
-def proxima_espera(tentativas: int, retry_after: float | None, settings: Settings) -> float | None:
+def proxima_espera(tentativas: int, retry_after: float | None, settings: Configuracao) -> float | None:
     """Seconds to wait after failed attempt number `tentativas`, or None when it was the last.
     A Retry-After from the receiver is honoured (up to the longest wait of the schedule)."""
     agenda = agenda_nominal(settings)
@@ -201,7 +200,7 @@ class Resposta:
     falha: str | None = None  # why no answer came (FALHAS); None when the server answered
 
 
-async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, str]) -> Resposta:
+async def enviar(runtime: Recursos, url: str, corpo: str, cabecalhos: dict[str, str]) -> Resposta:
     started = time.perf_counter()
     try:
         response = await runtime.outbound.request(
@@ -229,7 +228,7 @@ async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, s
     )
 
 
-async def tentar_entrega(entrega_id: str, runtime: Runtime) -> str:
+async def tentar_entrega(entrega_id: str, runtime: Recursos) -> str:
     """One attempt of a delivery, if it is due and nobody else holds it. Returns the outcome."""
     agora = relogio.agora()
     reserva = secrets.token_hex(8)
@@ -255,7 +254,7 @@ async def _registrar_tentativa(
     iniciada_em: datetime,
     cabecalhos: dict[str, str],
     resposta: Resposta,
-    runtime: Runtime,
+    runtime: Recursos,
 ) -> str:
     settings = runtime.settings
     agora = relogio.agora()

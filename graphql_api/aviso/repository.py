@@ -11,6 +11,7 @@ from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, Roda
 from graphql_api.core.filas import Fila, mais_antigo
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import tenant_filter
+from graphql_api.integrador.models import Integrador
 
 
 def visible(principal: Principal):
@@ -159,8 +160,6 @@ async def stale_rodadas(before: datetime) -> list[RodadaTeste]:
 
 async def travar_integrador(integrador_id: str) -> None:
     """Lock the integrator's row until the transaction ends (PostgreSQL; SQLite writes one at a time)."""
-    from graphql_api.integrador.models import Integrador
-
     await Integrador.select_for_update().filter(id=integrador_id).first()
 
 

@@ -26,7 +26,7 @@ from graphql_api.evento.catalog import TEST_EVENT
 from graphql_api.evento.payloads import DadosAvisoTeste
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 TESTE_ATRASO = timedelta(minutes=10)  # age of the timestamp of the old-timestamp test
 TESTE_MAX_EXECUCOES = 3
@@ -115,7 +115,7 @@ def _cabecalhos_de_teste(caso: str, teste_id: str, corpo: str, chaves: list[byte
     return assinatura.cabecalhos(chaves, teste_id, agora, corpo)
 
 
-async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
+async def executar_rodada(rodada_id: str, runtime: Recursos) -> bool:
     """Send the pending tests of a run and record the answers. False when the run was not due."""
     if not await repository.claim_rodada(rodada_id, relogio.agora()):
         return False

@@ -16,13 +16,13 @@ from datetime import datetime, timedelta
 
 from graphql_api.chave import repository
 from graphql_api.chave.models import ChaveApi
+from graphql_api.chave.situacao import RateLimits, SituacaoIntegrador
 from graphql_api.core import topicos
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
 from graphql_api.core.sinais import porta
-from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
 from vitrine.infra.cache import CredentialCache
 
 KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")

@@ -1,7 +1,7 @@
 """The ledger: every movement of a wallet's credits is one entry here, and each balance always
 equals the sum of its column in the entries. Only the movement itself: what a movement sets off
 (the low-balance watch, quota thresholds) is the caller's (graphql_api/creditos/service.py and the
-plans' cycle, graphql_api/creditos/plano/virada.py)."""
+plans' cycle, graphql_api/creditos/virada.py)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ async def lancar(
     return lancamento
 
 
-# -- movements of the plans' cycle (graphql_api/creditos/plano/virada.py) ------------------------
+# -- movements of the plans' cycle (graphql_api/creditos/virada.py) ------------------------
 
 
 async def conceder_plano(carteira: Carteira, creditos: int, descricao: str, *, em: datetime | None = None) -> None:

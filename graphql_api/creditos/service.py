@@ -1,7 +1,7 @@
 """Credits: one wallet per integrator and environment. The test wallet holds free play credits.
 
 Available credits live in two pools: plan credits (granted at each cycle start, expire at its
-end: graphql_api/creditos/plano/ciclo.py) and package credits (bought, play credits of teste, staff
+end: graphql_api/creditos/ciclo.py) and package credits (bought, play credits of teste, staff
 adjustments; never expire). Spending takes plan credits first. Every movement is a ledger entry,
 and each balance always equals the sum of its column in the ledger."""
 
@@ -16,11 +16,8 @@ from graphql_api.core.ids import FOLGA_DO_MOMENTO, id_do_momento
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.transactions import transaction
-from graphql_api.creditos import razao, repository
-from graphql_api.creditos.models import Carteira, Lancamento
-from graphql_api.creditos.plano import alertas, ciclo, virada
-from graphql_api.creditos.plano import repository as planos
-from graphql_api.creditos.plano.models import Assinatura
+from graphql_api.creditos import alertas, ciclo, razao, repository, virada
+from graphql_api.creditos.models import Assinatura, Carteira, Lancamento
 from graphql_api.creditos.schemas import FiltroExtrato
 
 # Play credits a new test wallet starts with (refilled for free in the portal).
@@ -47,7 +44,7 @@ async def carteira_em_dia(integrador_id: str, ambiente: str) -> tuple[Carteira, 
     """The wallet and its subscription for a read, its cycle current: a cycle that ended is turned
     first (under the wallet's lock), whether or not the periodic job has run."""
     carteira = await repository.carteira_of(integrador_id, ambiente)
-    assinatura = await planos.assinatura_de(integrador_id, ambiente) if carteira is not None else None
+    assinatura = await repository.assinatura_de(integrador_id, ambiente) if carteira is not None else None
     if carteira is None or assinatura is None or ciclo.vencida(assinatura):
         async with transaction():
             return await carteira_travada(integrador_id, ambiente)
@@ -70,7 +67,7 @@ async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
 
 async def _lancar(carteira: Carteira, tipo: str, **campos: Any) -> Lancamento:
     """A ledger entry (graphql_api/creditos/razao.py), then the low-balance watch; a turn's expiry
-    is judged after its grant (graphql_api/creditos/plano/virada.py)."""
+    is judged after its grant (graphql_api/creditos/virada.py)."""
     lancamento = await razao.lancar(carteira, tipo, **campos)
     if tipo != "expiracao_plano":
         await alertas.vigiar_saldo(carteira)

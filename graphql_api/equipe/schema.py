@@ -8,10 +8,9 @@ from strawberry.types import Info
 from graphql_api.core.inputs import as_dados, input_type
 from graphql_api.core.permissions import staff_only
 from graphql_api.core.validation import exigir_aceito
-from graphql_api.creditos.plano import service as planos
-from graphql_api.creditos.plano.schemas import AjusteCreditos, NovaVersaoPlano
-from graphql_api.creditos.plano.types import PlanoAtualType, PlanoType
-from graphql_api.creditos.types import SaldoType
+from graphql_api.creditos import planos
+from graphql_api.creditos.schemas import AjusteCreditos, NovaVersaoPlano
+from graphql_api.creditos.types import PlanoAtualType, PlanoType, SaldoType
 from graphql_api.equipe import service
 from graphql_api.equipe.types import AcaoType, IntegradorType
 from graphql_api.integracao.types import ContratoType

@@ -13,10 +13,9 @@ from graphql_api.core.ids import random_token
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import exigir_aceito, validate
+from graphql_api.creditos import catalogo, planos
 from graphql_api.creditos import service as creditos
-from graphql_api.creditos.plano import catalogo
-from graphql_api.creditos.plano import service as planos
-from graphql_api.creditos.plano.schemas import AjusteCreditos
+from graphql_api.creditos.schemas import AjusteCreditos
 from graphql_api.equipe import repository
 from graphql_api.equipe.models import AcaoEquipe, MembroEquipe
 from graphql_api.integracao import contrato

@@ -18,10 +18,10 @@ from graphql_api.core.transactions import transaction
 from graphql_api.integracao import repository, service
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 
-async def limpar_dados_de_teste(principal: Principal, runtime: Runtime) -> dict[str, int]:
+async def limpar_dados_de_teste(principal: Principal, runtime: Recursos) -> dict[str, int]:
     """What was deleted, by kind. Both environments' sessions may ask: it is always teste."""
     exigir_reautenticacao(principal)
     integrador_id = principal.integrador_exigido

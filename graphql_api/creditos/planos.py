@@ -15,11 +15,10 @@ from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
+from graphql_api.creditos import alertas, ciclo, repository, virada
 from graphql_api.creditos import service as creditos
-from graphql_api.creditos.models import Carteira
-from graphql_api.creditos.plano import alertas, ciclo, repository, virada
-from graphql_api.creditos.plano.models import Assinatura, Plano
-from graphql_api.creditos.plano.schemas import MudancaPlano
+from graphql_api.creditos.models import Assinatura, Carteira, Plano
+from graphql_api.creditos.schemas import MudancaPlano
 
 
 async def listar_planos() -> list[Plano]:

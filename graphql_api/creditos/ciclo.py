@@ -1,5 +1,5 @@
 """The monthly cycle of a subscription: its dates and its quota thresholds (pure, or one save of
-the subscription). What happens at the turn is graphql_api/creditos/plano/virada.py.
+the subscription). What happens at the turn is graphql_api/creditos/virada.py.
 
 A subscription's cycles count from its start (Assinatura.criado_em): cycle n runs from that
 moment plus n months to plus n + 1 months, on the same day of the month, clamped to the month's
@@ -11,8 +11,7 @@ import calendar
 from datetime import datetime
 
 from graphql_api.core.relogio import agora
-from graphql_api.creditos.models import Carteira
-from graphql_api.creditos.plano.models import Assinatura
+from graphql_api.creditos.models import Assinatura, Carteira
 
 # Thresholds of the monthly quota (percent of the cycle's plan credits) reported by /cota-do-mes.
 LIMIARES = (70, 90, 100)
@@ -60,7 +59,7 @@ def limiares_atingidos(assinatura: Assinatura, carteira: Carteira) -> list[int]:
 
 async def marcar_limiares(assinatura: Assinatura, carteira: Carteira) -> list[int]:
     """Record the quota thresholds this cycle has now passed (once each per cycle); returns the new
-    ones: the `cota.alerta` events and the quota e-mails (graphql_api/creditos/plano/alertas.py)."""
+    ones: the `cota.alerta` events and the quota e-mails (graphql_api/creditos/alertas.py)."""
     novos = [limiar for limiar in limiares_atingidos(assinatura, carteira) if limiar not in assinatura.alertas_cota]
     if novos:
         assinatura.alertas_cota = sorted([*assinatura.alertas_cota, *novos])

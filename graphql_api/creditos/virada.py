@@ -17,10 +17,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from graphql_api.core.relogio import agora
-from graphql_api.creditos import razao
-from graphql_api.creditos.models import Carteira
-from graphql_api.creditos.plano import alertas, catalogo, ciclo, repository
-from graphql_api.creditos.plano.models import Assinatura, Plano
+from graphql_api.creditos import alertas, catalogo, ciclo, razao, repository
+from graphql_api.creditos.models import Assinatura, Carteira, Plano
 
 
 async def conceder(carteira: Carteira, creditos: int, descricao: str, *, em: datetime | None = None) -> None:

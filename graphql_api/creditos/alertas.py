@@ -4,7 +4,7 @@
 Events are registered inside the transaction of the movement that causes them (so they exist
 if and only if it committed). E-mail alerts need the service's SMTP settings, which the domain
 does not hold: the movement queues the task `creditos.alertar` after commit, and the task opens
-or closes the alerts from the wallet's state (graphql_api/creditos/plano/avaliacao.py). A
+or closes the alerts from the wallet's state (graphql_api/creditos/avaliacao.py). A
 cycle's turn and an upgrade close the alerts that no longer hold."""
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from graphql_api.core import alertas
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit
-from graphql_api.creditos.models import Carteira
-from graphql_api.creditos.plano import ciclo, repository
-from graphql_api.creditos.plano.models import Assinatura
+from graphql_api.creditos import ciclo, repository
+from graphql_api.creditos.models import Assinatura, Carteira
 from graphql_api.evento import service as eventos
 from graphql_api.evento.payloads import DadosCotaAlerta, DadosCreditosBaixos
 

@@ -1,6 +1,6 @@
 """The credit e-mail alerts (docs/creditos.md, "Alertas"): the quota passed and packages bought
 cycle after cycle, judged from the wallet's state by the task `creditos.alertar` that a movement
-queues (graphql_api/creditos/plano/alertas.py). Idempotent: a repeated or late task changes
+queues (graphql_api/creditos/alertas.py). Idempotent: a repeated or late task changes
 nothing."""
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from typing import Any
 from graphql_api.core import alertas
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.sinais import porta
+from graphql_api.creditos import alertas as eventos_de_saldo
+from graphql_api.creditos import ciclo, repository
 from graphql_api.creditos import service as creditos
-from graphql_api.creditos.models import Carteira, Lancamento
-from graphql_api.creditos.plano import alertas as eventos_de_saldo
-from graphql_api.creditos.plano import ciclo, repository
-from graphql_api.creditos.plano.models import Assinatura, Plano
+from graphql_api.creditos.models import Assinatura, Carteira, Lancamento, Plano
 
 
 @porta("creditos.pacotes_pagos")

@@ -44,15 +44,17 @@ async def _alertar(aviso: Aviso, assunto: str, texto: str, tipo: str, runtime: R
     # An open alert in the integration status, e-mailed to the integrator's contacts (for now its
     # registered e-mail) at most once per kind every 6 hours; it closes when the address recovers.
     await alertas.abrir(
-        aviso.integrador_id,
-        aviso.ambiente,
-        tipo,
-        aviso.id,
-        assunto.removeprefix("Vitrine: "),
-        evidencia={"avisoId": aviso.id, "url": aviso.url},
-        smtp_url=runtime.settings.smtp_url,
-        assunto_email=assunto,
-        texto_email=texto,
+        alertas.NovoAlerta(
+            aviso.integrador_id,
+            aviso.ambiente,
+            tipo,
+            aviso.id,
+            assunto.removeprefix("Vitrine: "),
+            evidencia={"avisoId": aviso.id, "url": aviso.url},
+            smtp_url=runtime.settings.smtp_url,
+            assunto_email=assunto,
+            texto_email=texto,
+        )
     )
 
 

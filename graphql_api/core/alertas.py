@@ -6,25 +6,32 @@ composition root installs here (vitrine/ligacoes.py)."""
 
 from __future__ import annotations
 
+from dataclasses import KW_ONLY, dataclass
 from datetime import datetime
 
 from graphql_api.core.sinais import porta
 
 
+@dataclass(frozen=True, slots=True)
+class NovoAlerta:
+    """An alert to open: one open alert per (tipo, chave) of an integrator's environment. Callers
+    with more to say than `mensagem` give the e-mail's subject and text."""
+
+    integrador_id: str
+    ambiente: str
+    tipo: str
+    chave: str
+    mensagem: str
+    _: KW_ONLY
+    smtp_url: str | None
+    evidencia: dict | None = None
+    now: datetime | None = None
+    assunto_email: str | None = None
+    texto_email: str | None = None
+
+
 @porta("alertas.abrir")
-async def abrir(
-    integrador_id: str,
-    ambiente: str,
-    tipo: str,
-    chave: str,
-    mensagem: str,
-    *,
-    evidencia: dict | None = None,
-    smtp_url: str | None,
-    now: datetime | None = None,
-    assunto_email: str | None = None,
-    texto_email: str | None = None,
-) -> object:
+async def abrir(novo: NovoAlerta) -> object:
     """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago."""
     raise NotImplementedError
 

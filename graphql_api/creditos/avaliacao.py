@@ -133,15 +133,17 @@ async def _abrir_cota(
         f"Documentação: {docs_url}/creditos\n"
     )
     await alertas.abrir(
-        carteira.integrador_id,
-        ambiente,
-        f"cota_{limiar}",
-        chave,
-        mensagem,
-        evidencia={"limiar": limiar, "cotaMensal": assinatura.cota_ciclo, "creditosUsados": usados},
-        smtp_url=smtp_url,
-        assunto_email=f"Vitrine: {limiar}% da cota do mês usados ({ambiente})",
-        texto_email=texto,
+        alertas.NovoAlerta(
+            carteira.integrador_id,
+            ambiente,
+            f"cota_{limiar}",
+            chave,
+            mensagem,
+            evidencia={"limiar": limiar, "cotaMensal": assinatura.cota_ciclo, "creditosUsados": usados},
+            smtp_url=smtp_url,
+            assunto_email=f"Vitrine: {limiar}% da cota do mês usados ({ambiente})",
+            texto_email=texto,
+        )
     )
 
 
@@ -181,13 +183,15 @@ async def _abrir_pacote(
     if sugerido is not None:
         evidencia |= {"planoSugerido": sugerido.codigo, "custoSugeridoCentavos": comparacao.custo_sugerido_centavos}
     await alertas.abrir(
-        carteira.integrador_id,
-        carteira.ambiente,
-        eventos_de_saldo.TIPO_PACOTE,
-        chave,
-        mensagem,
-        evidencia=evidencia,
-        smtp_url=smtp_url,
-        assunto_email=f"Vitrine: pacotes comprados em dois ciclos seguidos ({carteira.ambiente})",
-        texto_email=texto,
+        alertas.NovoAlerta(
+            carteira.integrador_id,
+            carteira.ambiente,
+            eventos_de_saldo.TIPO_PACOTE,
+            chave,
+            mensagem,
+            evidencia=evidencia,
+            smtp_url=smtp_url,
+            assunto_email=f"Vitrine: pacotes comprados em dois ciclos seguidos ({carteira.ambiente})",
+            texto_email=texto,
+        )
     )

@@ -15,6 +15,7 @@ from typing import Any
 from graphql_api.aviso.testes import RodadaConcluida
 from graphql_api.chamada import repository as chamadas
 from graphql_api.chamada.writer import TipoChamada
+from graphql_api.core.alertas import NovoAlerta
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
@@ -211,15 +212,17 @@ async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
         total, errors = await chamadas.count_since(integrador_id, ambiente, now - ERROR_RATE_WINDOW)
         if total >= ERROR_RATE_MIN_CALLS and errors / total > ERROR_RATE_THRESHOLD:
             await alertas.abrir(
-                integrador_id,
-                ambiente,
-                "taxa_de_erros",
-                "chamadas",
-                f"{errors} de {total} chamadas ({errors / total:.0%}) dos últimos 15 minutos responderam 4xx/5xx. "
-                "Veja GET /v1/integracao/erros para os tipos mais frequentes.",
-                evidencia={"total": total, "erros": errors},
-                smtp_url=smtp_url,
-                now=now,
+                NovoAlerta(
+                    integrador_id,
+                    ambiente,
+                    "taxa_de_erros",
+                    "chamadas",
+                    f"{errors} de {total} chamadas ({errors / total:.0%}) dos últimos 15 minutos responderam 4xx/5xx. "
+                    "Veja GET /v1/integracao/erros para os tipos mais frequentes.",
+                    evidencia={"total": total, "erros": errors},
+                    smtp_url=smtp_url,
+                    now=now,
+                )
             )
         else:
             await alertas.fechar(integrador_id, ambiente, "taxa_de_erros", "chamadas")

@@ -246,6 +246,12 @@ class Relogio:
     def agora(self) -> datetime:
         return relogio_do_dominio.agora()
 
+    def no_comeco_de_um_minuto(self) -> None:
+        """Forward to just after a minute turns: the per-minute windows of the rate limits that a
+        test fills cannot turn while it runs."""
+        segundos = relogio_do_dominio.agora().timestamp() % 60
+        relogio_do_dominio.avancar(timedelta(seconds=60 - segundos + 0.5))
+
 
 @pytest.fixture
 def relogio():

@@ -12,6 +12,7 @@ from graphql_api.aviso import escutas
 from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, UltimoUso
 from graphql_api.chave.situacao import RateLimits
+from graphql_api.core.relogio import agora
 from graphql_api.integracao import service as integracao
 from graphql_api.oauth import cache as oauth_cache
 from graphql_api.oauth import origens
@@ -75,7 +76,7 @@ class Runtime:
             keys=keys,
             oauth_tokens=oauth_tokens,
             oauth_origens=oauth_origens,
-            limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl")),
+            limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl"), clock=lambda: agora().timestamp()),
             storage=media_storage(settings),
             call_log=call_log,
             outbound=OutboundClient(

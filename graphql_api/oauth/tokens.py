@@ -90,7 +90,7 @@ class Chamador:
         if self.autenticado:
             return
         self.autenticado = True
-        decisao = await self.limiter.hit([(f"oauth:app:{app.id}", CHAMADAS_POR_MINUTO)], now=agora().timestamp())
+        decisao = await self.limiter.hit([(f"oauth:app:{app.id}", CHAMADAS_POR_MINUTO)])
         if not decisao.allowed:
             raise _indisponivel(
                 decisao.retry_after, "Limite de 60 chamadas por minuto deste aplicativo ao endpoint de token excedido."
@@ -111,7 +111,7 @@ class Chamador:
         refusals pass their limit."""
         if self.autenticado or isinstance(erro, TemporariamenteIndisponivel):
             return erro
-        decisao = await self.limiter.hit([(f"oauth:origem:{self.origem}", self.limite_origem)], now=agora().timestamp())
+        decisao = await self.limiter.hit([(f"oauth:origem:{self.origem}", self.limite_origem)])
         if decisao.allowed:
             return erro
         return _indisponivel(

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
@@ -38,8 +39,9 @@ class Decision:
 
 
 class RateLimiter:
-    def __init__(self, redis: Redis | None, key_prefix: str) -> None:
+    def __init__(self, redis: Redis | None, key_prefix: str, clock: Callable[[], float] = time.time) -> None:
         self._redis = redis
+        self._clock = clock  # unix seconds; the composition root passes the domain's clock
         self._key_prefix = key_prefix  # inside the deployment's Redis namespace
         self._window = -1
         self._local: dict[str, int] = {}  # this process's hits in the window
@@ -55,7 +57,7 @@ class RateLimiter:
     async def hit(self, buckets: list[tuple[str, int]], now: float | None = None) -> Decision:
         """Count one request in every (bucket, limit); allowed when none is over its limit.
         The headers describe the bucket closest to exhaustion."""
-        now = time.time() if now is None else now
+        now = self._clock() if now is None else now
         window = int(now // WINDOW_SECONDS)
         self._roll(window)
         tightest: tuple[int, int] | None = None

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from vitrine import db, ligacoes
+from vitrine import db
 from vitrine.settings import Settings
 
 
@@ -22,6 +22,7 @@ def _run_with_db(work: Callable[[Settings], Awaitable[Any]]) -> Any:
 
     async def main() -> Any:
         from tasks.broker import wire_task_port
+        from vitrine import ligacoes  # the domains' wiring: loaded by the commands that use the domain
 
         settings = Settings()
         # A command may queue work (what is lost when it exits, the sweeps recover); the task

@@ -6,19 +6,21 @@ changes nothing."""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from graphql_api.aviso import entregas, escutas, testes
 from graphql_api.aviso import repository as avisos
 from graphql_api.chamada import repository as chamadas
 from graphql_api.chave import service as chaves
 from graphql_api.conferencia import repository as conferencias
-from graphql_api.conferencia import service as conferencia
 from graphql_api.conta import repository as contas
 from graphql_api.core import alertas, dados_de_teste
 from graphql_api.creditos import avaliacao
 from graphql_api.evento import repository as eventos_repository
 from graphql_api.evento import service as eventos
 from graphql_api.geracao import repository as geracoes_repository
-from graphql_api.geracao import service as geracoes
 from graphql_api.idempotencia import service as idempotencia
 from graphql_api.imagem import repository as imagens
 from graphql_api.integracao import alertas as integracao_alertas
@@ -29,6 +31,26 @@ from graphql_api.produto import service as produto
 from graphql_api.recarga import repository as recargas
 
 
+def _ao_usar(modulo: str, nome: str) -> Callable[..., Awaitable[Any]]:
+    """A receiver whose module loads OpenCV and NumPy (the checks' and the generations'
+    services), imported on its first call: a CLI command that never saves a product or clears
+    test data starts without them. The web process and the workers import them anyway."""
+
+    async def receber(*args: Any) -> Any:
+        return await getattr(importlib.import_module(modulo), nome)(*args)
+
+    receber.__qualname__ = f"{modulo}.{nome}"
+    return receber
+
+
+# Made once, so that wiring again finds the same receivers connected.
+TARDIOS = {
+    "conferir_versao_nova": _ao_usar("graphql_api.conferencia.service", "conferir_versao_nova"),
+    "cancelar_conferencias": _ao_usar("graphql_api.conferencia.service", "cancelar"),
+    "liberar_reservas_de_teste": _ao_usar("graphql_api.geracao.service", "liberar_reservas_de_teste"),
+}
+
+
 def ligar() -> None:
     # Each event, in its transaction: the notices' outbox first, then the integration steps.
     eventos.registrado.ligar(entregas.enfileirar_entregas)
@@ -36,8 +58,8 @@ def ligar() -> None:
     eventos.registrado.ligar(integracao.registrar_evento)
     testes.rodada_concluida.ligar(integracao.registrar_rodada_de_avisos)
     chaves.bloqueio_producao.instalar(contrato.bloqueio_de_chave_live)
-    produto.versao_nova.ligar(conferencia.conferir_versao_nova)
-    produto.excluido.ligar(conferencia.cancelar)
+    produto.versao_nova.ligar(TARDIOS["conferir_versao_nova"])
+    produto.excluido.ligar(TARDIOS["cancelar_conferencias"])
     # Alerts are the integration status's (graphql_api/integracao/alertas.py); avisos and créditos
     # open and close them.
     alertas.abrir.instalar(integracao_alertas.abrir)
@@ -47,7 +69,7 @@ def ligar() -> None:
     # Clearing the test environment: rows that point at others go before the rows they point at.
     dados_de_teste.instalar(
         [
-            geracoes.liberar_reservas_de_teste,  # reservations back to the wallet while the rows exist
+            TARDIOS["liberar_reservas_de_teste"],  # reservations back to the wallet while the rows exist
             avisos.apagar_dados_de_teste,  # attempts, then deliveries (they point at events)
             eventos_repository.apagar_dados_de_teste,
             imagens.apagar_dados_de_teste,  # images point at generations and products

@@ -42,6 +42,12 @@ def test_every_signal_and_port_a_domain_declares_is_wired():
     assert dados_de_teste.passos()
 
 
+async def test_receivers_imported_on_first_use_name_real_functions():
+    for receber in ligacoes.TARDIOS.values():
+        modulo, _, nome = receber.__qualname__.rpartition(".")
+        assert callable(getattr(importlib.import_module(modulo), nome)), receber.__qualname__
+
+
 def test_wiring_twice_connects_each_receiver_once():
     from graphql_api.evento import service as eventos
 

@@ -66,8 +66,9 @@ Mutation = merge_types(
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
-    # Factories, not instances: one per execution. Without them graphql-core validation costs ~2 ms
-    # per operation (the staff endpoint; the doors run the in-process executor, which caches itself).
+    # Factories, not instances: one per execution. Without them graphql-core parses and validates
+    # every operation again (the staff endpoint; the doors run the in-process executor, which
+    # caches itself).
     extensions=[lambda: ParserCache(maxsize=256), lambda: ValidationCache(maxsize=256)],
     config=StrawberryConfig(scalar_map=SCALAR_MAP),
 )

@@ -28,7 +28,7 @@ async def expurgar_chamadas() -> dict:
 @broker.task(task_name="manutencao.expurgar_idempotencia")
 async def expurgar_idempotencia() -> dict:
     purge = Purge()
-    removed = await idempotency_store.purge(purge=purge)
+    removed = await idempotency_store.expurgar(purge=purge)
     return {"chavesRemovidas": removed, "concluido": purge.finished}
 
 

@@ -198,7 +198,7 @@ class Factory:
         return (await response.json())["data"]
 
     async def conferido(
-        self, integrator: Integrator, produto: dict, *, timeout: float = 20.0, key: str | None = None
+        self, integrator: Integrator, produto: dict, *, timeout: float = 90.0, key: str | None = None
     ) -> dict:
         """Wait for the check of the product's current version to end; returns the product."""
         path = f"/v1/contas/{produto['contaId']}/produtos/{produto['codigo']}"

@@ -50,8 +50,9 @@ CA_PATH, SERVER_CERT, SERVER_KEY = make_tls_files(_data_dir / "tls")
 os.environ["VITRINE_DATA_DIR"] = str(_data_dir)
 os.environ["VITRINE_OUTBOUND_CA_BUNDLE"] = str(CA_PATH)
 os.environ["VITRINE_OUTBOUND_ALLOW_PRIVATE"] = "1"
-# Photo downloads give up after 2 s in tests, so the timeout case stays quick.
-os.environ["VITRINE_FOTO_TIMEOUT_SECONDS"] = "2"
+# Photo downloads give up after 10 s in tests (the service's default is longer): the timeout case
+# stays short, and a test photo server slowed by a busy machine still answers in time.
+os.environ["VITRINE_FOTO_TIMEOUT_SECONDS"] = "10"
 
 
 def _free_port() -> int:
@@ -83,15 +84,6 @@ S3_PORT = _free_port() if BACKEND == "postgres" else None
 S3_BUCKET = f"vitrine-test-{_session_id}"
 _s3: subprocess.Popen | None = None
 if BACKEND == "postgres":
-    from vitrine.infra.process import tied_to_this_process  # noqa: E402
-
-    _s3 = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(S3_PORT)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        preexec_fn=tied_to_this_process(),
-    )
     os.environ["VITRINE_STORAGE_URL"] = f"s3://{S3_BUCKET}/media"
     os.environ["VITRINE_S3_ENDPOINT_URL"] = f"http://127.0.0.1:{S3_PORT}"
     os.environ["VITRINE_S3_ACCESS_KEY_ID"] = "teste"
@@ -188,10 +180,18 @@ def _start_worker() -> subprocess.Popen:
     raise RuntimeError("vitrine worker did not start in 30 s")
 
 
+def _runs_tests(config: pytest.Config) -> bool:
+    """False in the process that only hands tests to pytest-xdist's workers (`-n N`): each worker
+    is a session of its own, with its own database, Redis namespace, SMTP, S3 and worker process."""
+    return hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     # Tests that call a domain's services directly need its signals and ports connected, as every
     # process of the service has them.
     ligacoes.ligar()
+    if not _runs_tests(session.config):
+        return
     try:
         _start_components()
     except BaseException:
@@ -202,12 +202,21 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def _start_components() -> None:
-    global _smtp, _worker
+    global _smtp, _worker, _s3
     from aiosmtpd.controller import Controller
 
     _smtp = Controller(_Inbox(), hostname="127.0.0.1", port=SMTP_PORT)
     _smtp.start()
     if BACKEND == "postgres":
+        from vitrine.infra.process import tied_to_this_process
+
+        _s3 = subprocess.Popen(
+            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(S3_PORT)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=tied_to_this_process(),
+        )
         asyncio.run(_create_pg_database())
         _create_bucket()
     asyncio.run(db.migrate(Settings()))
@@ -295,12 +304,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         _stop_worker(_worker)
     if _smtp is not None:
         _smtp.stop()
-    if BACKEND == "postgres":
+    if BACKEND == "postgres" and _runs_tests(session.config):
         asyncio.run(_drop_pg_database())
         asyncio.run(_drop_redis_namespace())
     if _s3 is not None:
         os.killpg(_s3.pid, signal.SIGTERM)
         _s3.wait(timeout=20)
+    shutil.rmtree(_data_dir, ignore_errors=True)
 
 
 async def _drop_redis_namespace() -> None:

@@ -232,7 +232,7 @@ async def tentar_entrega(entrega_id: str, runtime: Recursos) -> str:
     """One attempt of a delivery, if it is due and nobody else holds it. Returns the outcome."""
     agora = relogio.agora()
     reserva = secrets.token_hex(8)
-    if not await repository.claim_entrega(entrega_id, agora, reserva):
+    if not await repository.reservar_entrega(entrega_id, agora, reserva):
         return "ignorada"
     entrega = await Entrega.get_or_none(id=entrega_id).select_related("aviso")
     if entrega is None:  # the address was removed meanwhile
@@ -240,7 +240,7 @@ async def tentar_entrega(entrega_id: str, runtime: Recursos) -> str:
     aviso = entrega.aviso
     log_context.bind(integrador_id=aviso.integrador_id)  # on this task's log lines
     if aviso.situacao != "ativo":
-        await repository.finish_entrega(entrega.id, reserva, situacao="falhou", proxima_tentativa_em=None)
+        await repository.concluir_entrega(entrega.id, reserva, situacao="falhou", proxima_tentativa_em=None)
         return "falhou"
     cabecalhos = assinatura.cabecalhos(chaves(aviso, runtime.settings, agora), entrega.id, agora, entrega.corpo)
     resposta = await enviar(runtime, aviso.url, entrega.corpo, cabecalhos)
@@ -275,7 +275,7 @@ async def _registrar_tentativa(
         )
         entregue = status is not None and 200 <= status < 300
         if entrega.amostra:  # a sample: this attempt is its outcome, the address health is not touched
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id,
                 reserva,
                 situacao="entregue" if entregue else "falhou",
@@ -285,7 +285,7 @@ async def _registrar_tentativa(
             )
             return "entregue" if entregue else "falhou"
         if entregue:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id,
                 reserva,
                 situacao="entregue",
@@ -299,18 +299,18 @@ async def _registrar_tentativa(
             return "entregue"
         await Aviso.filter(id=aviso.id, falhando_desde__isnull=True).update(falhando_desde=agora)
         if status == 410:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None
             )
             await desativar(aviso.id, "O endereço respondeu 410 Gone: ele não quer mais receber avisos.", runtime)
             return "desativado"
         espera = proxima_espera(numero, retry_after(resposta.cabecalhos, agora), settings)
         if espera is None:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None
             )
         else:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id,
                 reserva,
                 situacao="pendente",

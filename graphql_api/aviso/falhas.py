@@ -62,7 +62,7 @@ async def alertar_falhas(agora: datetime, runtime: Recursos) -> int:
     enviados = 0
     for aviso in await repository.failing_without_alert(agora - ALERTA_APOS):
         async with transaction():
-            if not await repository.claim_alert(aviso.id, agora - ALERTA_APOS, agora):
+            if not await repository.reservar_alerta(aviso.id, agora - ALERTA_APOS, agora):
                 continue
             desde = aviso.falhando_desde
             assert desde is not None  # failing_without_alert selects on it

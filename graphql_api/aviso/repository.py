@@ -49,7 +49,7 @@ async def tentativas_of(entrega_ids: list[str]) -> dict[str, list[Tentativa]]:
     return by_entrega
 
 
-async def claim_entrega(entrega_id: str, agora: datetime, reserva: str) -> bool:
+async def reservar_entrega(entrega_id: str, agora: datetime, reserva: str) -> bool:
     """pendente and due -> enviando, for this claim only: one sender at a time, and never one
     after a 2XX was recorded."""
     updated = await Entrega.filter(id=entrega_id, situacao="pendente", proxima_tentativa_em__lte=agora).update(
@@ -58,7 +58,7 @@ async def claim_entrega(entrega_id: str, agora: datetime, reserva: str) -> bool:
     return updated == 1
 
 
-async def finish_entrega(entrega_id: str, reserva: str, **values: Any) -> bool:
+async def concluir_entrega(entrega_id: str, reserva: str, **values: Any) -> bool:
     """Record the outcome of the claim `reserva` (False when a sweep took the delivery back)."""
     updated = await Entrega.filter(id=entrega_id, reserva=reserva).update(
         reserva=None, em_voo_desde=None, enfileirada_em=None, **values
@@ -120,7 +120,7 @@ async def failing_without_alert(before: datetime) -> list[Aviso]:
     return await Aviso.filter(situacao="ativo", falhando_desde__lte=before, alerta_falha_em__isnull=True)
 
 
-async def claim_alert(aviso_id: str, before: datetime, agora: datetime) -> bool:
+async def reservar_alerta(aviso_id: str, before: datetime, agora: datetime) -> bool:
     updated = await Aviso.filter(
         id=aviso_id, situacao="ativo", falhando_desde__lte=before, alerta_falha_em__isnull=True
     ).update(alerta_falha_em=agora)
@@ -142,7 +142,7 @@ async def testes_of(rodada_id: str) -> list[TesteAviso]:
     return await TesteAviso.filter(rodada_id=rodada_id).order_by("id")
 
 
-async def claim_rodada(rodada_id: str, agora: datetime) -> bool:
+async def reservar_rodada(rodada_id: str, agora: datetime) -> bool:
     updated = await RodadaTeste.filter(id=rodada_id, situacao="pendente").update(
         situacao="enviando", iniciada_em=agora, execucoes=F("execucoes") + 1
     )

@@ -117,7 +117,7 @@ def _cabecalhos_de_teste(caso: str, teste_id: str, corpo: str, chaves: list[byte
 
 async def executar_rodada(rodada_id: str, runtime: Recursos) -> bool:
     """Send the pending tests of a run and record the answers. False when the run was not due."""
-    if not await repository.claim_rodada(rodada_id, relogio.agora()):
+    if not await repository.reservar_rodada(rodada_id, relogio.agora()):
         return False
     rodada = await RodadaTeste.get(id=rodada_id).select_related("aviso")
     pendentes = [t for t in await repository.testes_of(rodada_id) if t.situacao == "pendente"]

@@ -27,7 +27,7 @@ async def varrer(runtime: Recursos) -> dict[str, int]:
     retomadas = 0
     for row in await repository.stale_in_flight(agora - timedelta(seconds=settings.aviso_em_voo_max_segundos)):
         async with transaction():
-            if await repository.finish_entrega(
+            if await repository.concluir_entrega(
                 row["id"], row["reserva"], situacao="pendente", proxima_tentativa_em=agora
             ):
                 await Tentativa.create(

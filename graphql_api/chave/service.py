@@ -38,7 +38,9 @@ def _hash(secret: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Authenticated:
+class Autenticacao:
+    """What a valid credential (an API key, an OAuth token) proves: who calls, and their limits."""
+
     principal: Principal
     limits: RateLimits
 
@@ -90,7 +92,7 @@ async def identify(token: str, cache: KeyCache) -> str | None:
     return entry.integrador_id if entry else None
 
 
-async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimits) -> Authenticated:
+async def autenticar_chave(token: str, cache: KeyCache, *, default_limits: RateLimits) -> Autenticacao:
     parts = split_key(token)
     if parts is None:
         raise ApiError("UNAUTHORIZED", description="A chave não tem o formato sk_test_… ou sk_live_….")
@@ -110,7 +112,7 @@ async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimit
         integrador_id=entry.integrador_id,
         chave_id=identificador,
     )
-    return Authenticated(principal, limits)
+    return Autenticacao(principal, limits)
 
 
 async def criar_chave(integrador_id: str, ambiente: Ambiente, *, nome: str = "") -> tuple[ChaveApi, str]:

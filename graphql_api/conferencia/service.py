@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from graphql_api.conferencia import regras, repository
-from graphql_api.conferencia.catalog import CATALOGO
+from graphql_api.conferencia.catalog import CATALOG
 from graphql_api.conferencia.fotos import Recebimento, garantir_miniatura
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
@@ -188,7 +188,7 @@ async def _foto_publica(produto: Produto, item, recebidas, runtime: Recursos) ->
 
 async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: list[dict]) -> str:
     async with transaction():
-        produto = await produtos.locked(conferencia.produto_id)
+        produto = await produtos.travar(conferencia.produto_id)
         current = await Conferencia.get(id=conferencia.id)
         if current.situacao != EM_ANDAMENTO:  # cancelled while it ran
             return current.situacao
@@ -251,7 +251,7 @@ async def _broken(conferencia: Conferencia, erro: str) -> str:
 async def _fail(conferencia_id: str, erro: str) -> None:
     async with transaction():
         conferencia = await Conferencia.get(id=conferencia_id)
-        produto = await produtos.locked(conferencia.produto_id)
+        produto = await produtos.travar(conferencia.produto_id)
         if conferencia.situacao != EM_ANDAMENTO:
             return
         await _set(conferencia, situacao=FALHOU, erro=erro[:2000], reservada_ate=None, concluida_em=agora())
@@ -286,7 +286,7 @@ async def varrer() -> dict[str, int]:
 async def _admit_scheduled(conferencia_id: str) -> int:
     async with transaction():
         conferencia = await Conferencia.get(id=conferencia_id)
-        produto = await produtos.locked(conferencia.produto_id)
+        produto = await produtos.travar(conferencia.produto_id)
         if conferencia.situacao != AGENDADA:
             return 0
         if produto.excluido_em is not None:
@@ -328,7 +328,7 @@ async def resultado_para_pedido(produto: Produto, tipo: str) -> tuple[Conferenci
         raise ApiError(
             "MEDIA_TYPE_NOT_APPROVED",
             description=f"A conferência reprovou {tipo} para o produto {produto.id}.",
-            fields=[FieldError(p["campo"], p["codigo"], CATALOGO[p["codigo"]].correcao) for p in bloqueios],
+            fields=[FieldError(p["campo"], p["codigo"], CATALOG[p["codigo"]].correcao) for p in bloqueios],
         )
     return conferencia, resultado
 

@@ -30,7 +30,8 @@ def new_id(prefix: str, momento: datetime | None = None) -> str:
     `momento`: a row dated by the domain's clock rather than now (a ledger entry of a plan's turn)
     gets that moment's millisecond, so its id still agrees with its date and a date filter is an
     id range. Within the millisecond, the real creation order decides (nanoseconds, then chance).
-    Every request makes at least one (its req_ id), in half the ulid package's time."""
+    Every request makes at least one (its req_ id), so the text is built from a table of pairs
+    rather than by the ulid package."""
     agora = time.time_ns()
     milissegundo = agora // 1_000_000 if momento is None else int(momento.timestamp() * 1000)
     resto = (agora & (2**64 - 1)) << 16 | secrets.randbits(16)

@@ -12,7 +12,7 @@ async def carteira_of(integrador_id: str, ambiente: str) -> Carteira | None:
     return await Carteira.get_or_none(integrador_id=integrador_id, ambiente=ambiente)
 
 
-async def locked_carteira(integrador_id: str, ambiente: str) -> Carteira | None:
+async def travar_carteira(integrador_id: str, ambiente: str) -> Carteira | None:
     """The wallet, locked until the transaction ends: reservations and settlements never interleave."""
     return await Carteira.select_for_update().filter(integrador_id=integrador_id, ambiente=ambiente).first()
 

@@ -54,14 +54,14 @@ async def carteira_em_dia(integrador_id: str, ambiente: str) -> tuple[Carteira, 
 async def carteira_travada(integrador_id: str, ambiente: str) -> tuple[Carteira, Assinatura]:
     """The wallet locked until the transaction ends (reservations, settlements and cycle turns
     never interleave), and its subscription with the cycle brought up to date."""
-    carteira = await repository.locked_carteira(integrador_id, ambiente)
+    carteira = await repository.travar_carteira(integrador_id, ambiente)
     if carteira is None:  # integrators created before wallets existed
         await abrir_carteiras(integrador_id)
         carteira = await Carteira.select_for_update().get(integrador_id=integrador_id, ambiente=ambiente)  # just opened
     return carteira, await virada.em_dia(carteira)
 
 
-async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
+async def _travar_carteira(integrador_id: str, ambiente: str) -> Carteira:
     return (await carteira_travada(integrador_id, ambiente))[0]
 
 
@@ -137,7 +137,7 @@ async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reserv
 
 async def creditar(integrador_id: str, ambiente: str, creditos: int, descricao: str) -> Carteira:
     """Add credits to a wallet (a refill). The base of purchases, once they exist."""
-    carteira = await _locked_wallet(integrador_id, ambiente)
+    carteira = await _travar_carteira(integrador_id, ambiente)
     await _lancar(carteira, "recarga", disponiveis=creditos, reservados=0, descricao=descricao)
     return carteira
 
@@ -145,7 +145,7 @@ async def creditar(integrador_id: str, ambiente: str, creditos: int, descricao: 
 async def creditar_pacote(integrador_id: str, ambiente: str, creditos: int, recarga_id: str, descricao: str) -> None:
     """A paid package: its credits enter the package pool (they never expire with the cycle).
     Call inside the transaction that marks the purchase paid, which says it happens once."""
-    carteira = await _locked_wallet(integrador_id, ambiente)
+    carteira = await _travar_carteira(integrador_id, ambiente)
     await _lancar(
         carteira,
         "compra_pacote",

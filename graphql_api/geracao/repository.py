@@ -36,7 +36,7 @@ def of_caller(principal: Principal, *, produto_id: str | None = None) -> QuerySe
     return query.filter(produto_id=produto_id) if produto_id is not None else query
 
 
-async def claim(geracao_id: str, now: datetime, lease_until: datetime) -> bool:
+async def reservar(geracao_id: str, now: datetime, lease_until: datetime) -> bool:
     """Queued, or processing with an expired lease: this worker takes it (one more attempt)."""
     taken = await Geracao.filter(
         Q(situacao=NA_FILA) | Q(situacao=PROCESSANDO, reservada_ate__lt=now),
@@ -65,7 +65,7 @@ async def extend_lease(geracao_id: str, lease_until: datetime) -> None:
     await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(reservada_ate=lease_until)
 
 
-async def release(geracao_id: str) -> None:
+async def liberar(geracao_id: str) -> None:
     """A worker gives it back to the queue (the sweep sends it again)."""
     await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(
         situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA

@@ -220,7 +220,7 @@ async def _progress(geracao_id: str, etapa: str, percentual: int) -> None:
 
 async def _claim(geracao_id: str, now: datetime) -> bool:
     """Take the generation for this worker: queued, or processing with an expired lease."""
-    return await repository.claim(geracao_id, now, now + LEASE)
+    return await repository.reservar(geracao_id, now, now + LEASE)
 
 
 async def _keep_lease(geracao_id: str) -> None:
@@ -270,7 +270,7 @@ async def renderizar(geracao_id: str, runtime: Recursos) -> str | None:
             return await _settle_failure(
                 geracao, {"codigo": "ERRO_INTERNO", "mensagem": "Falha inesperada ao gerar a mídia."}
             )
-        await repository.release(geracao.id)
+        await repository.liberar(geracao.id)
         raise  # the task fails; the sweep queues it again
     finally:
         heartbeat.cancel()

@@ -9,7 +9,7 @@ from graphql_api.integracao.models import Alerta, ContratoVersao, Espera429, Eta
 from graphql_api.integrador.models import Integrador
 
 
-async def locked_etapa(integrador_id: str, codigo: str) -> EtapaIntegracao | None:
+async def travar_etapa(integrador_id: str, codigo: str) -> EtapaIntegracao | None:
     """The step's row, locked until the transaction ends: two batches never judge it at once."""
     return await EtapaIntegracao.select_for_update().filter(integrador_id=integrador_id, codigo=codigo).first()
 

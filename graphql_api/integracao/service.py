@@ -41,13 +41,13 @@ async def _row(integrador_id: str, codigo: str) -> EtapaIntegracao:
     return row
 
 
-async def _locked_row(integrador_id: str, codigo: str) -> EtapaIntegracao:
-    return await repository.locked_etapa(integrador_id, codigo) or await _row(integrador_id, codigo)
+async def _etapa_travada(integrador_id: str, codigo: str) -> EtapaIntegracao:
+    return await repository.travar_etapa(integrador_id, codigo) or await _row(integrador_id, codigo)
 
 
 async def _succeed(integrador_id: str, codigo: str, evidencia: dict[str, str], when: datetime) -> None:
     async with transaction():
-        row = await _locked_row(integrador_id, codigo)
+        row = await _etapa_travada(integrador_id, codigo)
         row.situacao, row.verificado_em, row.evidencia = "ok", when, evidencia
         await row.save()
 
@@ -56,7 +56,7 @@ async def _fail(
     integrador_id: str, codigo: str, motivo: str, evidencia: dict[str, str], when: datetime, *, keep_ok: bool = False
 ) -> None:
     async with transaction():
-        row = await _locked_row(integrador_id, codigo)
+        row = await _etapa_travada(integrador_id, codigo)
         if keep_ok and row.situacao == "ok":
             return
         row.situacao, row.verificado_em, row.evidencia = "falhou", when, evidencia
@@ -129,7 +129,7 @@ async def registrar_chamadas(batch: list, *, smtp_url: str | None = None) -> Non
 
 async def _note_idempotency(r) -> None:
     async with transaction():
-        row = await _locked_row(r.integrador_id, "IDEMPOTENCIA")
+        row = await _etapa_travada(r.integrador_id, "IDEMPOTENCIA")
         fact = {"em": _ts(r.criado_em), "requestId": r.id, "endpoint": r.endpoint}
         estado = dict(row.estado or {})
         estado["ultimaSemChave" if r.codigo_erro == "IDEMPOTENCY_KEY_REQUIRED" else "ultimaRepeticao"] = fact

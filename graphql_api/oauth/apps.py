@@ -86,7 +86,7 @@ async def criar(
     if novo.tipo is TipoApp.confidencial:
         segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[ambiente])
     async with transaction():
-        if await repository.lock_integrator(integrador_id) is None:
+        if await repository.travar_integrador(integrador_id) is None:
             raise ApiError("NOT_FOUND", description=f"Integrador {integrador_id} não existe.")
         ativos = await repository.count_active(integrador_id)
         if ativos >= MAX_APPS_ATIVOS:

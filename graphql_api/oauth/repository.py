@@ -51,7 +51,7 @@ async def redirect_uris_de_apps_publicos_ativos() -> list[str]:
     return [uri for lista in listas for uri in lista]
 
 
-async def lock_integrator(integrador_id: str) -> Integrador | None:
+async def travar_integrador(integrador_id: str) -> Integrador | None:
     """Serialises app creations of one integrator until the transaction ends (the limit of
     active apps is counted under this lock, so two creations at once cannot both pass it)."""
     return await Integrador.select_for_update().filter(id=integrador_id).first()

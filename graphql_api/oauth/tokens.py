@@ -25,7 +25,7 @@ from authlib.oauth2.rfc6749.errors import (
 )
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from graphql_api.chave.service import Authenticated
+from graphql_api.chave.service import Autenticacao
 from graphql_api.chave.situacao import RateLimits, SituacaoIntegrador
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import pode_existir
@@ -394,7 +394,7 @@ async def identificar(token: str, cache: TokenCache) -> TokenConhecido | None:
     return TokenConhecido(entry.integrador_id, entry.ambiente, entry.app_id, entry.conta_id)
 
 
-async def autenticar_token(token: str, cache: TokenCache, *, default_limits: RateLimits) -> Authenticated:
+async def autenticar_token(token: str, cache: TokenCache, *, default_limits: RateLimits) -> Autenticacao:
     """An oat_ token on /v1: the Principal of its linked account, or 401/403 as for API keys."""
     match = ACCESS_TOKEN.fullmatch(token)
     if match is None:
@@ -422,7 +422,7 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
         conta_id=entry.conta_id,
         client_id=entry.app_id,
     )
-    return Authenticated(principal, limits)
+    return Autenticacao(principal, limits)
 
 
 async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> tuple[int, int, int]:

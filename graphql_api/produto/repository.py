@@ -25,7 +25,7 @@ async def visible_for_update(principal: Principal, produto_id: str) -> Produto |
     return await visible(principal).select_for_update().filter(id=produto_id).first()
 
 
-async def locked(produto_id: str) -> Produto:
+async def travar(produto_id: str) -> Produto:
     # Callers hold a check or generation whose foreign key guarantees the row exists.
     return await Produto.select_for_update().get(id=produto_id)
 

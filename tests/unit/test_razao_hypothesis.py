@@ -111,7 +111,7 @@ class Razao(RuleBasedStateMachine):
 
         async def go() -> None:
             async with transaction():
-                carteira = await creditos._locked_wallet(self.integrador, "teste")
+                carteira = await creditos._travar_carteira(self.integrador, "teste")
                 await creditos._lancar(
                     carteira, "compra_pacote", disponiveis=valor, reservados=0, plano=0, descricao="Pacote"
                 )

@@ -6,10 +6,9 @@ processes; a request is judged against that total plus this process's hits since
 processes a limit can thus be overshot by at most SYNC_SECONDS of the others' traffic; within one
 process it is exact.
 
-Why not the `limits` library (tried first): its in-memory async storage starts a task on every
-hit (~450 µs per request under load) and its Redis storage is a round trip per counter (~270 µs
-of CPU per request with redis-py), which together made the facade miss its throughput target
-(bench/api_overhead.py)."""
+Not the `limits` library: its in-memory async storage starts a task on every hit and its Redis
+storage is a round trip per counter, too much for the facade's hot path
+(docs/decisoes/0002-limites-por-minuto.md)."""
 
 from __future__ import annotations
 

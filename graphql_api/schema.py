@@ -19,7 +19,6 @@ from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
 from graphql_api.integracao import schema as integracao
 from graphql_api.oauth import schema as oauth
-from graphql_api.plano import schema as plano
 from graphql_api.produto import schema as produto
 from graphql_api.recarga import schema as recarga
 from graphql_api.usuario import schema as usuario
@@ -43,7 +42,6 @@ Query = merge_types(
         oauth.Query,
         vendedor.Query,
         recarga.Query,
-        plano.Query,
     ),
 )
 Mutation = merge_types(
@@ -62,7 +60,6 @@ Mutation = merge_types(
         oauth.Mutation,
         vendedor.Mutation,
         recarga.Mutation,
-        plano.Mutation,
     ),
 )
 

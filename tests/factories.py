@@ -25,7 +25,7 @@ from graphql_api.creditos import service as creditos_service
 from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
 from graphql_api.integrador.models import Integrador
-from graphql_api.plano import service as planos
+from graphql_api.creditos import planos
 from vitrine.keys import RUNTIME
 from tests.fichas import RICA, fotos
 from tests.photos import PhotoHost

@@ -110,7 +110,7 @@ else:
     for name in ("VITRINE_DATABASE_URL", "VITRINE_REDIS_URL"):
         os.environ.pop(name, None)
 
-from vitrine import db  # noqa: E402
+from vitrine import db, ligacoes  # noqa: E402
 from vitrine.settings import Settings  # noqa: E402
 
 
@@ -213,6 +213,9 @@ def _runs_tests(config: pytest.Config) -> bool:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    # Tests that call a domain's services directly need its signals and ports connected, as every
+    # process of the service has them.
+    ligacoes.ligar()
     if not _runs_tests(session.config):
         return
     try:

@@ -38,7 +38,6 @@ MODEL_MODULES = [
     "graphql_api.idempotencia.models",
     "graphql_api.vendedor.models",
     "graphql_api.oauth.models",
-    "graphql_api.plano.models",
     "graphql_api.recarga.models",
 ]
 
@@ -100,13 +99,13 @@ def tortoise_config(settings: Settings, *, background_threads: bool = True) -> d
 
 async def migrate(settings: Settings) -> None:
     """Apply every pending versioned migration (vitrine/migrations), then load the plans of the
-    catalogue's data file that the database lacks (graphql_api/plano/catalogo.py): a data file,
+    catalogue's data file that the database lacks (graphql_api/creditos/catalogo.py): a data file,
     not a migration, so plans added to it later arrive with the next `vitrine migrate`."""
     try:
         await run_migrations(config=tortoise_config(settings))
     finally:
         await Tortoise.close_connections()
-    from graphql_api.plano import catalogo
+    from graphql_api.creditos import catalogo
 
     context = await connect(settings)
     try:

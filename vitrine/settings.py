@@ -14,11 +14,8 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from vitrine.infra.client_address import Network, parse_networks
-
-# The checkout: the developer guide in docs/ is also served (docs site) and read by the domain
-# (the first version of the integration contract).
-ROOT = Path(__file__).resolve().parent.parent
-DOCS_DIR = ROOT / "docs"
+from vitrine.infra.paths import DOCS_DIR as DOCS_DIR
+from vitrine.infra.paths import ROOT as ROOT
 
 
 class Settings(BaseSettings):
@@ -47,7 +44,7 @@ class Settings(BaseSettings):
     # Signs media links and encrypts notice secrets at rest. Empty = a random key kept in data_dir.
     secret_key: str = ""
 
-    # Floor of every plan's per-minute limits (plans set them: docs/limites.md, graphql_api/plano/catalogo.json).
+    # Floor of every plan's per-minute limits (plans set them: docs/limites.md, graphql_api/creditos/catalogo.json).
     rate_limit_per_key: int = 300
     rate_limit_per_integrator: int = 1200
     # Requests refused with 401, per client IP address and minute; past it, 429 (docs/limites.md).

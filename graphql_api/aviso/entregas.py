@@ -20,7 +20,7 @@ from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.enderecos import chaves, obter_aviso
 from graphql_api.aviso.falhas import desativar
 from graphql_api.aviso.models import Aviso, Entrega, Tentativa
-from graphql_api.core import relogio
+from graphql_api.core import alertas, relogio
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
@@ -31,14 +31,12 @@ from graphql_api.core.validation import exigir_aceito
 from graphql_api.evento import payloads
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES
-from graphql_api.integracao import alertas
 from vitrine.infra import log_context
 from vitrine.infra.outbound import USER_AGENT, OutboundError
 
 if TYPE_CHECKING:
+    from graphql_api.core.recursos import Configuracao, Recursos
     from graphql_api.evento.models import Evento
-    from vitrine.runtime import Runtime
-    from vitrine.settings import Settings
 
 SITUACOES_ENTREGA = ("pendente", "enviando", "entregue", "falhou")
 RESPOSTA_MAX = 4096  # bytes of an answer kept with each attempt
@@ -151,7 +149,7 @@ async def enfileirar_envios(entrega_ids: list[str]) -> None:
         await enfileirar("aviso.entregar", entrega_id)
 
 
-def agenda_nominal(settings: Settings) -> list[float]:
+def agenda_nominal(settings: Configuracao) -> list[float]:
     """Nominal waits (seconds) after each failed attempt, until they add up to the window."""
     janela = settings.aviso_janela_horas * 3600
     esperas: list[float] = []
@@ -165,7 +163,7 @@ def agenda_nominal(settings: Settings) -> list[float]:
     return esperas
 
 
-def proxima_espera(tentativas: int, retry_after: float | None, settings: Settings) -> float | None:
+def proxima_espera(tentativas: int, retry_after: float | None, settings: Configuracao) -> float | None:
     """Seconds to wait after failed attempt number `tentativas`, or None when it was the last.
     A Retry-After from the receiver is honoured (up to the longest wait of the schedule)."""
     agenda = agenda_nominal(settings)
@@ -202,7 +200,7 @@ class Resposta:
     falha: str | None = None  # why no answer came (FALHAS); None when the server answered
 
 
-async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, str]) -> Resposta:
+async def enviar(runtime: Recursos, url: str, corpo: str, cabecalhos: dict[str, str]) -> Resposta:
     started = time.perf_counter()
     try:
         response = await runtime.outbound.request(
@@ -230,7 +228,7 @@ async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, s
     )
 
 
-async def tentar_entrega(entrega_id: str, runtime: Runtime) -> str:
+async def tentar_entrega(entrega_id: str, runtime: Recursos) -> str:
     """One attempt of a delivery, if it is due and nobody else holds it. Returns the outcome."""
     agora = relogio.agora()
     reserva = secrets.token_hex(8)
@@ -256,7 +254,7 @@ async def _registrar_tentativa(
     iniciada_em: datetime,
     cabecalhos: dict[str, str],
     resposta: Resposta,
-    runtime: Runtime,
+    runtime: Recursos,
 ) -> str:
     settings = runtime.settings
     agora = relogio.agora()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from tortoise.expressions import F, Q
+from tortoise.expressions import F, Q, Subquery
 
 from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.core.filas import Fila, mais_antigo
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import tenant_filter
+from graphql_api.integrador.models import Integrador
 
 
 def visible(principal: Principal):
@@ -159,8 +160,6 @@ async def stale_rodadas(before: datetime) -> list[RodadaTeste]:
 
 async def travar_integrador(integrador_id: str) -> None:
     """Lock the integrator's row until the transaction ends (PostgreSQL; SQLite writes one at a time)."""
-    from graphql_api.integrador.models import Integrador
-
     await Integrador.select_for_update().filter(id=integrador_id).first()
 
 
@@ -222,3 +221,14 @@ async def fila(now: datetime) -> Fila:
     devidas = Entrega.filter(situacao="pendente", proxima_tentativa_em__lte=now)
     em_voo = Entrega.filter(situacao="enviando")
     return Fila(itens, await mais_antigo((devidas, "proxima_tentativa_em"), (em_voo, "em_voo_desde")))
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's notice deliveries and their attempts (graphql_api/core/dados_de_teste.py).
+    Kept: the addresses and their test runs."""
+    avisos = Aviso.filter(integrador_id=integrador_id, ambiente="teste").values("id")
+    entregas = Entrega.filter(aviso_id__in=Subquery(avisos)).values("id")
+    return {
+        "tentativas": await Tentativa.filter(entrega_id__in=Subquery(entregas)).delete(),
+        "entregas": await Entrega.filter(aviso_id__in=Subquery(avisos)).delete(),
+    }

@@ -17,10 +17,10 @@ from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import transaction
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 
-async def varrer(runtime: Runtime) -> dict[str, int]:
+async def varrer(runtime: Recursos) -> dict[str, int]:
     """Recover what a lost message or a dead worker left behind, queue due retries, alert."""
     settings = runtime.settings
     agora = relogio.agora()

@@ -104,3 +104,8 @@ async def endpoints(integrador_id: str | None, ambiente: str) -> list[str]:
         *consulta_endpoints(connection.capabilities.dialect, integrador_id, ambiente)
     )
     return [row["endpoint"] for row in rows]
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's call log (graphql_api/core/dados_de_teste.py)."""
+    return {"chamadas": await Chamada.filter(integrador_id=integrador_id, ambiente="teste").delete()}

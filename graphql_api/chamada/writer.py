@@ -395,7 +395,7 @@ class CallLogWriter:
             if bound:
                 await connection.execute_many(_insert_sql(dialect), bound)
             return
-        import asyncpg
+        import asyncpg  # PostgreSQL only: the embedded default never loads the driver
 
         values = cast(list[list], encoded)
         try:

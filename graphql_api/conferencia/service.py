@@ -34,7 +34,7 @@ from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO,
 from vitrine.infra import log_context
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def consultar_novamente_em(conferencia: Conferencia) -> datetime | None:
     return None
 
 
-async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
+async def executar(conferencia_id: str, runtime: Recursos) -> str | None:
     """The task body: run one check if no other worker holds it. Returns the final situacao."""
     now = agora()
     if not await repository.reservar(conferencia_id, now, now + LEASE):
@@ -162,7 +162,7 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
     return await _conclude(conferencia, fotos, resultados)
 
 
-async def _foto_publica(produto: Produto, item, recebidas, runtime: Runtime) -> dict:
+async def _foto_publica(produto: Produto, item, recebidas, runtime: Recursos) -> dict:
     """The public entry of a photo; an approved one gets an img_ id (it can be edited and used by
     generations), stable while its content does not change. Every decoded photo keeps the storage
     key of its thumbnail (`miniatura`, internal: the portal shows it through a signed link)."""
@@ -300,6 +300,11 @@ async def _admit_scheduled(conferencia_id: str) -> int:
         await _set(conferencia, situacao=EM_ANDAMENTO, admitida_em=now, versao_produto=produto.versao, executar_em=None)
         await after_commit(lambda: enfileirar("conferencia.executar", conferencia_id))
         return 1
+
+
+async def conferir_versao_nova(produto: Produto) -> Conferencia:
+    """The automatic check of a product's new version (graphql_api/produto/service.versao_nova)."""
+    return await iniciar(produto, origem=AUTOMATICA)
 
 
 async def cancelar(produto_id: str) -> None:

@@ -9,6 +9,8 @@ from typing import TypeVar
 
 from ulid import ULID
 
+from graphql_api.core.errors import ApiError
+
 T = TypeVar("T")
 
 
@@ -77,8 +79,6 @@ def pode_existir(value: str, prefixo: str) -> bool:
 async def encontrar(id_: str, prefixo: str, buscar: Callable[[], Awaitable[T | None]], descricao: str) -> T:
     """What `buscar()` finds for `id_`, or NOT_FOUND saying `descricao` (the integrator's words).
     An id that cannot exist (`pode_existir`) is NOT_FOUND without a query."""
-    from graphql_api.core.errors import ApiError
-
     found = await buscar() if pode_existir(id_, prefixo) else None
     if found is None:
         raise ApiError("NOT_FOUND", description=descricao)

@@ -98,3 +98,16 @@ async def fila(now: datetime) -> Fila:
     lease_expired)."""
     pendentes = Geracao.filter(situacao__in=(NA_FILA, PROCESSANDO))
     return Fila(await pendentes.count(), await mais_antigo((pendentes, "criado_em")))
+
+
+async def em_curso_de_teste(integrador_id: str) -> list[dict]:
+    """Test generations whose credits are still reserved (not settled yet)."""
+    return await Geracao.filter(
+        integrador_id=integrador_id, ambiente="teste", situacao__in=("na_fila", "processando")
+    ).values("id", "creditos_reservados")
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's generations (graphql_api/core/dados_de_teste.py); their reservations
+    were settled first (graphql_api/geracao/service.liberar_reservas_de_teste)."""
+    return {"geracoes": await Geracao.filter(integrador_id=integrador_id, ambiente="teste").delete()}

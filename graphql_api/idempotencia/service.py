@@ -99,3 +99,8 @@ async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> i
     index of its own."""
     expired = RegistroIdempotencia.filter(criado_em__lt=(now or agora()) - KEY_LIFETIME)
     return await (purge or Purge()).delete(expired, "id")
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's idempotency records (graphql_api/core/dados_de_teste.py)."""
+    return {"idempotencia": await RegistroIdempotencia.filter(integrador_id=integrador_id, ambiente="teste").delete()}

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from graphql_api.aviso.testes import RodadaConcluida
+from graphql_api.chamada import repository as chamadas
 from graphql_api.chamada.writer import TipoChamada
+from graphql_api.core.alertas import NovoAlerta
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
@@ -199,8 +202,6 @@ _last_rate_check: dict[tuple[str, str], datetime] = {}
 
 
 async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
-    from graphql_api.chamada import repository as chamadas
-
     now = agora()
     for integrador_id, ambiente in {(r.integrador_id, r.ambiente) for r in batch}:
         key = (integrador_id, ambiente)
@@ -211,15 +212,17 @@ async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
         total, errors = await chamadas.count_since(integrador_id, ambiente, now - ERROR_RATE_WINDOW)
         if total >= ERROR_RATE_MIN_CALLS and errors / total > ERROR_RATE_THRESHOLD:
             await alertas.abrir(
-                integrador_id,
-                ambiente,
-                "taxa_de_erros",
-                "chamadas",
-                f"{errors} de {total} chamadas ({errors / total:.0%}) dos últimos 15 minutos responderam 4xx/5xx. "
-                "Veja GET /v1/integracao/erros para os tipos mais frequentes.",
-                evidencia={"total": total, "erros": errors},
-                smtp_url=smtp_url,
-                now=now,
+                NovoAlerta(
+                    integrador_id,
+                    ambiente,
+                    "taxa_de_erros",
+                    "chamadas",
+                    f"{errors} de {total} chamadas ({errors / total:.0%}) dos últimos 15 minutos responderam 4xx/5xx. "
+                    "Veja GET /v1/integracao/erros para os tipos mais frequentes.",
+                    evidencia={"total": total, "erros": errors},
+                    smtp_url=smtp_url,
+                    now=now,
+                )
             )
         else:
             await alertas.fechar(integrador_id, ambiente, "taxa_de_erros", "chamadas")
@@ -229,8 +232,9 @@ async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
 
 
 async def registrar_evento(evento) -> None:
-    """Judge the event-based steps: a check approved something, a test generation finished."""
-    if evento.ambiente != Ambiente.TESTE.value:
+    """Judge the event-based steps: a check approved something, a test generation finished. A
+    sample (POST /avisos/disparos) is delivered like any event but proves nothing."""
+    if evento.amostra or evento.ambiente != Ambiente.TESTE.value:
         return
     when = evento.criado_em or agora()
     proof = {"eventId": evento.id}
@@ -271,6 +275,13 @@ async def registrar_evento(evento) -> None:
                 when,
                 keep_ok=True,
             )
+
+
+async def registrar_rodada_de_avisos(rodada: RodadaConcluida) -> None:
+    """AVISOS_ASSINATURA, from a finished POST /avisos/teste run of the test environment."""
+    await registrar_teste_de_avisos(
+        rodada.integrador_id, aprovado=rodada.aprovado, teste_ids=rodada.teste_ids, motivo=rodada.motivo
+    )
 
 
 async def registrar_teste_de_avisos(

@@ -8,11 +8,11 @@ from typing import Any
 
 from tortoise.queryset import QuerySet
 
+from graphql_api.chave import situacao
 from graphql_api.conta.models import Conta
 from graphql_api.core.principal import Principal
 from graphql_api.core.purge import Purge
 from graphql_api.core.tenancy import tenant_filter
-from graphql_api.integrador import situacao
 from graphql_api.integrador.models import Integrador
 from graphql_api.oauth.models import (
     AppOAuth,

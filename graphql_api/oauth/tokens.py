@@ -26,13 +26,13 @@ from authlib.oauth2.rfc6749.errors import (
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
 from graphql_api.chave.service import Autenticacao
+from graphql_api.chave.situacao import RateLimits, SituacaoIntegrador
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import pode_existir
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
 from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
-from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
 from graphql_api.oauth import apps, repository, segredos
 from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel, citar

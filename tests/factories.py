@@ -290,7 +290,7 @@ async def raw_http(client, request: bytes) -> tuple[int, dict[str, str]]:
     return int(head[0].split()[1]), {name.strip().lower(): value.strip() for name, value in headers.items()}
 
 
-async def eventually(check, *, timeout: float = 5.0, interval: float = 0.05):
+async def eventually(check, *, timeout: float = 30.0, interval: float = 0.05):
     """Retry an async check until it stops raising AssertionError (for work done in background)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:

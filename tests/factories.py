@@ -291,7 +291,9 @@ async def raw_http(client, request: bytes) -> tuple[int, dict[str, str]]:
 
 
 async def eventually(check, *, timeout: float = 30.0, interval: float = 0.05):
-    """Retry an async check until it stops raising AssertionError (for work done in background)."""
+    """Retry an async check until it stops raising AssertionError (for work done in background).
+    The pause between tries grows to a second: a long wait on a busy machine polls an endpoint a
+    few dozen times, never enough to meet its rate limit."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
         try:
@@ -300,6 +302,7 @@ async def eventually(check, *, timeout: float = 30.0, interval: float = 0.05):
             if asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(interval)
+            interval = min(1.0, interval * 1.5)
 
 
 # -- OAuth ------------------------------------------------------------------------------------

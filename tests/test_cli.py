@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def run(*args, env):
-    return subprocess.run([sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run([sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=env, timeout=300)
 
 
 @pytest.fixture

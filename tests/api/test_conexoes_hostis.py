@@ -130,6 +130,13 @@ async def test_a_body_that_trickles_in_slower_than_the_limit_is_still_cut(client
     sending = asyncio.create_task(trickle())
     try:
         status, _, body = await answer(reader)
+    except ConnectionResetError:
+        # The server answered and hung up while a byte of ours was on its way, and the reset threw
+        # the unread answer away: hanging up on a body still arriving is the cut too. (Without the
+        # limit neither comes: the answer's wait runs out and the test fails.)
+        sending.cancel()
+        writer.close()
+        return
     finally:
         sending.cancel()
     assert status == 408

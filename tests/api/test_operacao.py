@@ -121,7 +121,8 @@ async def test_ready_is_503_when_the_workers_heartbeat_is_stale(aiohttp_client):
         assert checks["database"]["status"] == "ok"
         assert checks["redis"]["status"] == "ok"
         assert checks["workers"]["status"] == "fail"
-        assert "120 s ago" in checks["workers"]["detail"]
+        idade = int(re.search(r"heartbeat (\d+) s ago", checks["workers"]["detail"]).group(1))
+        assert 120 <= idade < 180  # the app took a moment to start on a busy machine
     finally:
         await redis.delete(key)
         await redis.aclose()

@@ -59,6 +59,7 @@ async def test_call_log_lists_filters_and_details_calls_with_masked_bodies(clien
     async def listed():
         page = await portal.page("/chamadas")
         assert request_id in page and "/v1/contas" in page
+        assert '<option value="/contas">' in page  # the endpoints the log holds, learned from it
         return page
 
     page = await eventually(listed)

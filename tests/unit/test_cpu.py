@@ -65,9 +65,10 @@ async def test_a_cancelled_job_stops_its_worker_at_once(pool):
     job.cancel()
     with pytest.raises(asyncio.CancelledError):
         await job
-    # the next job does not wait for the 60 s sleep: its worker was ended and replaced
-    second, _ = await asyncio.wait_for(pool.run(_pid_and_niceness), timeout=10)
-    assert second != first and time.monotonic() - started < 10
+    # the next job does not wait for the 60 s sleep: its worker was ended and replaced (starting
+    # the new one can take a while on a busy machine, never the whole sleep)
+    second, _ = await asyncio.wait_for(pool.run(_pid_and_niceness), timeout=45)
+    assert second != first and time.monotonic() - started < 45
 
 
 async def test_stopping_the_pool_cancels_running_jobs_promptly(pool):

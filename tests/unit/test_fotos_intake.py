@@ -31,7 +31,7 @@ async def site(https_server):
 
 async def reason(client, url: str) -> FotoRecusada:
     with pytest.raises(FotoRecusada) as error:
-        await baixar(client, url, timeout=2)
+        await baixar(client, url, timeout=30)  # each refusal comes long before; a busy machine is slow
     return error.value
 
 
@@ -48,7 +48,7 @@ async def test_a_redirect_to_a_private_address_is_refused(strict, site, monkeypa
     # The production rules, except that the test host itself (loopback) counts as public.
     is_public = outbound._is_public
     monkeypatch.setattr(outbound, "_is_public", lambda address: address.startswith("127.") or is_public(address))
-    assert (await baixar(strict, f"{site}/foto/1.jpg", timeout=5)).status == 200
+    assert (await baixar(strict, f"{site}/foto/1.jpg", timeout=30)).status == 200
     assert (await reason(strict, f"{site}/para-privado")).codigo == "FOTO_ENDERECO_PROIBIDO"
 
 
@@ -67,5 +67,5 @@ async def test_transient_and_permanent_failures_are_told_apart(lenient, site):
 
 
 async def test_a_good_photo_is_downloaded(lenient, site):
-    response = await baixar(lenient, f"{site}/foto/1.jpg", timeout=5)
+    response = await baixar(lenient, f"{site}/foto/1.jpg", timeout=30)
     assert response.status == 200 and response.body[:3] == b"\xff\xd8\xff"

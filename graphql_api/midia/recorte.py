@@ -50,9 +50,15 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from graphql_api.midia.enquadramento import CONFIANCA_MINIMA
+from graphql_api.midia import saliencia
+from graphql_api.midia.enquadramento import CONFIANCA_MINIMA, LADO_RECORTE
 
 TRANSPARENCIA, FUNDO_UNIFORME, FUNDO_VARIADO = "transparencia", "fundo_uniforme", "fundo_variado"
+APRENDIDO = "aprendido"  # a scene: the learned salient-object maps seed GrabCut (see _aprendido)
+# What recortar may be asked to use (bench/ and the tests compare them): both methods combined
+# (the service's), the classical one alone, one model alone.
+COMBINADO, CLASSICO = "combinado", "classico"
+METODOS = (COMBINADO, CLASSICO, saliencia.PEQUENO, saliencia.GRANDE)
 
 _ALPHA_MODES = ("RGBA", "LA", "PA")
 _MIN_TRANSPARENT = 0.01  # share of transparent pixels for the alpha to be the mask
@@ -85,14 +91,50 @@ class Recorte:
         return self.mascara.point(lambda v: 255 if v >= 128 else 0).getbbox()
 
 
-def recortar(imagem: Image.Image) -> Recorte:
-    """The product's mask in `imagem` (any mode; an alpha channel with transparency is used as is)."""
+def recortar(imagem: Image.Image, metodo: str = COMBINADO) -> Recorte:
+    """The product's mask in `imagem` (any mode; an alpha channel with transparency is used as is).
+
+    Combined (the default): the classical method first; its answer stands where it is exact and
+    fast, a plain backdrop it separates. Elsewhere (a scene, or a backdrop it could not separate)
+    the learned maps decide, and the classical cut only adds its agreement to the signals."""
+    if metodo not in METODOS:
+        raise ValueError(f"metodo {metodo!r}: one of {METODOS}")
     if imagem.mode in _ALPHA_MODES or (imagem.mode == "P" and "transparency" in imagem.info):
         alpha = imagem.convert("RGBA").getchannel("A")
         transparent = np.count_nonzero(np.asarray(alpha) < 128) / max(1, alpha.width * alpha.height)
         if transparent >= _MIN_TRANSPARENT and alpha.getbbox() is not None:
             return Recorte(alpha, 1.0, TRANSPARENCIA)
-    return _segmentar(np.asarray(imagem.convert("RGB")))
+    rgb = np.asarray(imagem.convert("RGB"))
+    recorte = _recortar_rgb(_no_lado_de_trabalho(rgb), metodo)
+    if recorte.mascara is None or recorte.mascara.size == imagem.size:
+        return recorte
+    mascara = recorte.mascara.resize(imagem.size, Image.Resampling.BILINEAR)
+    return Recorte(mascara, recorte.confianca, recorte.metodo, recorte.sinais)
+
+
+def _no_lado_de_trabalho(rgb: np.ndarray) -> np.ndarray:
+    """The photo with its long side at LADO_RECORTE, larger or smaller: every caller (the check,
+    the production and test renderers, the edits) cuts the same pixels out and gets the same
+    verdict, whatever size or format the photo came in."""
+    height, width = rgb.shape[:2]
+    if max(height, width) == LADO_RECORTE:
+        return rgb
+    scale = LADO_RECORTE / max(height, width)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    if scale < 1:
+        return _resize(rgb, size)
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_CUBIC)
+
+
+def _recortar_rgb(rgb: np.ndarray, metodo: str) -> Recorte:
+    if metodo in saliencia.MODELOS:
+        return _aprendido(rgb, None, (metodo,))
+    classico = _segmentar(rgb)
+    if metodo == CLASSICO or not saliencia.disponivel(saliencia.PEQUENO):
+        return classico
+    if classico.separavel and classico.metodo == FUNDO_UNIFORME:
+        return classico
+    return _aprendido(rgb, classico, None)
 
 
 def _segmentar(rgb: np.ndarray) -> Recorte:
@@ -119,6 +161,175 @@ def _segmentar(rgb: np.ndarray) -> Recorte:
     full = np.zeros((height, width), np.uint8)
     full[vy0:vy1, vx0:vx1] = soft
     return Recorte(Image.fromarray(full, "L"), _confianca(sinais), esboco.metodo, sinais)
+
+
+# -- the learned cut ---------------------------------------------------------------------------------
+
+_MAPA_PRODUTO, _MAPA_FUNDO = 0.8, 0.1  # map values GrabCut takes as product, background, for sure
+_DUVIDA = (0.2, 0.8)  # a map value in between is the model's doubt
+_GRADE = saliencia.LADO_ENTRADA  # the maps' side: the signals are measured on that grid
+_SEGURO_COM_UM = 0.95  # the small model's cut alone is trusted this much: the big one is not asked
+_MARGEM_VISTA = 0.25  # round the product's box, for the closer look (share of its long side)
+
+
+def _aprendido(rgb: np.ndarray, classico: Recorte | None, modelos: tuple[str, ...] | None) -> Recorte:
+    """A scene: salient-object maps of the whole photo seed GrabCut, which settles the edge by
+    colour, and the guided filter carries it to the photo's resolution. The small model looks
+    first; where its cut is not plainly right (`_SEGURO_COM_UM`), the big one looks too and both
+    maps seed the cut. The confidence comes from the maps (agreement across models, and with a
+    closer second look of the small model at the product's box: `escala`), their doubt, and how the
+    mask sits in the frame; the classical cut's agreement is kept as a signal. `modelos` fixes the
+    models (bench/ compares them)."""
+    escolhidos = modelos or (saliencia.PEQUENO,)
+    mapas = {m: saliencia.mapa_entrada(rgb, m) for m in escolhidos}
+    perto: dict[tuple[int, int, int, int], np.ndarray] = {}  # the closer looks taken, by view
+    recorte = _cortar(rgb, mapas, classico, escolhidos[0], perto)
+    if modelos is None and recorte.confianca < _SEGURO_COM_UM and saliencia.disponivel(saliencia.GRANDE):
+        mapas[saliencia.GRANDE] = saliencia.mapa_entrada(rgb, saliencia.GRANDE)
+        recorte = _cortar(rgb, mapas, classico, escolhidos[0], perto)
+    return recorte
+
+
+def _cortar(
+    rgb: np.ndarray,
+    mapas: dict[str, np.ndarray],
+    classico: Recorte | None,
+    modelo_perto: str,
+    perto: dict[tuple[int, int, int, int], np.ndarray],
+) -> Recorte:
+    """The cut seeded by `mapas`, and its signals."""
+    height, width = rgb.shape[:2]
+    pilha = np.stack(list(mapas.values()))
+    vazio = Recorte(None, 0.0, APRENDIDO, {"n_modelos": float(len(mapas))})
+    mask, small, box = _grabcut_mapas(rgb, pilha)
+    if mask is None:
+        return vazio
+    x0, y0, x1, y1 = box
+    soft = np.zeros((height, width), np.uint8)
+    soft[y0:y1, x0:x1] = _refine(rgb, mask, small, box)
+    if not (soft > 127).any():
+        return vazio
+    vista = _vista(soft > 127)
+    if vista not in perto:
+        vx0, vy0, vx1, vy1 = vista
+        perto[vista] = saliencia.mapa_entrada(rgb[vy0:vy1, vx0:vx1], modelo_perto)
+    sinais = _sinais_aprendidos(pilha, soft, vista, perto[vista], classico)
+    return Recorte(Image.fromarray(soft, "L"), _confianca_aprendida(sinais), APRENDIDO, sinais)
+
+
+def _vista(mask: np.ndarray) -> tuple[int, int, int, int]:
+    """The closer look: the mask's box with a margin, in the photo's pixels."""
+    height, width = mask.shape
+    ys, xs = np.nonzero(mask)
+    margin = round(_MARGEM_VISTA * max(xs.max() - xs.min() + 1, ys.max() - ys.min() + 1))
+    return (
+        max(0, int(xs.min()) - margin),
+        max(0, int(ys.min()) - margin),
+        min(width, int(xs.max()) + 1 + margin),
+        min(height, int(ys.max()) + 1 + margin),
+    )
+
+
+def _grabcut_mapas(
+    rgb: np.ndarray, mapas: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray, tuple[int, int, int, int]]:
+    """GrabCut seeded by the maps, on the box round what any map calls possibly product, at the
+    finest scale that fits the budget: product where every map is sure, background where none sees
+    anything, and the mean's verdict for GrabCut to revise by colour elsewhere."""
+    height, width = rgb.shape[:2]
+    alto, baixo, media = mapas.max(axis=0), mapas.min(axis=0), mapas.mean(axis=0)
+    ys, xs = np.nonzero(alto > _MAPA_FUNDO)
+    if ys.size == 0:
+        return None, rgb, (0, 0, width, height)
+    gh, gw = alto.shape
+    margin = max(2, round(0.03 * max(gh, gw)))
+    sx, sy = width / gw, height / gh
+    box = (
+        max(0, round((xs.min() - margin) * sx)),
+        max(0, round((ys.min() - margin) * sy)),
+        min(width, round((xs.max() + 1 + margin) * sx)),
+        min(height, round((ys.max() + 1 + margin) * sy)),
+    )
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    scale = min(1.0, float(np.sqrt(_GRABCUT_PIXELS / (bw * bh))))
+    cw, ch = max(8, round(bw * scale)), max(8, round(bh * scale))
+    crop = _resize(rgb[box[1] : box[3], box[0] : box[2]], (cw, ch))
+
+    def up(m: np.ndarray) -> np.ndarray:
+        # the map's pixels that cover the box, at the crop's scale
+        full = cv2.resize(m, (width, height), interpolation=cv2.INTER_LINEAR)
+        return cv2.resize(full[box[1] : box[3], box[0] : box[2]], (cw, ch), interpolation=cv2.INTER_AREA)
+
+    lo, hi, mean = up(baixo), up(alto), up(media)
+    labels = np.where(mean >= 0.5, cv2.GC_PR_FGD, cv2.GC_PR_BGD).astype(np.uint8)
+    labels[lo > _MAPA_PRODUTO] = cv2.GC_FGD
+    labels[hi < _MAPA_FUNDO] = cv2.GC_BGD
+    fg = (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)
+    bg = (labels == cv2.GC_BGD) | (labels == cv2.GC_PR_BGD)
+    if not fg.any() or not bg.any():
+        return (mean >= 0.5) if fg.any() else None, crop, box
+    cv2.setRNGSeed(1)
+    cv2.grabCut(
+        crop[..., ::-1].copy(), labels, (0, 0, 0, 0), np.zeros((1, 65)), np.zeros((1, 65)), 2, cv2.GC_INIT_WITH_MASK
+    )
+    return (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD), crop, box
+
+
+def _sinais_aprendidos(
+    mapas: np.ndarray,
+    soft: np.ndarray,
+    vista: tuple[int, int, int, int],
+    perto: np.ndarray,
+    classico: Recorte | None,
+) -> dict[str, float]:
+    """What the learned cut's confidence is made of, each on a grid of the maps' side: the maps
+    against the mask `soft`, and the closer look (`perto`, the map of the `vista` crop) against
+    the mask there."""
+    grade = cv2.resize(soft, (_GRADE, _GRADE), interpolation=cv2.INTER_AREA) > 127
+    vx0, vy0, vx1, vy1 = vista
+    na_vista = cv2.resize(soft[vy0:vy1, vx0:vx1], (_GRADE, _GRADE), interpolation=cv2.INTER_AREA) > 127
+    binarios = mapas > 0.5
+    lo, hi = _DUVIDA
+    duvida = max(float(((m > lo) & (m < hi)).sum() / max(1, (m > 0.5).sum())) for m in mapas)
+    frame = np.concatenate([grade[0], grade[-1], grade[1:-1, 0], grade[1:-1, -1]])
+    sinais = {
+        # the models' masks cover the same pixels (IoU; 1 with one model)
+        "modelos": min((_iou(a, b) for i, a in enumerate(binarios) for b in binarios[i + 1 :]), default=1.0),
+        "escala": _iou(perto > 0.5, na_vista),  # a closer look finds the same product
+        "duvida": duvida,  # map values in doubt, against the product's area
+        "grabcut": _iou(grade, mapas.mean(axis=0) > 0.5),  # GrabCut kept what the maps said
+        "toques": float(_frame_runs(grade)),
+        "moldura": float(frame.mean()),  # share of the photo's frame the mask runs into
+        "area": float(grade.mean()),
+        "n_modelos": float(len(mapas)),
+    }
+    if classico is not None and classico.mascara is not None:
+        antigo = cv2.resize(np.asarray(classico.mascara), (_GRADE, _GRADE), interpolation=cv2.INTER_AREA) > 127
+        sinais["classico"] = _iou(grade, antigo)
+    return sinais
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    union = np.count_nonzero(a | b)
+    return float(np.count_nonzero(a & b) / union) if union else 0.0
+
+
+_SCORES_APRENDIDO = {
+    "escala": ((0.85, 0.95), (0.7, 1.0)),
+    "modelos": ((0.85, 0.95), (0.7, 1.0)),
+    "duvida": ((0.05, 0.15), (1.0, 0.8)),
+    "grabcut": ((0.85, 0.95), (0.7, 1.0)),
+    "toques": ((2.0, 3.0), (1.0, 0.8)),
+    # a mask that runs into the frame holds something the photo cuts: the product is not whole in
+    # it, or a neighbour that goes on outside was taken for part of it (a spoon beside a cup)
+    "moldura": ((0.001, 0.004), (1.0, 0.8)),
+    "area": ((0.01, 0.03), (0.7, 1.0)),
+}
+
+
+def _confianca_aprendida(sinais: dict[str, float]) -> float:
+    scores = [float(np.interp(sinais[name], xs, ys)) for name, (xs, ys) in _SCORES_APRENDIDO.items()]
+    return round(min(scores), 3)
 
 
 # -- the confidence ----------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ stop reaching 0.90 IoU.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -59,6 +59,35 @@ APRENDIDO = "aprendido"  # a scene: the learned salient-object maps seed GrabCut
 # (the service's), the classical one alone, one model alone.
 COMBINADO, CLASSICO = "combinado", "classico"
 METODOS = (COMBINADO, CLASSICO, saliencia.PEQUENO, saliencia.GRANDE)
+_ACORDO_CLASSICO = 0.9  # IoU of the two methods' masks at which they agree on the product
+_DIVERGENTE = 0.8  # the confidence of a cut the two methods disagree on, at most
+
+# Why a cut is not trusted (Recorte.causa), in words a seller acts on: the check's detail
+# (conferencia/regras.py) and the renderers' notes (geracao/render/observacoes.py) say them.
+NADA, DIVERGEM, BORDA, CONTORNO, FUNDO, SOMBRA, PEQUENO_NA_FOTO = (
+    "nada",
+    "divergem",
+    "borda",
+    "contorno",
+    "fundo",
+    "sombra",
+    "pequeno",
+)
+CAUSAS = {
+    NADA: "nenhum objeto se destaca do fundo na foto; fotografe o produto sozinho, de perto, sobre um fundo liso",
+    DIVERGEM: (
+        "os métodos de recorte não concordam sobre onde o produto termina (outros objetos encostados nele ou um "
+        "fundo parecido com ele); afaste os outros objetos e fotografe sobre um fundo liso e claro"
+    ),
+    BORDA: (
+        "o produto encosta na borda da foto (ou um objeto vizinho, que continua fora dela, foi tomado por parte "
+        "dele); fotografe o produto inteiro, com uma margem livre em volta"
+    ),
+    CONTORNO: "o contorno do produto se confunde com o fundo; use um fundo liso de cor diferente da do produto",
+    FUNDO: "o fundo tem textura ou outros objetos em foco; fotografe sobre um fundo liso e claro",
+    SOMBRA: "há uma sombra dura junto à base do produto; use luz difusa, sem flash direto",
+    PEQUENO_NA_FOTO: "o produto ocupa muito pouco da foto; fotografe mais perto",
+}
 
 _ALPHA_MODES = ("RGBA", "LA", "PA")
 _MIN_TRANSPARENT = 0.01  # share of transparent pixels for the alpha to be the mask
@@ -89,6 +118,22 @@ class Recorte:
         if self.mascara is None:
             return None
         return self.mascara.point(lambda v: 255 if v >= 128 else 0).getbbox()
+
+    @property
+    def causa(self) -> str | None:
+        """Why the cut is not trusted, a key of CAUSAS (None when it is): what the seller is told."""
+        if self.separavel or self.metodo == TRANSPARENCIA:
+            return None
+        if self.mascara is None:
+            return NADA
+        if self.sinais.get("divergencia"):
+            return DIVERGEM
+        scores = _SCORES_APRENDIDO if self.metodo == APRENDIDO else _SCORES
+        present = [name for name in scores if name in self.sinais]
+        if not present:
+            return None
+        weakest = min(present, key=lambda name: float(np.interp(self.sinais[name], *scores[name])))
+        return _CAUSA_DO_SINAL[weakest]
 
 
 def recortar(imagem: Image.Image, metodo: str = COMBINADO) -> Recorte:
@@ -134,7 +179,16 @@ def _recortar_rgb(rgb: np.ndarray, metodo: str) -> Recorte:
         return classico
     if classico.separavel and classico.metodo == FUNDO_UNIFORME:
         return classico
-    return _aprendido(rgb, classico, None)
+    aprendido = _aprendido(rgb, classico)
+    if not classico.separavel:
+        return aprendido
+    # Both methods answered on a scene: where they agree on the product, trust it; where they
+    # disagree, one of them is wrong and neither is trusted.
+    if aprendido.sinais.get("classico", 0.0) >= _ACORDO_CLASSICO:
+        return replace(aprendido, confianca=max(aprendido.confianca, classico.confianca))
+    pior = aprendido if aprendido.mascara is not None else classico
+    sinais = {**pior.sinais, "divergencia": 1.0}
+    return replace(pior, confianca=min(pior.confianca, _DIVERGENTE), sinais=sinais)
 
 
 def _segmentar(rgb: np.ndarray) -> Recorte:
@@ -168,35 +222,23 @@ def _segmentar(rgb: np.ndarray) -> Recorte:
 _MAPA_PRODUTO, _MAPA_FUNDO = 0.8, 0.1  # map values GrabCut takes as product, background, for sure
 _DUVIDA = (0.2, 0.8)  # a map value in between is the model's doubt
 _GRADE = saliencia.LADO_ENTRADA  # the maps' side: the signals are measured on that grid
-_SEGURO_COM_UM = 0.95  # the small model's cut alone is trusted this much: the big one is not asked
 _MARGEM_VISTA = 0.25  # round the product's box, for the closer look (share of its long side)
 
 
-def _aprendido(rgb: np.ndarray, classico: Recorte | None, modelos: tuple[str, ...] | None) -> Recorte:
-    """A scene: salient-object maps of the whole photo seed GrabCut, which settles the edge by
-    colour, and the guided filter carries it to the photo's resolution. The small model looks
-    first; where its cut is not plainly right (`_SEGURO_COM_UM`), the big one looks too and both
-    maps seed the cut. The confidence comes from the maps (agreement across models, and with a
-    closer second look of the small model at the product's box: `escala`), their doubt, and how the
-    mask sits in the frame; the classical cut's agreement is kept as a signal. `modelos` fixes the
-    models (bench/ compares them)."""
-    escolhidos = modelos or (saliencia.PEQUENO,)
-    mapas = {m: saliencia.mapa_entrada(rgb, m) for m in escolhidos}
-    perto: dict[tuple[int, int, int, int], np.ndarray] = {}  # the closer looks taken, by view
-    recorte = _cortar(rgb, mapas, classico, escolhidos[0], perto)
-    if modelos is None and recorte.confianca < _SEGURO_COM_UM and saliencia.disponivel(saliencia.GRANDE):
-        mapas[saliencia.GRANDE] = saliencia.mapa_entrada(rgb, saliencia.GRANDE)
-        recorte = _cortar(rgb, mapas, classico, escolhidos[0], perto)
-    return recorte
+def _aprendido(rgb: np.ndarray, classico: Recorte | None, modelos: tuple[str, ...] = (saliencia.PEQUENO,)) -> Recorte:
+    """A scene: the salient-object map of the whole photo seeds GrabCut, which settles the edge by
+    colour, and the guided filter carries it to the photo's resolution. The confidence comes from
+    a closer second look of the same model at the product's box (`escala`: the same product at
+    another scale), the map's doubt, GrabCut's agreement with it, and how the mask sits in the
+    frame; the classical cut's agreement is kept as a signal. The service uses the small model
+    (U²-Netp): on the evaluation set the big one (U²-Net, `modelos`, bench/) made no photo
+    separable that the small one did not, at twice the time (docs/midia.md). With two models,
+    both maps seed the cut and their agreement is one more signal."""
+    mapas = {m: saliencia.mapa_entrada(rgb, m) for m in modelos}
+    return _cortar(rgb, mapas, classico, modelos[0])
 
 
-def _cortar(
-    rgb: np.ndarray,
-    mapas: dict[str, np.ndarray],
-    classico: Recorte | None,
-    modelo_perto: str,
-    perto: dict[tuple[int, int, int, int], np.ndarray],
-) -> Recorte:
+def _cortar(rgb: np.ndarray, mapas: dict[str, np.ndarray], classico: Recorte | None, modelo_perto: str) -> Recorte:
     """The cut seeded by `mapas`, and its signals."""
     height, width = rgb.shape[:2]
     pilha = np.stack(list(mapas.values()))
@@ -210,10 +252,9 @@ def _cortar(
     if not (soft > 127).any():
         return vazio
     vista = _vista(soft > 127)
-    if vista not in perto:
-        vx0, vy0, vx1, vy1 = vista
-        perto[vista] = saliencia.mapa_entrada(rgb[vy0:vy1, vx0:vx1], modelo_perto)
-    sinais = _sinais_aprendidos(pilha, soft, vista, perto[vista], classico)
+    vx0, vy0, vx1, vy1 = vista
+    perto = saliencia.mapa_entrada(rgb[vy0:vy1, vx0:vx1], modelo_perto)
+    sinais = _sinais_aprendidos(pilha, soft, vista, perto, classico)
     return Recorte(Image.fromarray(soft, "L"), _confianca_aprendida(sinais), APRENDIDO, sinais)
 
 
@@ -324,6 +365,24 @@ _SCORES_APRENDIDO = {
     # it, or a neighbour that goes on outside was taken for part of it (a spoon beside a cup)
     "moldura": ((0.001, 0.004), (1.0, 0.8)),
     "area": ((0.01, 0.03), (0.7, 1.0)),
+}
+
+
+_CAUSA_DO_SINAL = {
+    # classical
+    "acordo": FUNDO,
+    "contorno": CONTORNO,
+    "fundo_nitido": FUNDO,
+    "toques": BORDA,
+    "cruzamentos": FUNDO,
+    "sombra": SOMBRA,
+    # learned
+    "escala": DIVERGEM,
+    "modelos": DIVERGEM,
+    "duvida": CONTORNO,
+    "grabcut": CONTORNO,
+    "moldura": BORDA,
+    "area": PEQUENO_NA_FOTO,
 }
 
 

@@ -23,7 +23,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-PEQUENO, GRANDE = "u2netp", "u2net"  # 4.5 MB of weights, 176 MB: the big one is finer on clutter
+# 4.5 MB of weights, 176 MB. The service uses the small one; the big one is measured beside it
+# (bench/qualidade_midia.py) and installed for the tests only (artefatos.toml, docs/midia.md).
+PEQUENO, GRANDE = "u2netp", "u2net"
 MODELOS = (PEQUENO, GRANDE)
 LADO_ENTRADA = 320  # both were trained at 320 × 320
 _MEDIA = np.array([0.485, 0.456, 0.406], np.float32)  # ImageNet's, as U²-Net was trained

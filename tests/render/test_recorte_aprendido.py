@@ -21,8 +21,8 @@ from graphql_api.midia.recorte import APRENDIDO, CLASSICO, FUNDO_UNIFORME, Recor
 from tests.render.cenarios import Cenario, cenario, iou
 
 precisa_dos_modelos = pytest.mark.skipif(
-    not (saliencia.disponivel(saliencia.PEQUENO) and saliencia.disponivel(saliencia.GRANDE)),
-    reason=f"U²-Net weights not in {saliencia.diretorio()}: scripts/install extracts them (artefatos.toml)",
+    not saliencia.disponivel(saliencia.PEQUENO),
+    reason=f"U²-Netp's weights not in {saliencia.diretorio()}: scripts/install extracts them (artefatos.toml)",
 )
 
 SIDE = 1000
@@ -113,4 +113,4 @@ def test_the_maps_are_the_photos_size_and_nothing_stands_out_of_a_blank_one():
     truth = np.asarray(_cena("toalha_xadrez").mascara) > 127
     assert mapa[truth].mean() > 0.8 and mapa[~truth].mean() < 0.1
     blank = np.full((480, 640, 3), 237, np.uint8)
-    assert not saliencia.mapa(blank, saliencia.GRANDE).any()
+    assert not saliencia.mapa(blank, saliencia.PEQUENO).any()

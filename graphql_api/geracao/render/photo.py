@@ -156,7 +156,7 @@ def prepare(path: Path | str, max_side: int) -> PreparedPhoto:
     origem = Placement(img.width / original[0], 0, 0)
     box = _box(mask) if mask is not None else None
     if mask is None or box is None:
-        note = observacoes.fundo_mantido(incerto=recorte.mascara is not None)
+        note = observacoes.fundo_mantido(recorte.mascara is not None, recorte.causa)
         flat = _flatten(img)
         return PreparedPhoto(
             flat, None, Box(0, 0, *flat.size), recorte.confianca, max(original), plain, origem, (note,)

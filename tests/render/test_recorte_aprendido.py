@@ -19,6 +19,7 @@ from graphql_api.midia import saliencia
 from graphql_api.midia.enquadramento import CONFIANCA_MINIMA
 from graphql_api.midia.recorte import APRENDIDO, CLASSICO, FUNDO_UNIFORME, Recorte, recortar
 from tests.render.cenarios import Cenario, cenario, iou
+from tests.render.fotos_reais import faltando, foto_real
 
 precisa_dos_modelos = pytest.mark.skipif(
     not saliencia.disponivel(saliencia.PEQUENO),
@@ -114,3 +115,17 @@ def test_the_maps_are_the_photos_size_and_nothing_stands_out_of_a_blank_one():
     assert mapa[truth].mean() > 0.8 and mapa[~truth].mean() < 0.1
     blank = np.full((480, 640, 3), 237, np.uint8)
     assert not saliencia.mapa(blank, saliencia.PEQUENO).any()
+
+
+@precisa_dos_modelos
+@pytest.mark.skipif(bool(faltando()), reason="real photos not installed: scripts/install --test")
+@pytest.mark.parametrize("nome", ["cafe-conjunto", "kiwis", "moto-esquerda", "relogio-borrado", "caneca-github"])
+def test_a_real_photo_gets_one_verdict_whatever_its_size_and_format(nome):
+    # the coffee cup once got 0.70 at 1122 px as JPEG and 0.93 at 561 px as PNG
+    cuts = [
+        recortar(foto_real(nome, lado, formato).imagem)
+        for lado, formato in ((561, "png"), (1122, "jpeg"), (2000, "jpeg"))
+    ]
+    assert len({c.separavel for c in cuts}) == 1, [c.confianca for c in cuts]
+    assert len({c.causa for c in cuts}) == 1
+    assert max(c.confianca for c in cuts) - min(c.confianca for c in cuts) <= 0.02

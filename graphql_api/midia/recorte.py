@@ -1,15 +1,22 @@
 """The product cut out from its photo: a mask and the service's own confidence in it.
 
 Shared by the quality check (which warns before anything renders) and the renderers (which frame,
-shadow and measure the product from the mask). Pure and CPU-bound, no model downloaded: OpenCV's
-core and NumPy. Callers run it in a worker process or a render thread.
+shadow and measure the product from the mask). CPU-bound: OpenCV's core, NumPy, and for scenes a
+salient-object model run by onnxruntime (graphql_api/midia/saliencia.py; its weights are installed
+by scripts/install, never fetched here). Callers run it in a worker process or a render thread.
 
     recorte = recortar(imagem)       # RGB, or RGBA whose transparency is the answer
     recorte.separavel                # confianca >= CONFIANCA_MINIMA
     recorte.mascara                  # L, the photo's size, 255 = product, a pixel or two of feather
     recorte.sinais                   # what the confidence was made of
+    recorte.causa                    # why it is not trusted (a key of CAUSAS), None when it is
 
-How. A product photographed in focus has a sharp edge all round it; its cast shadow, a floor's
+Every photo is cut at one working size, LADO_RECORTE, whatever size it comes in: one photo, one
+verdict. A plain backdrop the classical method below separates keeps its answer; a scene (a table,
+a shelf, outdoors) is cut by the learned maps (`_aprendido`), where the classical answer only
+confirms or contradicts.
+
+The classical method. A product photographed in focus has a sharp edge all round it; its cast shadow, a floor's
 gradient, vignetting, wood grain or a shelf out of focus have none. So:
 
 1. Sharp edges, on a copy of at most 512 px: a step in Lab colour that is large against the photo's

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.harness import BACKEND
+from tests.harness import BACKEND, migrated_sqlite_database
 from tests.processes import start_vitrine
 
 pytest_plugins = ["tests.harness"]
@@ -61,7 +61,8 @@ def service() -> str:
         # signs media links): the service must serve from the same one.
         data_dir = Path(os.environ["VITRINE_DATA_DIR"])
     else:
-        data_dir = Path(tempfile.mkdtemp(prefix="vitrine-e2e-"))
+        # a copy of the run's migrated database: the service starts without migrating
+        data_dir = migrated_sqlite_database(Path(tempfile.mkdtemp(prefix="vitrine-e2e-")))
     env = os.environ | {
         "VITRINE_DATA_DIR": str(data_dir),
         "VITRINE_PORT": str(port),

@@ -67,6 +67,7 @@ from strawberry.schema.schema_converter import GraphQLCoreConverter
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.direct_call import DirectCall, direct_call
+from graphql_api.schema import schema
 
 # Where Strawberry keeps its own definition of each GraphQL type, field and the schema itself.
 _STRAWBERRY_FIELD = GraphQLCoreConverter.DEFINITION_BACKREF
@@ -501,8 +502,6 @@ class Operation:
     @property
     def document(self) -> DocumentNode:
         if self._document is None:
-            from graphql_api.schema import schema
-
             document = parse(self.source)
             errors = validate(schema._schema, document)
             if errors:
@@ -563,8 +562,6 @@ def _build(
 
 
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
-    from graphql_api.schema import schema
-
     executor = _build(schema._schema, operation, context, variables)
     if isinstance(executor, list):  # the variables were refused
         return unwrap(ExecutionResult(None, errors=executor))

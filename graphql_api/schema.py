@@ -19,7 +19,6 @@ from graphql_api.equipe import schema as equipe
 from graphql_api.geracao import schema as geracao
 from graphql_api.integracao import schema as integracao
 from graphql_api.oauth import schema as oauth
-from graphql_api.plano import schema as plano
 from graphql_api.produto import schema as produto
 from graphql_api.recarga import schema as recarga
 from graphql_api.usuario import schema as usuario
@@ -43,7 +42,6 @@ Query = merge_types(
         oauth.Query,
         vendedor.Query,
         recarga.Query,
-        plano.Query,
     ),
 )
 Mutation = merge_types(
@@ -62,15 +60,15 @@ Mutation = merge_types(
         oauth.Mutation,
         vendedor.Mutation,
         recarga.Mutation,
-        plano.Mutation,
     ),
 )
 
 schema = strawberry.Schema(
     query=Query,
     mutation=Mutation,
-    # Factories, not instances: one per execution. Without them graphql-core validation costs ~2 ms
-    # per operation (the staff endpoint; the doors run the in-process executor, which caches itself).
+    # Factories, not instances: one per execution. Without them graphql-core parses and validates
+    # every operation again (the staff endpoint; the doors run the in-process executor, which
+    # caches itself).
     extensions=[lambda: ParserCache(maxsize=256), lambda: ValidationCache(maxsize=256)],
     config=StrawberryConfig(scalar_map=SCALAR_MAP),
 )

@@ -48,7 +48,7 @@ async def cadastro(page: Page) -> web.StreamResponse:
         dados.pop("senha")
         return page.render("portal/cadastro.html", status=422, valores=dados, erros=erros, erro=erro)
     await page.sign_in(criado["cadastrarIntegrador"]["id"])
-    return page.redirect(HOME, aviso="bem_vindo")
+    return page.redirect(HOME, flash="bem_vindo")
 
 
 routes.get("/entrar", signed_in=False)(sign_in_page)
@@ -58,7 +58,7 @@ routes.post("/entrar", signed_in=False)(sign_in)
 @routes.post("/sair")
 async def sair(page: Page) -> web.StreamResponse:
     await page.sign_out()
-    return page.redirect("/entrar", aviso="saiu")
+    return page.redirect("/entrar", flash="saiu")
 
 
 @routes.get("/senha/esqueci", signed_in=False)
@@ -69,7 +69,7 @@ async def esqueci_form(page: Page) -> web.StreamResponse:
 @routes.post("/senha/esqueci", signed_in=False)
 async def esqueci(page: Page) -> web.StreamResponse:
     await page.run(PEDIR_REDEFINICAO, email=await page.field("email"))
-    return page.redirect("/entrar", aviso="link_enviado")
+    return page.redirect("/entrar", flash="link_enviado")
 
 
 @routes.get("/senha/definir", signed_in=False)
@@ -93,7 +93,7 @@ async def definir(page: Page) -> web.StreamResponse:
         link = (await page.run(LINK_SENHA, token=token))["linkSenha"]
         return page.render("portal/definir_senha.html", status=422, link=link, token=token, erros=erros, erro=erro)
     page.set_session(None)  # every session of that person ended with the new password
-    return page.redirect("/entrar", aviso="senha_definida")
+    return page.redirect("/entrar", flash="senha_definida")
 
 
 @routes.get("/reautenticar")
@@ -113,7 +113,7 @@ async def reautenticar(page: Page) -> web.StreamResponse:
         return page.render(
             "portal/reautenticar.html", status=error.status, proximo=safe_next(proximo), erros=erros, erro=erro
         )
-    return page.redirect(safe_next(proximo), aviso="reautenticado")
+    return page.redirect(safe_next(proximo), flash="reautenticado")
 
 
 @routes.post("/ambiente")

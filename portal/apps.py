@@ -116,7 +116,7 @@ async def editar(page: Page) -> web.StreamResponse:
         if error.type != "VALIDATION_FAILED":
             raise
         return await _detail(page, app_id, status=error.status, valores=valores, **_erros(error))
-    return page.redirect(f"/apps/{app_id}", aviso="app_atualizado")
+    return page.redirect(f"/apps/{app_id}", flash="app_atualizado")
 
 
 async def _confirmar(page: Page, template: str, *, status: int = 200, **extra) -> web.StreamResponse:
@@ -167,4 +167,4 @@ async def desativar_confirmar(page: Page) -> web.StreamResponse:
 @routes.post("/apps/{id}/desativar")
 async def desativar(page: Page) -> web.StreamResponse:
     await page.run(ops.DESATIVAR_APP, id=page.request.match_info["id"])
-    return page.redirect("/apps", aviso="app_desativado")
+    return page.redirect("/apps", flash="app_desativado")

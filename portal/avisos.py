@@ -98,7 +98,7 @@ async def registrar(page: Page) -> web.StreamResponse:
         erros, erro = form_errors(error, REGISTRO_FIELDS)
         return await _listing(page, status=error.status, erros=erros, erro=erro, valores=valores)
     if not registro["criado"]:
-        return page.redirect(f"/avisos/{registro['aviso']['id']}", aviso="aviso_atualizado")
+        return page.redirect(f"/avisos/{registro['aviso']['id']}", flash="aviso_atualizado")
     # Rendered, not redirected: the secret exists only in this response (Cache-Control: no-store).
     return await _listing(page, status=201, novo=registro)
 
@@ -150,7 +150,7 @@ async def testes(page: Page) -> web.StreamResponse:
 async def testar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
     await page.run(ops.TESTAR_AVISO, dados=entrada(PedidoTeste, {"avisoId": aviso_id}))
-    return page.redirect(f"/avisos/{aviso_id}", aviso="testes_enviados")
+    return page.redirect(f"/avisos/{aviso_id}", flash="testes_enviados")
 
 
 @routes.post("/avisos/{id}/eventos")
@@ -166,7 +166,7 @@ async def alterar_eventos(page: Page) -> web.StreamResponse:
             raise
         erros, erro = form_errors(error, {"eventos"})
         return await _detail(page, aviso_id, status=422, erros=erros, erro=erro, marcados=marcados)
-    return page.redirect(f"/avisos/{aviso_id}", aviso="aviso_atualizado")
+    return page.redirect(f"/avisos/{aviso_id}", flash="aviso_atualizado")
 
 
 @routes.get("/avisos/{id}/segredo")
@@ -210,14 +210,14 @@ async def remover_confirmar(page: Page) -> web.StreamResponse:
 @routes.post("/avisos/{id}/remover")
 async def remover(page: Page) -> web.StreamResponse:
     await page.run(ops.REMOVER_AVISO, id=page.request.match_info["id"])
-    return page.redirect("/avisos", aviso="aviso_removido")
+    return page.redirect("/avisos", flash="aviso_removido")
 
 
 @routes.post("/avisos/{id}/entregas/{entregaId}/reenviar")
 async def reenviar(page: Page) -> web.StreamResponse:
     aviso_id = page.request.match_info["id"]
     await page.run(ops.REENVIAR_ENTREGA, avisoId=aviso_id, entregaId=page.request.match_info["entregaId"])
-    return page.redirect(f"/avisos/{aviso_id}", aviso="reenvio")
+    return page.redirect(f"/avisos/{aviso_id}", flash="reenvio")
 
 
 @routes.post("/avisos/{id}/amostra")
@@ -232,7 +232,7 @@ async def enviar_amostra(page: Page) -> web.StreamResponse:
             raise
         erros, erro = form_errors(error, {"tipo"})
         return await _detail(page, aviso_id, status=422, erros=erros, erro=erro)
-    return page.redirect(f"/avisos/{aviso_id}/entregas/{entrega['id']}", aviso="amostra_enviada")
+    return page.redirect(f"/avisos/{aviso_id}/entregas/{entrega['id']}", flash="amostra_enviada")
 
 
 @routes.get("/avisos/{id}/entregas/{entregaId}")

@@ -60,4 +60,4 @@ async def revogar_confirmar(page: Page) -> web.StreamResponse:
 @routes.post("/chaves/{identificador}/revogar")
 async def revogar(page: Page) -> web.StreamResponse:
     await page.run(REVOGAR, id=page.request.match_info["identificador"])
-    return page.redirect("/chaves", aviso="chave_revogada")
+    return page.redirect("/chaves", flash="chave_revogada")

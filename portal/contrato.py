@@ -41,4 +41,4 @@ async def aceitar(page: Page) -> web.StreamResponse:
             raise  # REAUTHENTICATION_REQUIRED asks for the password and comes back here
         # A new version was published while the page was open: show it and say so.
         return await _page(page, status=422, erro=form_errors(error, set())[1])
-    return page.redirect("/contrato", aviso="contrato_aceito")
+    return page.redirect("/contrato", flash="contrato_aceito")

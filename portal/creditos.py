@@ -87,7 +87,7 @@ async def extrato(page: Page) -> web.StreamResponse:
 @routes.post("/extrato/recarregar")
 async def recarregar(page: Page) -> web.StreamResponse:
     await page.run(RECARREGAR)
-    return page.redirect("/extrato", aviso="recarregado")
+    return page.redirect("/extrato", flash="recarregado")
 
 
 @routes.post("/extrato/comprar")
@@ -132,14 +132,14 @@ async def mudar_plano(page: Page) -> web.StreamResponse:
         return await _plano(page, status=error.status, erro=erro)
     agendada = atual["mudancaAgendada"]
     if agendada and agendada["motivo"] == "reducao" and agendada["plano"]["codigo"] == codigo:
-        return page.redirect("/plano", aviso="plano_agendado")
-    return page.redirect("/plano", aviso="plano_alterado")
+        return page.redirect("/plano", flash="plano_agendado")
+    return page.redirect("/plano", flash="plano_alterado")
 
 
 @routes.post("/plano/cancelar")
 async def cancelar_mudanca(page: Page) -> web.StreamResponse:
     await page.run(ops_plano.CANCELAR_MUDANCA_PLANO)
-    return page.redirect("/plano", aviso="mudanca_cancelada")
+    return page.redirect("/plano", flash="mudanca_cancelada")
 
 
 # -- the Créditos page: balance by pool, the cycle's usage chart, the ledger with filters, plan and

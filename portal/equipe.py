@@ -42,7 +42,7 @@ async def convidar(page: Page) -> web.StreamResponse:
             raise
         erros, erro = form_errors(error, CONVITE_FIELDS)
         return await _team(page, status=422, valores=dados, erros=erros, erro=erro)
-    return page.redirect("/equipe", aviso="convite_enviado")
+    return page.redirect("/equipe", flash="convite_enviado")
 
 
 @routes.post("/equipe/{id}/papel")
@@ -54,7 +54,7 @@ async def alterar_papel(page: Page) -> web.StreamResponse:
         if error.type != "VALIDATION_FAILED":
             raise
         return await _team(page, status=422, erro_de=(usuario_id, form_errors(error, set())[1]))
-    return page.redirect("/equipe", aviso="papel_alterado")
+    return page.redirect("/equipe", flash="papel_alterado")
 
 
 @routes.get("/equipe/{id}/remover")
@@ -75,4 +75,4 @@ async def remover(page: Page) -> web.StreamResponse:
         if error.type != "VALIDATION_FAILED":
             raise
         return await _team(page, status=422, erro_de=(usuario_id, form_errors(error, set())[1]))
-    return page.redirect("/equipe", aviso="usuario_removido")
+    return page.redirect("/equipe", flash="usuario_removido")

@@ -48,7 +48,7 @@ async def pedir_producao(page: Page) -> web.StreamResponse:
             raise
         # The refusal is shown where the button is: the steps still missing, or the suspension.
         return await _page(page, status=error.status, recusa=error)
-    return page.redirect("/integracao", aviso="producao_liberada")
+    return page.redirect("/integracao", flash="producao_liberada")
 
 
 @routes.get("/integracao/limpar")

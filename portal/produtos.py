@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from graphql_api.conferencia.catalog import CATALOGO
+from graphql_api.conferencia.catalog import CATALOG
 from graphql_api.core.errors import ApiError
 from graphql_api.core.inputs import entrada
 from graphql_api.executor import Operation
@@ -74,7 +74,7 @@ async def _render(page: Page, *, status: int = 200, erros: dict[str, str] | None
         resultados=resultados,
         geracoes=veredito["geracoes"]["itens"],
         precos={p["tipo"]: p for p in data["precos"]},
-        catalogo=CATALOGO,
+        catalog=CATALOG,
         tipos_midia=TIPOS_MIDIA,
         videos=VIDEOS,
         avatares={a: ROTULOS_AVATAR[a] for a in AVATARES},
@@ -95,7 +95,7 @@ async def conferir(page: Page) -> web.StreamResponse:
     conta_id, codigo = page.request.match_info["conta"], page.request.match_info["codigo"]
     data = await page.run(PRODUTO, conta=conta_id, contaId=conta_id, codigo=codigo)
     await page.run(CONFERIR, produtoId=data["produto"]["id"])
-    return page.redirect(_path(conta_id, codigo), aviso="conferencia_iniciada")
+    return page.redirect(_path(conta_id, codigo), flash="conferencia_iniciada")
 
 
 async def _order(page: Page, operation: Operation, form: str, dados: dict) -> web.StreamResponse:
@@ -112,7 +112,7 @@ async def _order(page: Page, operation: Operation, form: str, dados: dict) -> we
         mensagem = " ".join([error.description or error.message or error.kind.message, *detalhes])
         return await _render(page, status=error.status, erros={form: mensagem})
     geracao = next(iter(result.values()))
-    return page.redirect(f"/geracoes/{geracao['id']}", aviso="pedido_recebido")
+    return page.redirect(f"/geracoes/{geracao['id']}", flash="pedido_recebido")
 
 
 async def _produto_id(page: Page) -> str:

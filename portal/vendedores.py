@@ -49,13 +49,13 @@ async def cadastro(page: Page) -> web.StreamResponse:
     await page.sign_in(criado["cadastrarVendedor"]["id"])
     if proximo:  # back to what asked for the sign-up (the consent page), untouched
         return page.redirect(page.safe_next(proximo))
-    return page.redirect(SELLER_HOME, aviso="vendedor_bem_vindo")
+    return page.redirect(SELLER_HOME, flash="vendedor_bem_vindo")
 
 
 @routes.post("/vendedor/sair")
 async def sair(page: Page) -> web.StreamResponse:
     await page.sign_out()
-    return page.redirect(SELLER.sign_in, aviso="saiu")
+    return page.redirect(SELLER.sign_in, flash="saiu")
 
 
 @routes.get("/vendedor/apps")
@@ -70,4 +70,4 @@ async def revogar(page: Page) -> web.StreamResponse:
     """Same effect as /oauth/revogar: every authorisation of the seller to the app ends, its tokens
     answer 401 at once and the linked account pauses (until the seller authorises it again)."""
     await page.run(oauth_ops.REVOGAR_APP_CONECTADO, appId=page.request.match_info["appId"])
-    return page.redirect(SELLER_HOME, aviso="app_revogado")
+    return page.redirect(SELLER_HOME, flash="app_revogado")

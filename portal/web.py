@@ -67,8 +67,11 @@ def with_media_origin(csp: str, origin: str) -> str:
     return csp.replace("img-src 'self' data:;", f"img-src 'self' data: {origin}; media-src 'self' {origin};")
 
 
-# Messages a redirect may ask the next page to show (?aviso=code): fixed texts, never user input.
-NOTICES = {
+# Flash messages: a one-off text for the person that a redirect asks the next page to show, by
+# code in the query (?aviso=code; the parameter keeps the name portal links already carry). Fixed
+# texts, never user input. Not to be confused with an aviso, a signed notice to an integrator.
+FLASH_PARAM = "aviso"
+FLASH_MESSAGES = {
     "saiu": "Você saiu. Até logo!",
     "senha_definida": "Senha definida. Entre com o seu e-mail e a nova senha.",
     "link_enviado": "Se o e-mail tiver conta, enviamos um link para redefinir a senha. Ele vale 1 hora.",
@@ -323,7 +326,7 @@ class Page:
     # -- responses --------------------------------------------------------------------------
 
     def render(self, template: str, *, status: int = 200, **context: Any) -> web.Response:
-        notice = NOTICES.get(self.query("aviso"))
+        flash = FLASH_MESSAGES.get(self.query(FLASH_PARAM))
         html = templates.get_template(template).render(
             sessao=self.sessao,
             vendedor=self.vendedor,
@@ -331,7 +334,7 @@ class Page:
             path=self.request.path_qs,
             current=self.request.path,
             can=self.can,
-            notice=notice,
+            flash=flash,
             fuso=Fuso.of(self.request.cookies.get(ZONE_COOKIE)),
             docs_url=self.runtime.settings.docs_url,
             api_url=self.runtime.settings.api_url,
@@ -339,9 +342,10 @@ class Page:
         )
         return self._finish(web.Response(text=html, status=status, content_type="text/html"))
 
-    def redirect(self, location: str, **notice: str) -> web.Response:
-        if notice:
-            location += ("&" if "?" in location else "?") + urlencode(notice)
+    def redirect(self, location: str, *, flash: str | None = None) -> web.Response:
+        """See `location` next, showing the flash message of code `flash` there (FLASH_MESSAGES)."""
+        if flash:
+            location += ("&" if "?" in location else "?") + urlencode({FLASH_PARAM: flash})
         if self.is_htmx:  # htmx follows a 3xx inside the swap; a full navigation is meant here
             response = web.Response(status=204, headers={"HX-Redirect": location})
         else:

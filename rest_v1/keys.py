@@ -5,7 +5,7 @@ from typing import NamedTuple
 
 from aiohttp import web
 
-from graphql_api.chave.service import Authenticated
+from graphql_api.chave.service import Autenticacao
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from rest_v1.routing import MethodTable
@@ -29,7 +29,7 @@ METHODS = web.AppKey("methods", MethodTable)  # the methods each path allows (th
 REQUEST_ID = web.RequestKey("request_id", str)  # request_id
 CORS_ORIGIN = web.RequestKey("cors_origin", str)  # cors: the Origin allowed to read the answer
 STARTED = web.RequestKey("started", float)  # request_id: perf_counter at arrival
-AUTH = web.RequestKey("auth", Authenticated)  # auth
+AUTH = web.RequestKey("auth", Autenticacao)  # auth
 CONTEXT = web.RequestKey("context", Context)  # auth: the GraphQL Context of this request
 # auth: set even when authentication failed, if the credential names its integrator
 CALL_TENANT = web.RequestKey("call_tenant", CallTenant)

@@ -4,16 +4,16 @@
   "use strict";
 
   function anunciar(texto) {
-    var aviso = document.getElementById("copia-anuncio");
-    if (!aviso) {
-      aviso = document.createElement("p");
-      aviso.id = "copia-anuncio";
-      aviso.className = "sr-only";
-      aviso.setAttribute("role", "status");
-      document.body.appendChild(aviso);
+    var anuncio = document.getElementById("copia-anuncio");
+    if (!anuncio) {
+      anuncio = document.createElement("p");
+      anuncio.id = "copia-anuncio";
+      anuncio.className = "sr-only";
+      anuncio.setAttribute("role", "status");
+      document.body.appendChild(anuncio);
     }
-    aviso.textContent = "";
-    window.setTimeout(function () { aviso.textContent = texto; }, 50);
+    anuncio.textContent = "";
+    window.setTimeout(function () { anuncio.textContent = texto; }, 50);
   }
 
   function copiar(texto) {

@@ -95,7 +95,7 @@ def wire_task_port(*, now: bool = True) -> None:
     """Install this broker behind graphql_api.core.tarefas, with every task registered now (the
     web process and the worker, which run tasks) or at the first task queued (`now=False`: the
     command line, where most commands queue nothing and importing every task module, OpenCV and
-    NumPy included, was about half of a command's time)."""
+    NumPy included, would be much of a command's time)."""
     from graphql_api.core import tarefas
     from tasks import registry
 

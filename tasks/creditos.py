@@ -1,8 +1,8 @@
 """Credit and quota e-mail alerts: judged from the wallet's state after a movement that may call
-for one (graphql_api/plano/alertas.py); idempotent, so a repeated task changes nothing."""
+for one (graphql_api/creditos/avaliacao.py); idempotent, so a repeated task changes nothing."""
 
 from graphql_api.core.transactions import transaction
-from graphql_api.plano import alertas
+from graphql_api.creditos import alertas, avaliacao
 from tasks.broker import broker, runtime
 
 
@@ -10,4 +10,4 @@ from tasks.broker import broker, runtime
 async def alertar(integrador_id: str, ambiente: str) -> None:
     settings = runtime().settings
     async with transaction():
-        await alertas.avaliar(integrador_id, ambiente, smtp_url=settings.smtp_url, docs_url=settings.docs_url)
+        await avaliacao.avaliar(integrador_id, ambiente, smtp_url=settings.smtp_url, docs_url=settings.docs_url)

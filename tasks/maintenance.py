@@ -5,9 +5,9 @@ the recovery sweeps of quality checks, generations, e-mail and notices."""
 
 from graphql_api.chamada import service as chamadas
 from graphql_api.core.purge import Purge
+from graphql_api.creditos import planos
 from graphql_api.idempotencia import service as idempotency_store
 from graphql_api.oauth import tokens as oauth_tokens
-from graphql_api.plano import service as planos
 from graphql_api.recarga import service as recargas
 from graphql_api.usuario import sessoes
 from graphql_api.vendedor import sessoes as sessoes_vendedor
@@ -28,7 +28,7 @@ async def expurgar_chamadas() -> dict:
 @broker.task(task_name="manutencao.expurgar_idempotencia")
 async def expurgar_idempotencia() -> dict:
     purge = Purge()
-    removed = await idempotency_store.purge(purge=purge)
+    removed = await idempotency_store.expurgar(purge=purge)
     return {"chavesRemovidas": removed, "concluido": purge.finished}
 
 

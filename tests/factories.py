@@ -25,7 +25,7 @@ from graphql_api.creditos import service as creditos_service
 from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
 from graphql_api.integrador.models import Integrador
-from graphql_api.plano import service as planos
+from graphql_api.creditos import planos
 from vitrine.keys import RUNTIME
 from tests.fichas import RICA, fotos
 from tests.photos import PhotoHost
@@ -198,7 +198,7 @@ class Factory:
         return (await response.json())["data"]
 
     async def conferido(
-        self, integrator: Integrator, produto: dict, *, timeout: float = 20.0, key: str | None = None
+        self, integrator: Integrator, produto: dict, *, timeout: float = 90.0, key: str | None = None
     ) -> dict:
         """Wait for the check of the product's current version to end; returns the product."""
         path = f"/v1/contas/{produto['contaId']}/produtos/{produto['codigo']}"
@@ -246,6 +246,12 @@ class Relogio:
     def agora(self) -> datetime:
         return relogio_do_dominio.agora()
 
+    def no_comeco_de_um_minuto(self) -> None:
+        """Forward to just after a minute turns: the per-minute windows of the rate limits that a
+        test fills cannot turn while it runs."""
+        segundos = relogio_do_dominio.agora().timestamp() % 60
+        relogio_do_dominio.avancar(timedelta(seconds=60 - segundos + 0.5))
+
 
 @pytest.fixture
 def relogio():
@@ -284,7 +290,7 @@ async def raw_http(client, request: bytes) -> tuple[int, dict[str, str]]:
     return int(head[0].split()[1]), {name.strip().lower(): value.strip() for name, value in headers.items()}
 
 
-async def eventually(check, *, timeout: float = 5.0, interval: float = 0.05):
+async def eventually(check, *, timeout: float = 30.0, interval: float = 0.05):
     """Retry an async check until it stops raising AssertionError (for work done in background)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -36,6 +38,12 @@ _session_id = secrets.token_hex(4)
 _data_dir = Path(tempfile.mkdtemp(prefix=f"vitrine-test-{_session_id}-"))
 _pg_database = f"vitrine_test_{_session_id}"
 REDIS_NAMESPACE = f"test-{_session_id}"
+# What a run prepares once for all its sessions (pytest-xdist's processes inherit this variable
+# from the process that starts them): the migrated databases they copy.
+_run_id = os.environ.setdefault("VITRINE_TEST_RUN", secrets.token_hex(4))
+_run_dir = Path(tempfile.gettempdir()) / f"vitrine-test-run-{_run_id}"
+_run_dir.mkdir(exist_ok=True)
+_pg_template = f"vitrine_test_{_run_id}_modelo"
 
 from tests.processes import ROOT, start_vitrine  # noqa: E402
 from tests.tls import make_tls_files, server_context  # noqa: E402
@@ -50,8 +58,9 @@ CA_PATH, SERVER_CERT, SERVER_KEY = make_tls_files(_data_dir / "tls")
 os.environ["VITRINE_DATA_DIR"] = str(_data_dir)
 os.environ["VITRINE_OUTBOUND_CA_BUNDLE"] = str(CA_PATH)
 os.environ["VITRINE_OUTBOUND_ALLOW_PRIVATE"] = "1"
-# Photo downloads give up after 2 s in tests, so the timeout case stays quick.
-os.environ["VITRINE_FOTO_TIMEOUT_SECONDS"] = "2"
+# Photo downloads give up after 10 s in tests (the service's default is longer): the timeout case
+# stays short, and a test photo server slowed by a busy machine still answers in time.
+os.environ["VITRINE_FOTO_TIMEOUT_SECONDS"] = "10"
 
 
 def _free_port() -> int:
@@ -83,15 +92,6 @@ S3_PORT = _free_port() if BACKEND == "postgres" else None
 S3_BUCKET = f"vitrine-test-{_session_id}"
 _s3: subprocess.Popen | None = None
 if BACKEND == "postgres":
-    from vitrine.infra.process import tied_to_this_process  # noqa: E402
-
-    _s3 = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(S3_PORT)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        preexec_fn=tied_to_this_process(),
-    )
     os.environ["VITRINE_STORAGE_URL"] = f"s3://{S3_BUCKET}/media"
     os.environ["VITRINE_S3_ENDPOINT_URL"] = f"http://127.0.0.1:{S3_PORT}"
     os.environ["VITRINE_S3_ACCESS_KEY_ID"] = "teste"
@@ -110,16 +110,34 @@ else:
     for name in ("VITRINE_DATABASE_URL", "VITRINE_REDIS_URL"):
         os.environ.pop(name, None)
 
-from vitrine import db  # noqa: E402
+from vitrine import db, ligacoes  # noqa: E402
 from vitrine.settings import Settings  # noqa: E402
 
 
 async def _create_pg_database() -> None:
+    """The session's database, a copy of the run's migrated template (made by the first session)."""
     import asyncpg
 
     conn = await asyncpg.connect(PG_ADMIN_URL)
     try:
-        await conn.execute(f'CREATE DATABASE "{_pg_database}"')
+        with _run_lock():
+            if not (_run_dir / "modelo-postgres").exists():
+                await conn.execute(f'DROP DATABASE IF EXISTS "{_pg_template}"')
+                await conn.execute(f'CREATE DATABASE "{_pg_template}"')
+                template_url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{_pg_template}"
+                await db.migrate(Settings(database_url=template_url))
+                (_run_dir / "modelo-postgres").touch()
+            await conn.execute(f'CREATE DATABASE "{_pg_database}" TEMPLATE "{_pg_template}"')
+    finally:
+        await conn.close()
+
+
+async def _drop_pg_template() -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(PG_ADMIN_URL)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{_pg_template}" WITH (FORCE)')
     finally:
         await conn.close()
 
@@ -188,7 +206,18 @@ def _start_worker() -> subprocess.Popen:
     raise RuntimeError("vitrine worker did not start in 30 s")
 
 
+def _runs_tests(config: pytest.Config) -> bool:
+    """False in the process that only hands tests to pytest-xdist's workers (`-n N`): each worker
+    is a session of its own, with its own database, Redis namespace, SMTP, S3 and worker process."""
+    return hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
+    # Tests that call a domain's services directly need its signals and ports connected, as every
+    # process of the service has them.
+    ligacoes.ligar()
+    if not _runs_tests(session.config):
+        return
     try:
         _start_components()
     except BaseException:
@@ -199,55 +228,71 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def _start_components() -> None:
-    global _smtp, _worker
+    global _smtp, _worker, _s3
     from aiosmtpd.controller import Controller
 
     _smtp = Controller(_Inbox(), hostname="127.0.0.1", port=SMTP_PORT)
     _smtp.start()
     if BACKEND == "postgres":
+        from vitrine.infra.process import tied_to_this_process
+
+        _s3 = subprocess.Popen(
+            [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(S3_PORT)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=tied_to_this_process(),
+        )
         asyncio.run(_create_pg_database())
         _create_bucket()
-    asyncio.run(db.migrate(Settings()))
-    if BACKEND == "sqlite":
-        _keep_as_migrated_template(_data_dir / "vitrine.sqlite3")
+    else:
+        migrated_sqlite_database(_data_dir)
+    asyncio.run(db.migrate(Settings()))  # nothing left to apply: loads the catalogue's plans
     if BACKEND == "postgres":
         _worker = _start_worker()
 
 
-# Migrating an empty database takes Tortoise ~10 s on two shared cores (it rebuilds every model of
-# the schema's history for each operation), a copy milliseconds: tests that need a SQLite data
-# directory of their own start from a copy of one database migrated once per run.
-_MIGRATED_TEMPLATE = _data_dir / "migrada" / "vitrine.sqlite3"
+# Migrating an empty database takes Tortoise seconds of CPU (it rebuilds every model of the
+# schema's history for each operation), a copy milliseconds: every session of a run, and every test
+# that needs a data directory of its own, starts from a copy of one database migrated once per run.
+_SQLITE_TEMPLATE = _run_dir / "migrada.sqlite3"
 
 
-def _keep_as_migrated_template(database: Path) -> None:
-    import sqlite3
+@contextmanager
+def _run_lock() -> Iterator[None]:
+    """One session of the run at a time prepares what the others then copy."""
+    import fcntl
 
-    _MIGRATED_TEMPLATE.parent.mkdir(exist_ok=True)
-    # SQLite's backup API: a consistent copy whatever is still in the write-ahead log.
-    source, copy = sqlite3.connect(database), sqlite3.connect(_MIGRATED_TEMPLATE)
-    try:
-        source.backup(copy)
-    finally:
-        source.close()
-        copy.close()
+    with open(_run_dir / "preparo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def migrated_sqlite_database(data_dir: Path) -> Path:
-    """`data_dir` (made if missing) holding a SQLite database just migrated, nothing in it. On the
-    PostgreSQL leg the first call migrates the template, once."""
-    if not _MIGRATED_TEMPLATE.exists():
-        empty = Path(tempfile.mkdtemp(prefix=f"vitrine-test-{_session_id}-vazia-"))
-        env = os.environ | {"VITRINE_DATA_DIR": str(empty), "VITRINE_DATABASE_URL": ""}
-        from vitrine.infra.process import tied_to_this_process
+    """`data_dir` (made if missing) holding a SQLite database just migrated, nothing in it; the
+    first call of the run migrates the template (in a `vitrine migrate` of its own)."""
+    with _run_lock():
+        if not _SQLITE_TEMPLATE.exists():
+            import sqlite3
 
-        subprocess.run(
-            [sys.executable, "-m", "vitrine", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True,
-            timeout=120, preexec_fn=tied_to_this_process(),
-        )
-        _keep_as_migrated_template(empty / "vitrine.sqlite3")
+            from vitrine.infra.process import tied_to_this_process
+
+            empty = Path(tempfile.mkdtemp(dir=_run_dir))
+            env = os.environ | {"VITRINE_DATA_DIR": str(empty), "VITRINE_DATABASE_URL": ""}
+            subprocess.run(
+                [sys.executable, "-m", "vitrine", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True,
+                timeout=300, preexec_fn=tied_to_this_process(),
+            )
+            # SQLite's backup API: a consistent copy whatever is still in the write-ahead log.
+            source, copy = sqlite3.connect(empty / "vitrine.sqlite3"), sqlite3.connect(_run_dir / "migrando.sqlite3")
+            try:
+                source.backup(copy)
+            finally:
+                source.close()
+                copy.close()
+            os.replace(_run_dir / "migrando.sqlite3", _SQLITE_TEMPLATE)
     data_dir.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(_MIGRATED_TEMPLATE, data_dir / "vitrine.sqlite3")
+    shutil.copyfile(_SQLITE_TEMPLATE, data_dir / "vitrine.sqlite3")
     return data_dir
 
 
@@ -292,12 +337,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         _stop_worker(_worker)
     if _smtp is not None:
         _smtp.stop()
-    if BACKEND == "postgres":
+    if BACKEND == "postgres" and _runs_tests(session.config):
         asyncio.run(_drop_pg_database())
         asyncio.run(_drop_redis_namespace())
     if _s3 is not None:
         os.killpg(_s3.pid, signal.SIGTERM)
         _s3.wait(timeout=20)
+    shutil.rmtree(_data_dir, ignore_errors=True)
+    if not hasattr(session.config, "workerinput"):  # the run's own process: its sessions have ended
+        if BACKEND == "postgres":
+            asyncio.run(_drop_pg_template())
+        shutil.rmtree(_run_dir, ignore_errors=True)
 
 
 async def _drop_redis_namespace() -> None:

@@ -1,11 +1,8 @@
 """The call log written by a process of its own, a child of each web process.
 
 In the web process every call costs its event loop the masking and encoding of its record, and on
-SQLite the INSERTs run in a thread of the same interpreter. Measured on one server with modes
-switched between alternating rounds (bench/registro_cauda.py): the loop spent ~50 µs more CPU per
-call masking and encoding than with the record dropped, about a sixth of the bare handler's whole
-request, and more than the same function takes in a tight loop (the caches are cold between
-requests). Here the web process only hands the raw records over: one `marshal` of the batch,
+SQLite the INSERTs run in a thread of the same interpreter (docs/decisoes/0001-registro-de-chamadas.md
+says how much). Here the web process only hands the raw records over: one `marshal` of the batch,
 written to the child's stdin; the child masks, encodes and inserts them with the same code
 (`CallLogWriter.write_now`) and answers one line per batch. The web process keeps the buffer and
 the listeners (integration steps, keys' last use): they see a batch once the child says it is
@@ -45,6 +42,9 @@ _FIELDS = tuple(f.name for f in dataclasses.fields(CallRecord) if f.name not in 
 _fields_of = operator.attrgetter(*_FIELDS)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _FRAME_HEADER = 4  # bytes of each frame's length, big-endian
+# A new child's start (a Python start-up and its imports) is not a wedge: on a busy machine it
+# can take far longer than a batch ever should, so it has its own, generous limit.
+START_TIMEOUT_SECONDS = 60.0
 
 
 def _wire(record: CallRecord) -> tuple:
@@ -138,24 +138,22 @@ class CallLogProcess(CallLogWriter):
         # The settings go over the pipe, not the command line: they hold the secret key.
         child.stdin.write(_frame(self._settings.model_dump_json().encode()))
         await child.stdin.drain()
-        if await self._answer(child) != b"ready\n":
+        if await self._answer(child, START_TIMEOUT_SECONDS) != b"ready\n":
             await child.wait()
             raise CallLogChildFailed(f"the call log's process did not start (exit {child.returncode})")
         self._child = child
         return child
 
-    async def _answer(self, child: asyncio.subprocess.Process) -> bytes:
+    async def _answer(self, child: asyncio.subprocess.Process, timeout: float | None = None) -> bytes:
         """The child's next line; b"" when it ended, or when it stayed silent past the timeout
         (then it is killed: whatever it held goes to the next child, and the insert skips rows
         it may have stored)."""
         assert child.stdout is not None
+        timeout = timeout or self._settings.call_log_process_timeout_seconds
         try:
-            return await asyncio.wait_for(child.stdout.readline(), self._settings.call_log_process_timeout_seconds)
+            return await asyncio.wait_for(child.stdout.readline(), timeout)
         except TimeoutError:
-            log.error(
-                "call log: its process answered nothing in %.0f s; killed and replaced",
-                self._settings.call_log_process_timeout_seconds,
-            )
+            log.error("call log: its process answered nothing in %.0f s; killed and replaced", timeout)
             child.kill()
             await child.wait()
             return b""

@@ -22,11 +22,13 @@ def _run_with_db(work: Callable[[Settings], Awaitable[Any]]) -> Any:
 
     async def main() -> Any:
         from tasks.broker import wire_task_port
+        from vitrine import ligacoes  # the domains' wiring: loaded by the commands that use the domain
 
         settings = Settings()
         # A command may queue work (what is lost when it exits, the sweeps recover); the task
         # modules load only if it does.
         wire_task_port(now=False)
+        ligacoes.ligar()
         await db.migrate(settings)
         context = await db.connect(settings)
         try:
@@ -446,8 +448,8 @@ async def _publish_cache_clears(settings: Settings, *topics: str) -> None:
 @click.option("--todas-versoes", is_flag=True, help="Also the versions no longer offered.")
 def plano_listar(todas_versoes: bool) -> None:
     """Print the catalogue (the plans offered now, cheapest first)."""
-    from graphql_api.plano import repository
-    from graphql_api.plano.models import Plano
+    from graphql_api.creditos import repository
+    from graphql_api.creditos.models import Plano
 
     async def work(settings: Settings):
         if todas_versoes:
@@ -466,8 +468,8 @@ def plano_mudar(integrador_id: str, ambiente: str, codigo: str) -> None:
     a smaller one at the next cycle start; the current plan's code cancels a scheduled change."""
     from graphql_api.core.errors import ApiError
     from graphql_api.core.scalars import format_timestamp
+    from graphql_api.creditos import planos
     from graphql_api.integrador import service as integradores
-    from graphql_api.plano import service as planos
 
     async def work(settings: Settings):
         integrador = await integradores.obter(integrador_id)
@@ -516,7 +518,7 @@ def plano_publicar(
     """Publish a new version of a plan (options left out keep the current version's); subscribers
     move to it at their next cycle start."""
     from graphql_api.core.errors import ApiError
-    from graphql_api.plano import catalogo
+    from graphql_api.creditos import catalogo
 
     dados = {
         "codigo": codigo,

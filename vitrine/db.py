@@ -38,7 +38,6 @@ MODEL_MODULES = [
     "graphql_api.idempotencia.models",
     "graphql_api.vendedor.models",
     "graphql_api.oauth.models",
-    "graphql_api.plano.models",
     "graphql_api.recarga.models",
 ]
 
@@ -50,16 +49,13 @@ async def _keep_session(connection) -> None:
     advisory locks, and asyncpg still rolls back a transaction left open, so nothing is reset."""
 
 
-# On SQLite the call log's connection thread runs at BACKGROUND_NICENESS (10) above the requests'
-# nice value, when the web process writes the call log itself (the call log's own process runs
-# lowered as a whole, and its thread at that same value). bench/registro_cauda.py's server with
-# that thread at nice 0 and at 10, alternating: with batches of 500, p99 11.7-12.4 against
-# 10.3-10.5 ms; with batches of 50, mean latency 6.9-7.2 against 6.6-6.9 ms and 2-4% more
-# throughput. The thread holds SQLite's write lock while it
-# inserts, and a request that writes waits for it: at 10 it still gets about a tenth of a busy
-# core, so a batch of 50 (about 1 ms of CPU) holds the lock ~10 ms at worst. At 19 (weight 15
-# against 1,024) with batches of 500 one round's p99 was 388 ms. Retention's connection keeps the
-# default: its deletes hold the lock longer, and were measured at that priority.
+# On SQLite the call log's connection thread runs at BACKGROUND_NICENESS above the requests' nice
+# value, when the web process writes the call log itself (the call log's own process runs lowered
+# as a whole, and its thread at that same value): its bursts of INSERTs then no longer delay the
+# requests in flight. Not lower: the thread holds SQLite's write lock while it inserts, and a
+# request that writes waits for it, so it must still get a share of a busy core. Retention's
+# connection keeps the default: its deletes hold the lock longer. Figures:
+# docs/decisoes/0001-registro-de-chamadas.md.
 
 
 def _connection(url: str, pool_size: int | None = None, *, background: bool = False) -> str | dict:
@@ -103,13 +99,13 @@ def tortoise_config(settings: Settings, *, background_threads: bool = True) -> d
 
 async def migrate(settings: Settings) -> None:
     """Apply every pending versioned migration (vitrine/migrations), then load the plans of the
-    catalogue's data file that the database lacks (graphql_api/plano/catalogo.py): a data file,
+    catalogue's data file that the database lacks (graphql_api/creditos/catalogo.py): a data file,
     not a migration, so plans added to it later arrive with the next `vitrine migrate`."""
     try:
         await run_migrations(config=tortoise_config(settings))
     finally:
         await Tortoise.close_connections()
-    from graphql_api.plano import catalogo
+    from graphql_api.creditos import catalogo
 
     context = await connect(settings)
     try:

@@ -8,12 +8,16 @@ from dataclasses import dataclass
 
 from redis.asyncio import Redis
 
+from graphql_api.aviso import escutas
 from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, UltimoUso
-from graphql_api.integrador.situacao import RateLimits
+from graphql_api.chave.situacao import RateLimits
+from graphql_api.core.relogio import agora
+from graphql_api.integracao import service as integracao
 from graphql_api.oauth import cache as oauth_cache
 from graphql_api.oauth import origens
 from graphql_api.oauth.tokens import TokenCache
+from vitrine import ligacoes
 from vitrine.call_log_process import call_log_for
 from vitrine.infra.bus import InvalidationBus
 from vitrine.infra.cpu import ProcessPool, render_workers
@@ -47,9 +51,7 @@ class Runtime:
 
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
-        from graphql_api.aviso import escutas
-        from graphql_api.integracao import service as integracao
-
+        ligacoes.ligar()
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
         keys = KeyCache()
@@ -74,7 +76,7 @@ class Runtime:
             keys=keys,
             oauth_tokens=oauth_tokens,
             oauth_origens=oauth_origens,
-            limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl")),
+            limiter=RateLimiter(redis, key_prefix=settings.redis_key("rl"), clock=lambda: agora().timestamp()),
             storage=media_storage(settings),
             call_log=call_log,
             outbound=OutboundClient(

@@ -14,11 +14,8 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from vitrine.infra.client_address import Network, parse_networks
-
-# The checkout: the developer guide in docs/ is also served (docs site) and read by the domain
-# (the first version of the integration contract).
-ROOT = Path(__file__).resolve().parent.parent
-DOCS_DIR = ROOT / "docs"
+from vitrine.infra.paths import DOCS_DIR as DOCS_DIR
+from vitrine.infra.paths import ROOT as ROOT
 
 
 class Settings(BaseSettings):
@@ -36,8 +33,8 @@ class Settings(BaseSettings):
     s3_secret_access_key: str = ""
     smtp_url: str | None = None  # unset = e-mails only go to the outbox table
     # Most PostgreSQL connections one process opens for its work (opened on demand). Fewer than
-    # the concurrent requests queue them for a connection: with Tortoise's default of 5, 20
-    # clients saw a p99 of 1 s (bench/api_overhead.py). The call log's writer has its own 5.
+    # the concurrent requests queue them for a connection (docs/decisoes/0003-caminho-quente-da-fachada.md).
+    # The call log's writer has its own 5.
     database_pool_size: int = 20
 
     host: str = "127.0.0.1"
@@ -47,7 +44,7 @@ class Settings(BaseSettings):
     # Signs media links and encrypts notice secrets at rest. Empty = a random key kept in data_dir.
     secret_key: str = ""
 
-    # Floor of every plan's per-minute limits (plans set them: docs/limites.md, graphql_api/plano/catalogo.json).
+    # Floor of every plan's per-minute limits (plans set them: docs/limites.md, graphql_api/creditos/catalogo.json).
     rate_limit_per_key: int = 300
     rate_limit_per_integrator: int = 1200
     # Requests refused with 401, per client IP address and minute; past it, 429 (docs/limites.md).
@@ -75,11 +72,9 @@ class Settings(BaseSettings):
 
     # The call log is written off the request path: every flush_seconds, or sooner once batch_size
     # calls wait. A crash (not a graceful stop, which writes them all) loses at most what waits.
-    # Small batches spread the database's work for the log over time: one INSERT of 500 rows is
-    # milliseconds of CPU on the database's side, and on two cores every request in flight then
-    # waited (bench/registro_cauda.py, batches of 500 against 50 on one server, alternating: p99
-    # 1.45-1.49x against 1.31-1.33x the bare handler's on SQLite, 1.44-1.56x against 1.27-1.36x
-    # on PostgreSQL; CPU per request within 5%). Smaller still (20) cost more CPU per call.
+    # Small batches spread the database's work for the log over time, so no burst of it delays
+    # every request in flight; much smaller ones cost more CPU per call
+    # (docs/decisoes/0001-registro-de-chamadas.md).
     call_log_flush_seconds: float = 0.2
     call_log_batch_size: int = Field(default=50, ge=1, le=10_000)
     call_log_body_limit: int = 64 * 1024

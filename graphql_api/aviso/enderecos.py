@@ -12,7 +12,7 @@ from tortoise.exceptions import IntegrityError
 from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.models import Aviso
 from graphql_api.aviso.schemas import NovoAviso, Rotacao
-from graphql_api.core import relogio
+from graphql_api.core import alertas, relogio
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
@@ -20,12 +20,10 @@ from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import validate
-from graphql_api.integracao import alertas
 from vitrine.infra.outbound import OutboundError
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
-    from vitrine.settings import Settings
+    from graphql_api.core.recursos import Configuracao, Recursos
 
 MAX_AVISOS = 20  # per integrator and environment
 
@@ -37,11 +35,11 @@ class Registro:
     segredo: str | None  # shown once: on creation and on rotation
 
 
-def _chave_mestra(settings: Settings) -> bytes:
+def _chave_mestra(settings: Configuracao) -> bytes:
     return settings.signing_key
 
 
-async def registrar_aviso(principal: Principal, dados: Any, *, runtime: Runtime) -> Registro:
+async def registrar_aviso(principal: Principal, dados: Any, *, runtime: Recursos) -> Registro:
     """Create or update (by url) a notice address. Re-registering a switched-off url turns it on."""
     novo = validate(NovoAviso, dados)
     try:
@@ -59,7 +57,7 @@ async def registrar_aviso(principal: Principal, dados: Any, *, runtime: Runtime)
     raise AssertionError("unreachable")
 
 
-async def _store_aviso(principal: Principal, novo: NovoAviso, runtime: Runtime) -> Registro:
+async def _store_aviso(principal: Principal, novo: NovoAviso, runtime: Recursos) -> Registro:
     aviso = await repository.by_url(principal, novo.url)
     if aviso is not None:
         aviso.eventos = novo.eventos
@@ -103,7 +101,7 @@ async def remover_aviso(principal: Principal, aviso_id: str) -> None:
     await aviso.delete()
 
 
-async def rotacionar_segredo(principal: Principal, aviso_id: str, dados: Any, *, runtime: Runtime) -> Registro:
+async def rotacionar_segredo(principal: Principal, aviso_id: str, dados: Any, *, runtime: Recursos) -> Registro:
     """A new secret, shown once. During the grace period deliveries carry both signatures.
     In the portal it reveals a secret: the person types the password again first."""
     exigir_reautenticacao(principal)
@@ -121,7 +119,7 @@ async def rotacionar_segredo(principal: Principal, aviso_id: str, dados: Any, *,
     return Registro(aviso, criado=False, segredo=segredo)
 
 
-def chaves(aviso: Aviso, settings: Settings, agora: datetime) -> list[bytes]:
+def chaves(aviso: Aviso, settings: Configuracao, agora: datetime) -> list[bytes]:
     """The keys that sign now: the current one, and the previous one during its grace period."""
     mestra = _chave_mestra(settings)
     chaves = [assinatura.decifrar(aviso.segredo_cifrado, mestra)]

@@ -20,7 +20,7 @@ from graphql_api.aviso import assinatura, repository
 from graphql_api.aviso.enderecos import chaves, obter_aviso
 from graphql_api.aviso.falhas import desativar
 from graphql_api.aviso.models import Aviso, Entrega, Tentativa
-from graphql_api.core import relogio
+from graphql_api.core import alertas, relogio
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
@@ -31,14 +31,12 @@ from graphql_api.core.validation import exigir_aceito
 from graphql_api.evento import payloads
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES
-from graphql_api.integracao import alertas
 from vitrine.infra import log_context
 from vitrine.infra.outbound import USER_AGENT, OutboundError
 
 if TYPE_CHECKING:
+    from graphql_api.core.recursos import Configuracao, Recursos
     from graphql_api.evento.models import Evento
-    from vitrine.runtime import Runtime
-    from vitrine.settings import Settings
 
 SITUACOES_ENTREGA = ("pendente", "enviando", "entregue", "falhou")
 RESPOSTA_MAX = 4096  # bytes of an answer kept with each attempt
@@ -151,7 +149,7 @@ async def enfileirar_envios(entrega_ids: list[str]) -> None:
         await enfileirar("aviso.entregar", entrega_id)
 
 
-def agenda_nominal(settings: Settings) -> list[float]:
+def agenda_nominal(settings: Configuracao) -> list[float]:
     """Nominal waits (seconds) after each failed attempt, until they add up to the window."""
     janela = settings.aviso_janela_horas * 3600
     esperas: list[float] = []
@@ -165,7 +163,7 @@ def agenda_nominal(settings: Settings) -> list[float]:
     return esperas
 
 
-def proxima_espera(tentativas: int, retry_after: float | None, settings: Settings) -> float | None:
+def proxima_espera(tentativas: int, retry_after: float | None, settings: Configuracao) -> float | None:
     """Seconds to wait after failed attempt number `tentativas`, or None when it was the last.
     A Retry-After from the receiver is honoured (up to the longest wait of the schedule)."""
     agenda = agenda_nominal(settings)
@@ -202,7 +200,7 @@ class Resposta:
     falha: str | None = None  # why no answer came (FALHAS); None when the server answered
 
 
-async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, str]) -> Resposta:
+async def enviar(runtime: Recursos, url: str, corpo: str, cabecalhos: dict[str, str]) -> Resposta:
     started = time.perf_counter()
     try:
         response = await runtime.outbound.request(
@@ -230,11 +228,11 @@ async def enviar(runtime: Runtime, url: str, corpo: str, cabecalhos: dict[str, s
     )
 
 
-async def tentar_entrega(entrega_id: str, runtime: Runtime) -> str:
+async def tentar_entrega(entrega_id: str, runtime: Recursos) -> str:
     """One attempt of a delivery, if it is due and nobody else holds it. Returns the outcome."""
     agora = relogio.agora()
     reserva = secrets.token_hex(8)
-    if not await repository.claim_entrega(entrega_id, agora, reserva):
+    if not await repository.reservar_entrega(entrega_id, agora, reserva):
         return "ignorada"
     entrega = await Entrega.get_or_none(id=entrega_id).select_related("aviso")
     if entrega is None:  # the address was removed meanwhile
@@ -242,7 +240,7 @@ async def tentar_entrega(entrega_id: str, runtime: Runtime) -> str:
     aviso = entrega.aviso
     log_context.bind(integrador_id=aviso.integrador_id)  # on this task's log lines
     if aviso.situacao != "ativo":
-        await repository.finish_entrega(entrega.id, reserva, situacao="falhou", proxima_tentativa_em=None)
+        await repository.concluir_entrega(entrega.id, reserva, situacao="falhou", proxima_tentativa_em=None)
         return "falhou"
     cabecalhos = assinatura.cabecalhos(chaves(aviso, runtime.settings, agora), entrega.id, agora, entrega.corpo)
     resposta = await enviar(runtime, aviso.url, entrega.corpo, cabecalhos)
@@ -256,7 +254,7 @@ async def _registrar_tentativa(
     iniciada_em: datetime,
     cabecalhos: dict[str, str],
     resposta: Resposta,
-    runtime: Runtime,
+    runtime: Recursos,
 ) -> str:
     settings = runtime.settings
     agora = relogio.agora()
@@ -277,7 +275,7 @@ async def _registrar_tentativa(
         )
         entregue = status is not None and 200 <= status < 300
         if entrega.amostra:  # a sample: this attempt is its outcome, the address health is not touched
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id,
                 reserva,
                 situacao="entregue" if entregue else "falhou",
@@ -287,7 +285,7 @@ async def _registrar_tentativa(
             )
             return "entregue" if entregue else "falhou"
         if entregue:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id,
                 reserva,
                 situacao="entregue",
@@ -301,18 +299,18 @@ async def _registrar_tentativa(
             return "entregue"
         await Aviso.filter(id=aviso.id, falhando_desde__isnull=True).update(falhando_desde=agora)
         if status == 410:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None
             )
             await desativar(aviso.id, "O endereço respondeu 410 Gone: ele não quer mais receber avisos.", runtime)
             return "desativado"
         espera = proxima_espera(numero, retry_after(resposta.cabecalhos, agora), settings)
         if espera is None:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id, reserva, situacao="falhou", ultimo_status=status, proxima_tentativa_em=None
             )
         else:
-            await repository.finish_entrega(
+            await repository.concluir_entrega(
                 entrega.id,
                 reserva,
                 situacao="pendente",

@@ -32,6 +32,8 @@ from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
+from graphql_api.evento import amostras
+from graphql_api.evento import service as eventos
 from graphql_api.evento.models import Evento
 
 log = logging.getLogger(__name__)
@@ -250,9 +252,6 @@ async def enfileirar_entregas(evento: Evento) -> list[str]:
 async def disparar(principal: Principal, dados: Any) -> Evento:
     """Emit a sample event of a type in the test environment: to the live sessions and to the
     registered addresses that subscribe to it, as a real one would be."""
-    from graphql_api.evento import amostras
-    from graphql_api.evento import service as eventos  # events build on the notices
-
     _so_teste(principal)
     disparo = validate(Disparo, dados)
     amostra = amostras.amostra(disparo.tipo)

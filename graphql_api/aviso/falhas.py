@@ -9,18 +9,17 @@ from typing import TYPE_CHECKING
 
 from graphql_api.aviso import repository
 from graphql_api.aviso.models import Aviso, Tentativa
-from graphql_api.core import relogio
+from graphql_api.core import alertas, relogio
 from graphql_api.core.scalars import format_timestamp
 from graphql_api.core.transactions import transaction
-from graphql_api.integracao import alertas
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 ALERTA_APOS = timedelta(hours=1)
 
 
-async def desativar(aviso_id: str, motivo: str, runtime: Runtime) -> None:
+async def desativar(aviso_id: str, motivo: str, runtime: Recursos) -> None:
     """Switch an address off (once), fail its pending deliveries and tell the integrator."""
     agora = relogio.agora()
     changed = await Aviso.filter(id=aviso_id, situacao="ativo").update(
@@ -41,27 +40,29 @@ async def desativar(aviso_id: str, motivo: str, runtime: Runtime) -> None:
     await _alertar(aviso, f"Vitrine: endereço de avisos desativado ({aviso.url})", texto, "aviso_desativado", runtime)
 
 
-async def _alertar(aviso: Aviso, assunto: str, texto: str, tipo: str, runtime: Runtime) -> None:
+async def _alertar(aviso: Aviso, assunto: str, texto: str, tipo: str, runtime: Recursos) -> None:
     # An open alert in the integration status, e-mailed to the integrator's contacts (for now its
     # registered e-mail) at most once per kind every 6 hours; it closes when the address recovers.
     await alertas.abrir(
-        aviso.integrador_id,
-        aviso.ambiente,
-        tipo,
-        aviso.id,
-        assunto.removeprefix("Vitrine: "),
-        evidencia={"avisoId": aviso.id, "url": aviso.url},
-        smtp_url=runtime.settings.smtp_url,
-        assunto_email=assunto,
-        texto_email=texto,
+        alertas.NovoAlerta(
+            aviso.integrador_id,
+            aviso.ambiente,
+            tipo,
+            aviso.id,
+            assunto.removeprefix("Vitrine: "),
+            evidencia={"avisoId": aviso.id, "url": aviso.url},
+            smtp_url=runtime.settings.smtp_url,
+            assunto_email=assunto,
+            texto_email=texto,
+        )
     )
 
 
-async def alertar_falhas(agora: datetime, runtime: Runtime) -> int:
+async def alertar_falhas(agora: datetime, runtime: Recursos) -> int:
     enviados = 0
     for aviso in await repository.failing_without_alert(agora - ALERTA_APOS):
         async with transaction():
-            if not await repository.claim_alert(aviso.id, agora - ALERTA_APOS, agora):
+            if not await repository.reservar_alerta(aviso.id, agora - ALERTA_APOS, agora):
                 continue
             desde = aviso.falhando_desde
             assert desde is not None  # failing_without_alert selects on it

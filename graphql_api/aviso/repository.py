@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from tortoise.expressions import F, Q
+from tortoise.expressions import F, Q, Subquery
 
 from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.core.filas import Fila, mais_antigo
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import tenant_filter
+from graphql_api.integrador.models import Integrador
 
 
 def visible(principal: Principal):
@@ -48,7 +49,7 @@ async def tentativas_of(entrega_ids: list[str]) -> dict[str, list[Tentativa]]:
     return by_entrega
 
 
-async def claim_entrega(entrega_id: str, agora: datetime, reserva: str) -> bool:
+async def reservar_entrega(entrega_id: str, agora: datetime, reserva: str) -> bool:
     """pendente and due -> enviando, for this claim only: one sender at a time, and never one
     after a 2XX was recorded."""
     updated = await Entrega.filter(id=entrega_id, situacao="pendente", proxima_tentativa_em__lte=agora).update(
@@ -57,7 +58,7 @@ async def claim_entrega(entrega_id: str, agora: datetime, reserva: str) -> bool:
     return updated == 1
 
 
-async def finish_entrega(entrega_id: str, reserva: str, **values: Any) -> bool:
+async def concluir_entrega(entrega_id: str, reserva: str, **values: Any) -> bool:
     """Record the outcome of the claim `reserva` (False when a sweep took the delivery back)."""
     updated = await Entrega.filter(id=entrega_id, reserva=reserva).update(
         reserva=None, em_voo_desde=None, enfileirada_em=None, **values
@@ -119,7 +120,7 @@ async def failing_without_alert(before: datetime) -> list[Aviso]:
     return await Aviso.filter(situacao="ativo", falhando_desde__lte=before, alerta_falha_em__isnull=True)
 
 
-async def claim_alert(aviso_id: str, before: datetime, agora: datetime) -> bool:
+async def reservar_alerta(aviso_id: str, before: datetime, agora: datetime) -> bool:
     updated = await Aviso.filter(
         id=aviso_id, situacao="ativo", falhando_desde__lte=before, alerta_falha_em__isnull=True
     ).update(alerta_falha_em=agora)
@@ -141,7 +142,7 @@ async def testes_of(rodada_id: str) -> list[TesteAviso]:
     return await TesteAviso.filter(rodada_id=rodada_id).order_by("id")
 
 
-async def claim_rodada(rodada_id: str, agora: datetime) -> bool:
+async def reservar_rodada(rodada_id: str, agora: datetime) -> bool:
     updated = await RodadaTeste.filter(id=rodada_id, situacao="pendente").update(
         situacao="enviando", iniciada_em=agora, execucoes=F("execucoes") + 1
     )
@@ -159,8 +160,6 @@ async def stale_rodadas(before: datetime) -> list[RodadaTeste]:
 
 async def travar_integrador(integrador_id: str) -> None:
     """Lock the integrator's row until the transaction ends (PostgreSQL; SQLite writes one at a time)."""
-    from graphql_api.integrador.models import Integrador
-
     await Integrador.select_for_update().filter(id=integrador_id).first()
 
 
@@ -222,3 +221,14 @@ async def fila(now: datetime) -> Fila:
     devidas = Entrega.filter(situacao="pendente", proxima_tentativa_em__lte=now)
     em_voo = Entrega.filter(situacao="enviando")
     return Fila(itens, await mais_antigo((devidas, "proxima_tentativa_em"), (em_voo, "em_voo_desde")))
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's notice deliveries and their attempts (graphql_api/core/dados_de_teste.py).
+    Kept: the addresses and their test runs."""
+    avisos = Aviso.filter(integrador_id=integrador_id, ambiente="teste").values("id")
+    entregas = Entrega.filter(aviso_id__in=Subquery(avisos)).values("id")
+    return {
+        "tentativas": await Tentativa.filter(entrega_id__in=Subquery(entregas)).delete(),
+        "entregas": await Entrega.filter(aviso_id__in=Subquery(avisos)).delete(),
+    }

@@ -18,21 +18,36 @@ from graphql_api.core import relogio
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Principal
+from graphql_api.core.sinais import Sinal
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
 from graphql_api.evento.catalog import TEST_EVENT
 from graphql_api.evento.payloads import DadosAvisoTeste
-from graphql_api.integracao import service as integracao
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 TESTE_ATRASO = timedelta(minutes=10)  # age of the timestamp of the old-timestamp test
 TESTE_MAX_EXECUCOES = 3
 STATUS_RECUSA = (400, 401, 403)  # what a receiver answers to a bad signature or an old timestamp
 CASOS_TESTE = ("valida", "assinatura_errada", "timestamp_antigo")
 ESPERADO = {"valida": "2XX", "assinatura_errada": "400, 401 ou 403", "timestamp_antigo": "400, 401 ou 403"}
+
+
+@dataclass(frozen=True, slots=True)
+class RodadaConcluida:
+    """A POST /avisos/teste run of the test environment finished: whether the latest runs prove
+    the receiver checks signatures, and which tests say so."""
+
+    integrador_id: str
+    aprovado: bool
+    teste_ids: list[str]
+    motivo: str | None
+
+
+# The integration step AVISOS_ASSINATURA is judged from it (graphql_api/integracao).
+rodada_concluida: Sinal[RodadaConcluida] = Sinal("aviso.rodada_concluida")
 
 
 async def testar(principal: Principal, dados: Any) -> list[TesteAviso]:
@@ -100,9 +115,9 @@ def _cabecalhos_de_teste(caso: str, teste_id: str, corpo: str, chaves: list[byte
     return assinatura.cabecalhos(chaves, teste_id, agora, corpo)
 
 
-async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
+async def executar_rodada(rodada_id: str, runtime: Recursos) -> bool:
     """Send the pending tests of a run and record the answers. False when the run was not due."""
-    if not await repository.claim_rodada(rodada_id, relogio.agora()):
+    if not await repository.reservar_rodada(rodada_id, relogio.agora()):
         return False
     rodada = await RodadaTeste.get(id=rodada_id).select_related("aviso")
     pendentes = [t for t in await repository.testes_of(rodada_id) if t.situacao == "pendente"]
@@ -124,11 +139,13 @@ async def executar_rodada(rodada_id: str, runtime: Runtime) -> bool:
     await RodadaTeste.filter(id=rodada_id).update(situacao="concluida", concluida_em=relogio.agora())
     if rodada.ambiente == "teste":
         situacao = await situacao_assinatura(rodada.integrador_id, rodada.ambiente)
-        await integracao.registrar_teste_de_avisos(
-            rodada.integrador_id,
-            aprovado=situacao.situacao == "ok",
-            teste_ids=[t.id for t in situacao.testes],
-            motivo=situacao.ultima_falha,
+        await rodada_concluida.emitir(
+            RodadaConcluida(
+                rodada.integrador_id,
+                aprovado=situacao.situacao == "ok",
+                teste_ids=[t.id for t in situacao.testes],
+                motivo=situacao.ultima_falha,
+            )
         )
     return True
 

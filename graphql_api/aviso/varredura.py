@@ -17,17 +17,17 @@ from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import transaction
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 
-async def varrer(runtime: Runtime) -> dict[str, int]:
+async def varrer(runtime: Recursos) -> dict[str, int]:
     """Recover what a lost message or a dead worker left behind, queue due retries, alert."""
     settings = runtime.settings
     agora = relogio.agora()
     retomadas = 0
     for row in await repository.stale_in_flight(agora - timedelta(seconds=settings.aviso_em_voo_max_segundos)):
         async with transaction():
-            if await repository.finish_entrega(
+            if await repository.concluir_entrega(
                 row["id"], row["reserva"], situacao="pendente", proxima_tentativa_em=agora
             ):
                 await Tentativa.create(

@@ -60,8 +60,8 @@ def janela(integrador_id: str, ambiente: str, since: datetime):
 async def count_since(integrador_id: str, ambiente: str, since: datetime) -> tuple[int, int]:
     """(calls, calls answered 4xx/5xx) of a tenant since a moment: the judges run this on every
     batch of the call log. Read on the call log's own connection: the count reads every call of
-    the window (~200 ms for 180,000 calls on SQLite, where the queries of one connection take
-    turns), and on the requests' connection every request in flight waited for it."""
+    the window, and on SQLite the queries of one connection take turns, so on the requests'
+    connection every request in flight would wait for it."""
     recent = janela(integrador_id, ambiente, since).using_db(connections.get(CALL_LOG_CONNECTION))
     return await recent.count(), await recent.filter(classe_status__in=(4, 5)).count()
 
@@ -104,3 +104,8 @@ async def endpoints(integrador_id: str | None, ambiente: str) -> list[str]:
         *consulta_endpoints(connection.capabilities.dialect, integrador_id, ambiente)
     )
     return [row["endpoint"] for row in rows]
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's call log (graphql_api/core/dados_de_teste.py)."""
+    return {"chamadas": await Chamada.filter(integrador_id=integrador_id, ambiente="teste").delete()}

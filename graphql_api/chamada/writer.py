@@ -1,5 +1,5 @@
 """Writes the call log off the request path: each request masks and encodes its own call as it
-ends (tens of microseconds); a background task inserts the buffer in batches. Listeners
+ends; a background task inserts the buffer in batches. Listeners
 (integration steps) see each batch. The service runs this writer in a process of its own by
 default (vitrine/call_log_process.py), where a web process's calls arrive raw, batch by batch."""
 
@@ -54,13 +54,11 @@ def _pick(position: int) -> str:
     return f"nullif(linha->{position},'null')" if position in _JSON_POSITIONS else f"linha->>{position}"
 
 
-# SQLite takes a whole batch as one JSON array of rows, in one statement. Binding rows one by one
-# (executemany) took the interpreter's lock from the event loop at every row, and every request in
-# flight waited through it: p99 34 ms against 27 ms (bench/registro_cauda.py). One statement runs
-# without that lock, at the price of more CPU per row in the writer's thread, which measured the
-# better trade. SQLite parses a JSON text again at every column it reads from it, so each row comes
-# as [columns, request body, response body]: the materialized step reads the two bodies once and the
-# other columns from the short rest (bench/lote_sqlite.py: 0.62 to 0.79 of the CPU per row).
+# SQLite takes a whole batch as one JSON array of rows, in one statement: binding rows one by one
+# (executemany) takes the interpreter's lock from the event loop at every row, and one statement
+# runs without it (docs/decisoes/0001-registro-de-chamadas.md). SQLite parses a JSON text again at
+# every column it reads from it, so each row comes as [columns, request body, response body]: the
+# materialized step reads the two bodies once and the other columns from the short rest.
 # ("WHERE true" tells SQLite's parser that ON CONFLICT is the upsert clause, not a join's.)
 _INSERT_FROM_JSON = (
     "WITH lote AS MATERIALIZED (SELECT value->0 AS linha, value->>1 AS corpo0, value->>2 AS corpo1 "
@@ -114,7 +112,7 @@ def _encoded(row: dict, dialect: str) -> list | str:
     as values: SQLite's JSON functions would cut the text there."""
     if dialect != "sqlite":
         return _db_values(row, dialect)
-    # orjson, several times faster than the json module on these rows. Dates go through _date_text:
+    # orjson: this runs on the request path. Dates go through _date_text:
     # Tortoise's text for them has a space, not a "T", and the log's date filters compare that text.
     columns = [row[column] for column in _COLUMNS]
     bodies = [columns[position] for position in _BODY_POSITIONS]
@@ -196,11 +194,8 @@ class CallLogWriter:
         self.dropped = 0  # calls not stored at all: refused, or not encodable, even without bodies
         self.listeners: list[Listener] = []
         self._buffer: list[CallRecord] = []
-        # Each buffered call's masked row and what _insert takes for it, made when it was added.
-        # Masking a batch at flush time, even in slices, slowed every request in flight for the
-        # flush's length: p99 35 against 30 ms on SQLite, 28 against 25 ms on PostgreSQL (the two
-        # switched on one server in alternating rounds, as bench/registro_cauda.py switches its
-        # modes). Spread over the calls, it costs each a little.
+        # Each buffered call's masked row and what _insert takes for it, made when it was added:
+        # masking a whole batch at flush time slows every request in flight for the flush's length.
         self._prepared: list[tuple[dict, list | str]] = []
         self._unjudged: list[CallRecord] = []  # written, not yet seen by the listeners
         self._judged_at = -math.inf  # when the listeners last saw calls (time.monotonic())
@@ -286,8 +281,7 @@ class CallLogWriter:
         few rows), most of all when the listeners had little to do.
 
         The listeners see the written calls at most once per `flush_seconds` (and at every drain),
-        however small the batches: each of their rounds costs a query or two whatever its size
-        (with batches of 50, ~7 µs of the loop per call in a py-spy profile)."""
+        however small the batches: each of their rounds costs a query or two whatever its size."""
         async with self._flush_lock:
             due = len(self._buffer)
             while self._buffer and (drain or due > 0):
@@ -401,7 +395,7 @@ class CallLogWriter:
             if bound:
                 await connection.execute_many(_insert_sql(dialect), bound)
             return
-        import asyncpg
+        import asyncpg  # PostgreSQL only: the embedded default never loads the driver
 
         values = cast(list[list], encoded)
         try:

@@ -2,9 +2,9 @@ from datetime import datetime
 
 from tortoise.expressions import Q
 
+from graphql_api.chave import situacao
 from graphql_api.chave.models import ChaveApi
 from graphql_api.core.relogio import agora
-from graphql_api.integrador import situacao
 
 
 async def credential_row(identificador: str) -> dict | None:

@@ -16,18 +16,20 @@ from datetime import datetime, timedelta
 
 from graphql_api.chave import repository
 from graphql_api.chave.models import ChaveApi
+from graphql_api.chave.situacao import RateLimits, SituacaoIntegrador
+from graphql_api.core import topicos
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
-from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
+from graphql_api.core.sinais import porta
 from vitrine.infra.cache import CredentialCache
 
 KEY_PATTERN = re.compile(r"^sk_(test|live)_([A-Za-z0-9]{12})_([A-Za-z0-9]{40})$")
 PREFIX_BY_AMBIENTE = {Ambiente.TESTE: "sk_test_", Ambiente.PRODUCAO: "sk_live_"}
 AMBIENTE_BY_MARK = {"test": Ambiente.TESTE, "live": Ambiente.PRODUCAO}
 
-CACHE_TOPIC = "chaves"
+CACHE_TOPIC = topicos.CHAVES
 USO_INTERVALO = timedelta(minutes=1)  # a key's last use is written at most this often per process
 
 
@@ -36,7 +38,9 @@ def _hash(secret: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Authenticated:
+class Autenticacao:
+    """What a valid credential (an API key, an OAuth token) proves: who calls, and their limits."""
+
     principal: Principal
     limits: RateLimits
 
@@ -88,7 +92,7 @@ async def identify(token: str, cache: KeyCache) -> str | None:
     return entry.integrador_id if entry else None
 
 
-async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimits) -> Authenticated:
+async def autenticar_chave(token: str, cache: KeyCache, *, default_limits: RateLimits) -> Autenticacao:
     parts = split_key(token)
     if parts is None:
         raise ApiError("UNAUTHORIZED", description="A chave não tem o formato sk_test_… ou sk_live_….")
@@ -108,16 +112,14 @@ async def authenticate(token: str, cache: KeyCache, *, default_limits: RateLimit
         integrador_id=entry.integrador_id,
         chave_id=identificador,
     )
-    return Authenticated(principal, limits)
+    return Autenticacao(principal, limits)
 
 
 async def criar_chave(integrador_id: str, ambiente: Ambiente, *, nome: str = "") -> tuple[ChaveApi, str]:
     """A new key; the full token is returned once and never stored. A live key needs production
     released and the current contract accepted."""
-    if ambiente is Ambiente.PRODUCAO:
-        from graphql_api.integracao import contrato
-
-        await contrato.exigir_condicoes_de_chave_live(integrador_id)
+    if ambiente is Ambiente.PRODUCAO and (bloqueio := await bloqueio_producao(integrador_id)) is not None:
+        raise bloqueio
     while True:
         identificador = random_token(12)
         if not await repository.exists(identificador):
@@ -145,12 +147,13 @@ async def revogar_chave(integrador_id: str, identificador: str, *, bus) -> None:
     await bus.publish(CACHE_TOPIC)
 
 
+@porta("chave.bloqueio_producao")
 async def bloqueio_producao(integrador_id: str) -> ApiError | None:
     """Why this integrator may not create sk_live_ keys yet (for the portal to say before the
-    attempt); None when it may. The rule itself lives in graphql_api/integracao/contrato.py."""
-    from graphql_api.integracao import contrato
-
-    return await contrato.bloqueio_de_chave_live(integrador_id)
+    attempt); None when it may. The rule (production released, the current contract accepted)
+    lives in graphql_api/integracao/contrato.py, which builds on the keys: the composition root
+    installs it here."""
+    raise NotImplementedError
 
 
 async def emitir_chave(principal: Principal, *, nome: str = "") -> tuple[ChaveApi, str]:

@@ -24,7 +24,7 @@ FRACO = "fraco"  # still approved, quality drops
 MAX_FOTO_BYTES = 15 * 1024 * 1024
 MAX_FOTO_PIXELS = 25_000_000
 # Memory one decode may take (JPEGs decode at reduced scale; PNG and WebP in full, twice with
-# transparency): keeps a worker under 300 MB whatever a 15 MB file declares (bench/conferencia.py).
+# transparency): bounds a worker's memory whatever a file declares.
 MAX_FOTO_DECODIFICADA = 60_000_000
 FORMATOS = ("JPEG", "PNG", "WEBP")
 MIN_LADO = 500
@@ -491,4 +491,4 @@ def _video_codes(r: RequisitosVideo) -> list[Codigo]:
 
 PENDENCIAS: dict[str, Codigo] = _codes(*_GALERIA, *(c for r in VIDEOS for c in _video_codes(r)))
 
-CATALOGO: dict[str, Codigo] = MOTIVOS | PENDENCIAS
+CATALOG: dict[str, Codigo] = MOTIVOS | PENDENCIAS

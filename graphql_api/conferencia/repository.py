@@ -1,10 +1,11 @@
 from datetime import datetime
 from typing import cast
 
-from tortoise.expressions import F, Q
+from tortoise.expressions import F, Q, Subquery
 
 from graphql_api.conferencia.models import Conferencia, Foto
 from graphql_api.core.filas import Fila, mais_antigo
+from graphql_api.produto.models import Produto
 
 AGENDADA, EM_ANDAMENTO, CONCLUIDA, FALHOU, CANCELADA = "agendada", "em_andamento", "concluida", "falhou", "cancelada"
 PENDENTES = (AGENDADA, EM_ANDAMENTO)
@@ -79,3 +80,13 @@ async def fila(now: datetime) -> Fila:
     vencidas = Conferencia.filter(situacao=AGENDADA, executar_em__lte=now)
     itens = await andamento.count() + await vencidas.count()
     return Fila(itens, await mais_antigo((andamento, "admitida_em"), (vencidas, "executar_em")))
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's checks and photos (graphql_api/core/dados_de_teste.py)."""
+    teste = {"integrador_id": integrador_id, "ambiente": "teste"}
+    produtos = Produto.filter(**teste).values("id")
+    return {
+        "conferencias": await Conferencia.filter(**teste).delete(),
+        "fotos": await Foto.filter(produto_id__in=Subquery(produtos)).delete(),
+    }

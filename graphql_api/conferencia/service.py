@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from graphql_api.conferencia import regras, repository
-from graphql_api.conferencia.catalog import CATALOGO
+from graphql_api.conferencia.catalog import CATALOG
 from graphql_api.conferencia.fotos import Recebimento, garantir_miniatura
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.repository import AGENDADA, CANCELADA, CONCLUIDA, EM_ANDAMENTO, FALHOU
@@ -34,7 +34,7 @@ from graphql_api.produto.models import APROVADO, CONFERENCIA_FALHOU, CONFERINDO,
 from vitrine.infra import log_context
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def consultar_novamente_em(conferencia: Conferencia) -> datetime | None:
     return None
 
 
-async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
+async def executar(conferencia_id: str, runtime: Recursos) -> str | None:
     """The task body: run one check if no other worker holds it. Returns the final situacao."""
     now = agora()
     if not await repository.reservar(conferencia_id, now, now + LEASE):
@@ -162,7 +162,7 @@ async def executar(conferencia_id: str, runtime: Runtime) -> str | None:
     return await _conclude(conferencia, fotos, resultados)
 
 
-async def _foto_publica(produto: Produto, item, recebidas, runtime: Runtime) -> dict:
+async def _foto_publica(produto: Produto, item, recebidas, runtime: Recursos) -> dict:
     """The public entry of a photo; an approved one gets an img_ id (it can be edited and used by
     generations), stable while its content does not change. Every decoded photo keeps the storage
     key of its thumbnail (`miniatura`, internal: the portal shows it through a signed link)."""
@@ -188,7 +188,7 @@ async def _foto_publica(produto: Produto, item, recebidas, runtime: Runtime) -> 
 
 async def _conclude(conferencia: Conferencia, fotos: list[dict], resultados: list[dict]) -> str:
     async with transaction():
-        produto = await produtos.locked(conferencia.produto_id)
+        produto = await produtos.travar(conferencia.produto_id)
         current = await Conferencia.get(id=conferencia.id)
         if current.situacao != EM_ANDAMENTO:  # cancelled while it ran
             return current.situacao
@@ -251,7 +251,7 @@ async def _broken(conferencia: Conferencia, erro: str) -> str:
 async def _fail(conferencia_id: str, erro: str) -> None:
     async with transaction():
         conferencia = await Conferencia.get(id=conferencia_id)
-        produto = await produtos.locked(conferencia.produto_id)
+        produto = await produtos.travar(conferencia.produto_id)
         if conferencia.situacao != EM_ANDAMENTO:
             return
         await _set(conferencia, situacao=FALHOU, erro=erro[:2000], reservada_ate=None, concluida_em=agora())
@@ -286,7 +286,7 @@ async def varrer() -> dict[str, int]:
 async def _admit_scheduled(conferencia_id: str) -> int:
     async with transaction():
         conferencia = await Conferencia.get(id=conferencia_id)
-        produto = await produtos.locked(conferencia.produto_id)
+        produto = await produtos.travar(conferencia.produto_id)
         if conferencia.situacao != AGENDADA:
             return 0
         if produto.excluido_em is not None:
@@ -300,6 +300,11 @@ async def _admit_scheduled(conferencia_id: str) -> int:
         await _set(conferencia, situacao=EM_ANDAMENTO, admitida_em=now, versao_produto=produto.versao, executar_em=None)
         await after_commit(lambda: enfileirar("conferencia.executar", conferencia_id))
         return 1
+
+
+async def conferir_versao_nova(produto: Produto) -> Conferencia:
+    """The automatic check of a product's new version (graphql_api/produto/service.versao_nova)."""
+    return await iniciar(produto, origem=AUTOMATICA)
 
 
 async def cancelar(produto_id: str) -> None:
@@ -323,7 +328,7 @@ async def resultado_para_pedido(produto: Produto, tipo: str) -> tuple[Conferenci
         raise ApiError(
             "MEDIA_TYPE_NOT_APPROVED",
             description=f"A conferência reprovou {tipo} para o produto {produto.id}.",
-            fields=[FieldError(p["campo"], p["codigo"], CATALOGO[p["codigo"]].correcao) for p in bloqueios],
+            fields=[FieldError(p["campo"], p["codigo"], CATALOG[p["codigo"]].correcao) for p in bloqueios],
         )
     return conferencia, resultado
 

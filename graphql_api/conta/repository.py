@@ -36,3 +36,9 @@ async def e_vinculada(conta_id: str | None) -> bool:
 def vinculadas_de(integrador_id: str | None):
     """The ids of an integrator's linked accounts, as a subquery."""
     return Conta.filter(integrador_id=integrador_id, origem="vinculada").values("id")
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's sub-accounts (graphql_api/core/dados_de_teste.py); linked accounts
+    (a seller's consent) are kept."""
+    return {"contas": await Conta.filter(integrador_id=integrador_id, ambiente="teste", origem="subconta").delete()}

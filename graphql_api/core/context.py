@@ -9,20 +9,19 @@ from graphql_api.core.errors import ApiError
 from graphql_api.core.principal import Principal
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
-    from vitrine.settings import Settings
+    from graphql_api.core.recursos import Configuracao, Recursos
 
 
 @dataclass
 class Context:
-    runtime: Runtime
+    runtime: Recursos
     principal: Principal | None = None
     request_id: str | None = None
     # The Idempotency-Key of the current request, so a creation can be tied to it.
     idempotency_key: str | None = None
 
     @property
-    def settings(self) -> Settings:
+    def settings(self) -> Configuracao:
         return self.runtime.settings
 
     def require_principal(self) -> Principal:

@@ -9,6 +9,8 @@ from typing import TypeVar
 
 from ulid import ULID
 
+from graphql_api.core.errors import ApiError
+
 T = TypeVar("T")
 
 
@@ -28,7 +30,8 @@ def new_id(prefix: str, momento: datetime | None = None) -> str:
     `momento`: a row dated by the domain's clock rather than now (a ledger entry of a plan's turn)
     gets that moment's millisecond, so its id still agrees with its date and a date filter is an
     id range. Within the millisecond, the real creation order decides (nanoseconds, then chance).
-    Every request makes at least one (its req_ id), in half the ulid package's time."""
+    Every request makes at least one (its req_ id), so the text is built from a table of pairs
+    rather than by the ulid package."""
     agora = time.time_ns()
     milissegundo = agora // 1_000_000 if momento is None else int(momento.timestamp() * 1000)
     resto = (agora & (2**64 - 1)) << 16 | secrets.randbits(16)
@@ -76,8 +79,6 @@ def pode_existir(value: str, prefixo: str) -> bool:
 async def encontrar(id_: str, prefixo: str, buscar: Callable[[], Awaitable[T | None]], descricao: str) -> T:
     """What `buscar()` finds for `id_`, or NOT_FOUND saying `descricao` (the integrator's words).
     An id that cannot exist (`pode_existir`) is NOT_FOUND without a query."""
-    from graphql_api.core.errors import ApiError
-
     found = await buscar() if pode_existir(id_, prefixo) else None
     if found is None:
         raise ApiError("NOT_FOUND", description=descricao)

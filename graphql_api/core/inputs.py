@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from graphql_api.core.scalars import Inteiro64
+from graphql_api.core.validation import validate
 
 _NAME = re.compile(r"^[_A-Za-z][_0-9A-Za-z]*$")
 _SCALARS = {str: str, bool: bool, int: int, float: float}  # bool before int: bool is an int
@@ -183,7 +184,5 @@ def entrada(model: type[BaseModel] | Callable[[Any], BaseModel], dados: Any) -> 
     bare GraphQL error), then dumped with only the fields given."""
     if dados is None:
         return None
-    from graphql_api.core.validation import validate
-
     parsed = validate(model, dados) if isinstance(model, type) else model(dados)
     return parsed.model_dump(mode="json", exclude_unset=True)

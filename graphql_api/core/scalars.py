@@ -14,7 +14,7 @@ from strawberry.types.scalar import ScalarDefinition
 def format_timestamp(value: datetime) -> str:
     """ISO 8601 in UTC with a Z, to the millisecond: the contract's <timestamp>. Remembered: a
     response repeats the same moments (a gallery's links all expire at one minute, a row's dates
-    are read again and again), and the lookup costs a tenth of the formatting."""
+    are read again and again), and a lookup is cheaper than the formatting."""
     if value.tzinfo is not None and value.utcoffset():
         value = value.astimezone(UTC)
     # naive means UTC; the first 23 characters are the date and time without any offset

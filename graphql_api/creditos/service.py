@@ -1,29 +1,24 @@
 """Credits: one wallet per integrator and environment. The test wallet holds free play credits.
 
 Available credits live in two pools: plan credits (granted at each cycle start, expire at its
-end: graphql_api/plano/ciclo.py) and package credits (bought, play credits of teste, staff
+end: graphql_api/creditos/ciclo.py) and package credits (bought, play credits of teste, staff
 adjustments; never expire). Spending takes plan credits first. Every movement is a ledger entry,
 and each balance always equals the sum of its column in the ledger."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Any
 
 from tortoise.queryset import QuerySet
 
 from graphql_api.core.errors import ApiError, FieldError
-from graphql_api.core.ids import FOLGA_DO_MOMENTO, id_do_momento, new_id
+from graphql_api.core.ids import FOLGA_DO_MOMENTO, id_do_momento
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Ambiente, Principal
-from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
-from graphql_api.creditos import repository
-from graphql_api.creditos.models import Carteira, Lancamento
+from graphql_api.creditos import alertas, ciclo, razao, repository, virada
+from graphql_api.creditos.models import Assinatura, Carteira, Lancamento
 from graphql_api.creditos.schemas import FiltroExtrato
-
-if TYPE_CHECKING:
-    from graphql_api.plano.models import Assinatura
 
 # Play credits a new test wallet starts with (refilled for free in the portal).
 CREDITOS_INICIAIS_TESTE = 1000
@@ -37,10 +32,8 @@ async def abrir_carteiras(integrador_id: str) -> None:
             teste, "recarga", disponiveis=CREDITOS_INICIAIS_TESTE, reservados=0, descricao="Créditos de teste iniciais."
         )
     producao, _ = await Carteira.get_or_create(integrador_id=integrador_id, ambiente=Ambiente.PRODUCAO.value)
-    from graphql_api.plano import ciclo  # plans build on this ledger: imported where used
-
     for carteira in (teste, producao):  # each environment's subscription starts with its wallet
-        await ciclo.em_dia(carteira)
+        await virada.em_dia(carteira)
 
 
 async def obter_saldo(principal: Principal) -> Carteira:
@@ -50,11 +43,8 @@ async def obter_saldo(principal: Principal) -> Carteira:
 async def carteira_em_dia(integrador_id: str, ambiente: str) -> tuple[Carteira, Assinatura]:
     """The wallet and its subscription for a read, its cycle current: a cycle that ended is turned
     first (under the wallet's lock), whether or not the periodic job has run."""
-    from graphql_api.plano import ciclo
-    from graphql_api.plano import repository as planos
-
     carteira = await repository.carteira_of(integrador_id, ambiente)
-    assinatura = await planos.assinatura_de(integrador_id, ambiente) if carteira is not None else None
+    assinatura = await repository.assinatura_de(integrador_id, ambiente) if carteira is not None else None
     if carteira is None or assinatura is None or ciclo.vencida(assinatura):
         async with transaction():
             return await carteira_travada(integrador_id, ambiente)
@@ -64,68 +54,22 @@ async def carteira_em_dia(integrador_id: str, ambiente: str) -> tuple[Carteira, 
 async def carteira_travada(integrador_id: str, ambiente: str) -> tuple[Carteira, Assinatura]:
     """The wallet locked until the transaction ends (reservations, settlements and cycle turns
     never interleave), and its subscription with the cycle brought up to date."""
-    from graphql_api.plano import ciclo
-
-    carteira = await repository.locked_carteira(integrador_id, ambiente)
+    carteira = await repository.travar_carteira(integrador_id, ambiente)
     if carteira is None:  # integrators created before wallets existed
         await abrir_carteiras(integrador_id)
         carteira = await Carteira.select_for_update().get(integrador_id=integrador_id, ambiente=ambiente)  # just opened
-    return carteira, await ciclo.em_dia(carteira)
+    return carteira, await virada.em_dia(carteira)
 
 
-async def _locked_wallet(integrador_id: str, ambiente: str) -> Carteira:
+async def _travar_carteira(integrador_id: str, ambiente: str) -> Carteira:
     return (await carteira_travada(integrador_id, ambiente))[0]
 
 
-async def _lancar(
-    carteira: Carteira,
-    tipo: str,
-    *,
-    disponiveis: int,
-    reservados: int,
-    descricao: str,
-    geracao_id: str | None = None,
-    plano: int | None = None,
-    recarga_id: str | None = None,
-    em: datetime | None = None,
-) -> Lancamento:
-    """Move credits between the wallet's available and reserved sides, with its ledger entry.
-    Available credits live in two pools: `plano` (expire at the cycle's end) and the package pool
-    (the rest of `disponiveis`). A debit takes plan credits first, unless `plano` says otherwise."""
-    if plano is None:
-        plano = -min(carteira.creditos_plano, -disponiveis) if disponiveis < 0 else 0
-    pacote = disponiveis - plano
-    carteira.creditos_disponiveis += disponiveis
-    carteira.creditos_plano += plano
-    carteira.creditos_pacote += pacote
-    carteira.creditos_reservados += reservados
-    await carteira.save(
-        update_fields=[
-            "creditos_disponiveis",
-            "creditos_plano",
-            "creditos_pacote",
-            "creditos_reservados",
-            "atualizado_em",
-        ]
-    )
-    momento = em or agora()  # the domain's clock (a cycle's entries are dated at its turn)
-    lancamento = await Lancamento.create(
-        id=new_id("lan_", momento),  # the id agrees with the date: a date filter is an id range
-        carteira=carteira,
-        tipo=tipo,
-        disponiveis=disponiveis,
-        reservados=reservados,
-        plano=plano,
-        pacote=pacote,
-        disponiveis_apos=carteira.creditos_disponiveis,
-        geracao_id=geracao_id,
-        recarga_id=recarga_id,
-        descricao=descricao[:300],
-        criado_em=momento,
-    )
-    if tipo != "expiracao_plano":  # a turn's expiry is judged after its grant (plano/ciclo.py)
-        from graphql_api.plano import alertas
-
+async def _lancar(carteira: Carteira, tipo: str, **campos: Any) -> Lancamento:
+    """A ledger entry (graphql_api/creditos/razao.py), then the low-balance watch; a turn's expiry
+    is judged after its grant (graphql_api/creditos/virada.py)."""
+    lancamento = await razao.lancar(carteira, tipo, **campos)
+    if tipo != "expiracao_plano":
         await alertas.vigiar_saldo(carteira)
     return lancamento
 
@@ -142,8 +86,6 @@ async def reservar(integrador_id: str, ambiente: str, geracao_id: str, creditos:
     await _lancar(
         carteira, "reserva", disponiveis=-creditos, reservados=creditos, geracao_id=geracao_id, descricao=descricao
     )
-    from graphql_api.plano import alertas, ciclo
-
     await alertas.limiares_passados(assinatura, carteira, await ciclo.marcar_limiares(assinatura, carteira))
 
 
@@ -195,7 +137,7 @@ async def liquidar(integrador_id: str, ambiente: str, geracao_id: str, *, reserv
 
 async def creditar(integrador_id: str, ambiente: str, creditos: int, descricao: str) -> Carteira:
     """Add credits to a wallet (a refill). The base of purchases, once they exist."""
-    carteira = await _locked_wallet(integrador_id, ambiente)
+    carteira = await _travar_carteira(integrador_id, ambiente)
     await _lancar(carteira, "recarga", disponiveis=creditos, reservados=0, descricao=descricao)
     return carteira
 
@@ -203,7 +145,7 @@ async def creditar(integrador_id: str, ambiente: str, creditos: int, descricao: 
 async def creditar_pacote(integrador_id: str, ambiente: str, creditos: int, recarga_id: str, descricao: str) -> None:
     """A paid package: its credits enter the package pool (they never expire with the cycle).
     Call inside the transaction that marks the purchase paid, which says it happens once."""
-    carteira = await _locked_wallet(integrador_id, ambiente)
+    carteira = await _travar_carteira(integrador_id, ambiente)
     await _lancar(
         carteira,
         "compra_pacote",
@@ -213,8 +155,6 @@ async def creditar_pacote(integrador_id: str, ambiente: str, creditos: int, reca
         recarga_id=recarga_id,
         descricao=descricao,
     )
-    from graphql_api.plano import alertas
-
     await alertas.pacote_pago(integrador_id, ambiente)
 
 
@@ -255,22 +195,7 @@ def consulta_extrato(carteira_id: int, filtros: FiltroExtrato) -> QuerySet[Lanca
     return query
 
 
-# -- movements of the plans' cycle (graphql_api/plano/ciclo.py) and of staff ----------------------
-
-
-async def conceder_plano(carteira: Carteira, creditos: int, descricao: str, *, em: datetime | None = None) -> None:
-    """Plan credits into the plan pool: a cycle's quota, or an upgrade's difference."""
-    await _lancar(
-        carteira, "concessao_plano", disponiveis=creditos, reservados=0, plano=creditos, descricao=descricao, em=em
-    )
-
-
-async def expirar_plano(carteira: Carteira, descricao: str, *, em: datetime | None = None) -> None:
-    """The plan pool's remaining credits leave the wallet at the cycle's end."""
-    restantes = carteira.creditos_plano
-    await _lancar(
-        carteira, "expiracao_plano", disponiveis=-restantes, reservados=0, plano=-restantes, descricao=descricao, em=em
-    )
+# -- staff ------------------------------------------------------------------------------------------
 
 
 async def ajustar(integrador_id: str, ambiente: str, creditos: int, motivo: str, *, bolso: str = "pacote") -> Carteira:

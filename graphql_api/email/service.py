@@ -15,13 +15,13 @@ import aiosmtplib
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
+from graphql_api.core.recursos import Configuracao
 from graphql_api.core.relogio import agora
 from graphql_api.core.tarefas import enfileirar
 from graphql_api.core.transactions import after_commit
 from graphql_api.email import repository
 from graphql_api.email.models import Email
 from graphql_api.email.repository import of_integrator
-from vitrine.settings import Settings
 
 MAX_ATTEMPTS = 5
 BACKOFF_SECONDS = (5, 30, 120, 600)  # wait after failed attempt 1, 2, 3, 4
@@ -65,7 +65,7 @@ def _smtp_params(smtp_url: str) -> dict:
     return params
 
 
-async def entregar(email_id: str, smtp_url: str, settings: Settings) -> bool:
+async def entregar(email_id: str, smtp_url: str, settings: Configuracao) -> bool:
     """One attempt at a queued message; True when sent. A failure is recorded with the time of
     the next attempt (or falhou after MAX_ATTEMPTS); a message already sent, or held by another
     attempt, is left alone (False)."""

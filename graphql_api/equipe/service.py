@@ -7,10 +7,15 @@ import hashlib
 import hmac
 import re
 
-from graphql_api.chave.service import CACHE_TOPIC
+from graphql_api.core import topicos
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import random_token
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
+from graphql_api.core.transactions import transaction
+from graphql_api.core.validation import exigir_aceito, validate
+from graphql_api.creditos import catalogo, planos
+from graphql_api.creditos import service as creditos
+from graphql_api.creditos.schemas import AjusteCreditos
 from graphql_api.equipe import repository
 from graphql_api.equipe.models import AcaoEquipe, MembroEquipe
 from graphql_api.integracao import contrato
@@ -75,7 +80,7 @@ async def suspender_producao(principal: Principal, integrador_id: str, motivo: s
     integrador.producao_situacao = "suspensa"
     integrador.producao_motivo = _exigir_motivo(motivo)
     await integrador.save()
-    await bus.publish(CACHE_TOPIC)
+    await bus.publish(topicos.CHAVES)
     await _registrar(principal, "suspender_producao", integrador_id, motivo)
     return integrador
 
@@ -86,7 +91,7 @@ async def restaurar_producao(principal: Principal, integrador_id: str, *, bus) -
     integrador.producao_situacao = "liberada" if integrador.producao_liberada_em else "bloqueada"
     integrador.producao_motivo = None
     await integrador.save()
-    await bus.publish(CACHE_TOPIC)
+    await bus.publish(topicos.CHAVES)
     await _registrar(principal, "restaurar_producao", integrador_id, None)
     return integrador
 
@@ -109,9 +114,6 @@ async def mudar_plano_integrador(
     principal: Principal, integrador_id: str, ambiente: str, codigo: str, motivo: str | None, *, bus
 ):
     """Staff move an integrator's subscription (an upgrade at once, a downgrade next cycle)."""
-    from graphql_api.core.validation import exigir_aceito
-    from graphql_api.plano import service as planos
-
     exigir_aceito("ambiente", ambiente, ("teste", "producao"))
     integrador = await integradores.obter(integrador_id)
     atual = await planos.mudar_plano(integrador.id, ambiente, codigo, bus=bus)
@@ -122,9 +124,6 @@ async def mudar_plano_integrador(
 
 
 async def cancelar_mudanca_plano(principal: Principal, integrador_id: str, ambiente: str):
-    from graphql_api.core.validation import exigir_aceito
-    from graphql_api.plano import service as planos
-
     exigir_aceito("ambiente", ambiente, ("teste", "producao"))
     integrador = await integradores.obter(integrador_id)
     atual = await planos.cancelar_mudanca(integrador.id, ambiente)
@@ -133,8 +132,6 @@ async def cancelar_mudanca_plano(principal: Principal, integrador_id: str, ambie
 
 
 async def publicar_versao_plano(principal: Principal, dados: dict):
-    from graphql_api.plano import catalogo
-
     plano = await catalogo.publicar_versao(dados)
     await _registrar(principal, "publicar_plano", plano.id, f"{plano.codigo} versão {plano.versao}")
     return plano
@@ -142,11 +139,6 @@ async def publicar_versao_plano(principal: Principal, dados: dict):
 
 async def ajustar_creditos(principal: Principal, dados: dict):
     """A credit adjustment with its reason (shown in the integrator's statement and recorded)."""
-    from graphql_api.core.transactions import transaction
-    from graphql_api.core.validation import validate
-    from graphql_api.creditos import service as creditos
-    from graphql_api.plano.schemas import AjusteCreditos
-
     ajuste = validate(AjusteCreditos, dados)
     integrador = await integradores.obter(ajuste.integradorId)
     async with transaction():

@@ -3,7 +3,7 @@ what `vitrine-cli trigger <tipo>` (POST /avisos/disparos) emits in the test envi
 receiver can be built before any real check or generation, and the example of each event in the
 OpenAPI document and in docs/avisos.md. tests/unit/test_amostras.py holds each sample against
 its real emitter (graphql_api/geracao/service.dados_do_evento,
-graphql_api/conferencia/service.dados_do_evento, graphql_api/plano/alertas.dados_*)."""
+graphql_api/conferencia/service.dados_do_evento, graphql_api/creditos/alertas.dados_*)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,8 @@
 when there is none), so an event exists if and only if the change was committed. In the same
 transaction each subscribed notice address gets a delivery row (the outbox); the sends are
 queued once it commits, and so does each live listening session (`vitrine-cli listen`) of the
-test environment.
+test environment. Those reactions belong to the domains above this one (the notices' outbox,
+the integration steps): they receive `registrado`, connected by the composition root.
 
 `dados` is the event type's payload model (graphql_api/evento/payloads.py), never a dict: what is
 stored and sent is that model's dump, so it cannot differ from what the OpenAPI document and the
@@ -13,11 +14,15 @@ docs publish."""
 from __future__ import annotations
 
 from graphql_api.core.ids import new_id
+from graphql_api.core.sinais import Sinal
 from graphql_api.core.transactions import transaction
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.evento.models import Evento
 from graphql_api.evento.payloads import DADOS, DadosEvento
-from graphql_api.integracao import service as integracao
+
+# Every event registered, inside its transaction: the notices' deliveries and listening sessions
+# (graphql_api/aviso), the integration steps (graphql_api/integracao; a sample proves nothing).
+registrado: Sinal[Evento] = Sinal("evento.registrado")
 
 
 async def registrar(
@@ -31,8 +36,6 @@ async def registrar(
 ) -> Evento:
     """`dados`: an instance of `tipo`'s model (DADOS[tipo]). `amostra`: a sample (POST
     /avisos/disparos), delivered like any event but proof of nothing for the integration steps."""
-    from graphql_api.aviso import entregas, escutas  # avisos depends on the event catalog
-
     if tipo not in EVENT_TYPES:
         raise ValueError(f"unknown event type {tipo}")
     if type(dados) is not DADOS[tipo]:
@@ -47,8 +50,5 @@ async def registrar(
             dados=dados.model_dump(mode="json"),
             amostra=amostra,
         )
-        await entregas.enfileirar_entregas(evento)
-        await escutas.enfileirar_entregas(evento)
-        if not amostra:
-            await integracao.registrar_evento(evento)
+        await registrado.emitir(evento)
     return evento

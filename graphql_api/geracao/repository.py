@@ -36,7 +36,7 @@ def of_caller(principal: Principal, *, produto_id: str | None = None) -> QuerySe
     return query.filter(produto_id=produto_id) if produto_id is not None else query
 
 
-async def claim(geracao_id: str, now: datetime, lease_until: datetime) -> bool:
+async def reservar(geracao_id: str, now: datetime, lease_until: datetime) -> bool:
     """Queued, or processing with an expired lease: this worker takes it (one more attempt)."""
     taken = await Geracao.filter(
         Q(situacao=NA_FILA) | Q(situacao=PROCESSANDO, reservada_ate__lt=now),
@@ -65,7 +65,7 @@ async def extend_lease(geracao_id: str, lease_until: datetime) -> None:
     await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(reservada_ate=lease_until)
 
 
-async def release(geracao_id: str) -> None:
+async def liberar(geracao_id: str) -> None:
     """A worker gives it back to the queue (the sweep sends it again)."""
     await Geracao.filter(id=geracao_id, situacao=PROCESSANDO).update(
         situacao=NA_FILA, reservada_ate=None, etapa=NA_FILA
@@ -98,3 +98,16 @@ async def fila(now: datetime) -> Fila:
     lease_expired)."""
     pendentes = Geracao.filter(situacao__in=(NA_FILA, PROCESSANDO))
     return Fila(await pendentes.count(), await mais_antigo((pendentes, "criado_em")))
+
+
+async def em_curso_de_teste(integrador_id: str) -> list[dict]:
+    """Test generations whose credits are still reserved (not settled yet)."""
+    return await Geracao.filter(
+        integrador_id=integrador_id, ambiente="teste", situacao__in=("na_fila", "processando")
+    ).values("id", "creditos_reservados")
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's generations (graphql_api/core/dados_de_teste.py); their reservations
+    were settled first (graphql_api/geracao/service.liberar_reservas_de_teste)."""
+    return {"geracoes": await Geracao.filter(integrador_id=integrador_id, ambiente="teste").delete()}

@@ -46,7 +46,7 @@ from vitrine.infra import log_context
 from vitrine.infra.cpu import WorkerCrashed
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 log = logging.getLogger(__name__)
 
@@ -220,7 +220,7 @@ async def _progress(geracao_id: str, etapa: str, percentual: int) -> None:
 
 async def _claim(geracao_id: str, now: datetime) -> bool:
     """Take the generation for this worker: queued, or processing with an expired lease."""
-    return await repository.claim(geracao_id, now, now + LEASE)
+    return await repository.reservar(geracao_id, now, now + LEASE)
 
 
 async def _keep_lease(geracao_id: str) -> None:
@@ -235,7 +235,7 @@ def _dropped(geracao_id: str) -> None:
     log.info("generation %s was deleted while it rendered (test data cleared); dropped", geracao_id)
 
 
-async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
+async def renderizar(geracao_id: str, runtime: Recursos) -> str | None:
     """The task body. Returns the final situacao, or None when another worker holds it or the
     generation was deleted meanwhile."""
     if not await _claim(geracao_id, agora()):
@@ -270,7 +270,7 @@ async def renderizar(geracao_id: str, runtime: Runtime) -> str | None:
             return await _settle_failure(
                 geracao, {"codigo": "ERRO_INTERNO", "mensagem": "Falha inesperada ao gerar a mídia."}
             )
-        await repository.release(geracao.id)
+        await repository.liberar(geracao.id)
         raise  # the task fails; the sweep queues it again
     finally:
         heartbeat.cancel()
@@ -287,7 +287,7 @@ def _motivo(exc: Exception) -> dict:
     }
 
 
-async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[render.FotoAprovada]]:
+async def _material(geracao: Geracao, runtime: Recursos) -> tuple[dict, list[render.FotoAprovada]]:
     """The ficha version ordered and the approved photos its check saw, as local files."""
     pedido = geracao.pedido
     versao = await ProdutoVersao.get(produto_id=geracao.produto_id, versao=pedido["versaoProduto"])
@@ -315,7 +315,7 @@ async def _material(geracao: Geracao, runtime: Runtime) -> tuple[dict, list[rend
     return versao.ficha, fotos
 
 
-async def _render(geracao: Geracao, runtime: Runtime, work_dir: Path, prefixo: str) -> _Saidas:
+async def _render(geracao: Geracao, runtime: Recursos, work_dir: Path, prefixo: str) -> _Saidas:
     storage = runtime.storage
     ambiente = geracao.ambiente
 
@@ -489,3 +489,14 @@ async def varrer(now: datetime | None = None) -> dict[str, int]:
         await enfileirar("geracao.renderizar", geracao.id)
         requeued += 1
     return {"reenfileiradas": requeued, "falharam": failed}
+
+
+async def liberar_reservas_de_teste(integrador_id: str) -> dict[str, int]:
+    """Before the test data is cleared (graphql_api/core/dados_de_teste.py): the reservations of
+    test generations still rendering go back to the test wallet, since deleted they would never
+    settle. A worker finishing one fails on the missing row, charging nothing."""
+    for geracao in await repository.em_curso_de_teste(integrador_id):
+        await creditos.liquidar(
+            integrador_id, "teste", geracao["id"], reservados=geracao["creditos_reservados"], cobrados=0
+        )
+    return {}

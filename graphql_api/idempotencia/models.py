@@ -19,7 +19,7 @@ class RegistroIdempotencia(Model):
     cabecalhos: dict[str, Any] | None = fields.JSONField(null=True)
     corpo = fields.TextField(null=True)
     criado_em = fields.DatetimeField()
-    # An in-progress claim whose process died is taken over after this moment.
+    # An in-progress reservation whose process died is taken over after this moment.
     bloqueado_ate = fields.DatetimeField()
 
     class Meta:

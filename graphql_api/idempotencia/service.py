@@ -1,8 +1,10 @@
-"""Idempotency records (kept by the internal API, whichever door takes the Idempotency-Key): claim a key for a request, finish it with the response, or release it.
+"""Idempotency records, kept by the internal API whichever door takes the Idempotency-Key: reserve
+a key for a request (`reservar`), conclude it with the response (`concluir`), or release it
+(`liberar`); `expurgar` deletes the expired.
 
 Keys live 7 days per integrator and environment (an OAuth token's, per app and linked account
-within them: `chave_do_chamador`). A claim left in progress by a process that died is taken over
-after CLAIM_TTL, so a key is never stuck."""
+within them: `chave_do_chamador`). A reservation left in progress by a process that died is taken
+over after PRAZO_DA_RESERVA, so a key is never stuck."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from graphql_api.core.relogio import agora
 from graphql_api.idempotencia.models import RegistroIdempotencia
 
 KEY_LIFETIME = timedelta(days=7)
-CLAIM_TTL = timedelta(seconds=60)
+PRAZO_DA_RESERVA = timedelta(seconds=60)
 
 
 def chave_do_chamador(principal: Principal, chave: str) -> str:
@@ -33,20 +35,20 @@ def chave_do_chamador(principal: Principal, chave: str) -> str:
     return f"oauth:{digest}"  # 70 characters: fits where a key of up to 120 does
 
 
-class Outcome(enum.Enum):
-    CLAIMED = "claimed"  # new key (or a stale claim taken over): run the request
-    REPLAY = "replay"  # finished before with the same request: answer the stored response
-    MISMATCH = "mismatch"  # used before with another request
-    IN_PROGRESS = "in_progress"  # the first request is still running
+class Desfecho(enum.Enum):
+    RESERVADA = "reservada"  # new key (or a stale reservation taken over): run the request
+    REPETIR = "repetir"  # concluded before with the same request: answer the stored response
+    OUTRO_PEDIDO = "outro_pedido"  # used before with another request
+    EM_ANDAMENTO = "em_andamento"  # the first request is still running
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
-    outcome: Outcome
-    record: RegistroIdempotencia | None
+class Reserva:
+    desfecho: Desfecho
+    registro: RegistroIdempotencia | None
 
 
-async def claim(integrador_id: str, ambiente: str, chave: str, fingerprint: str) -> Claim:
+async def reservar(integrador_id: str, ambiente: str, chave: str, fingerprint: str) -> Reserva:
     for _ in range(3):
         now = agora()
         try:
@@ -56,44 +58,49 @@ async def claim(integrador_id: str, ambiente: str, chave: str, fingerprint: str)
                 chave=chave,
                 hash_pedido=fingerprint,
                 criado_em=now,
-                bloqueado_ate=now + CLAIM_TTL,
+                bloqueado_ate=now + PRAZO_DA_RESERVA,
             )
-            return Claim(Outcome.CLAIMED, record)
+            return Reserva(Desfecho.RESERVADA, record)
         except IntegrityError:
             pass
         existing = await RegistroIdempotencia.get_or_none(integrador_id=integrador_id, ambiente=ambiente, chave=chave)
         if existing is None:
-            continue  # released meanwhile: try to claim again
+            continue  # released meanwhile: try to reserve again
         record = existing
         if record.criado_em < now - KEY_LIFETIME:
             await RegistroIdempotencia.filter(id=record.id).delete()
             continue
         if record.hash_pedido != fingerprint:
-            return Claim(Outcome.MISMATCH, record)
+            return Reserva(Desfecho.OUTRO_PEDIDO, record)
         if record.situacao == "concluida":
-            return Claim(Outcome.REPLAY, record)
+            return Reserva(Desfecho.REPETIR, record)
         if record.bloqueado_ate < now:
             taken = await RegistroIdempotencia.filter(
                 id=record.id, situacao="em_andamento", bloqueado_ate=record.bloqueado_ate
-            ).update(bloqueado_ate=now + CLAIM_TTL)
+            ).update(bloqueado_ate=now + PRAZO_DA_RESERVA)
             if taken:
-                return Claim(Outcome.CLAIMED, record)
-        return Claim(Outcome.IN_PROGRESS, record)
-    return Claim(Outcome.IN_PROGRESS, None)
+                return Reserva(Desfecho.RESERVADA, record)
+        return Reserva(Desfecho.EM_ANDAMENTO, record)
+    return Reserva(Desfecho.EM_ANDAMENTO, None)
 
 
-async def finish(record: RegistroIdempotencia, status: int, headers: dict[str, str], body: str) -> None:
+async def concluir(record: RegistroIdempotencia, status: int, headers: dict[str, str], body: str) -> None:
     await RegistroIdempotencia.filter(id=record.id).update(
         situacao="concluida", status=status, cabecalhos=headers, corpo=body
     )
 
 
-async def release(record: RegistroIdempotencia) -> None:
+async def liberar(record: RegistroIdempotencia) -> None:
     await RegistroIdempotencia.filter(id=record.id, situacao="em_andamento").delete()
 
 
-async def purge(now: datetime | None = None, purge: Purge | None = None) -> int:
+async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> int:
     """Records older than 7 days, in bounded batches. By id: ids grow with criado_em, which has no
     index of its own."""
     expired = RegistroIdempotencia.filter(criado_em__lt=(now or agora()) - KEY_LIFETIME)
     return await (purge or Purge()).delete(expired, "id")
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's idempotency records (graphql_api/core/dados_de_teste.py)."""
+    return {"idempotencia": await RegistroIdempotencia.filter(integrador_id=integrador_id, ambiente="teste").delete()}

@@ -4,8 +4,9 @@ normalises."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
+from graphql_api.core.alertas import NovoAlerta
 from graphql_api.core.ids import new_id
 from graphql_api.core.relogio import agora
 from graphql_api.email import service as emails
@@ -26,47 +27,34 @@ TIPOS = {
 }
 
 
-async def abrir(
-    integrador_id: str,
-    ambiente: str,
-    tipo: str,
-    chave: str,
-    mensagem: str,
-    *,
-    evidencia: dict | None = None,
-    smtp_url: str | None,
-    now: datetime | None = None,
-    assunto_email: str | None = None,
-    texto_email: str | None = None,
-) -> Alerta:
-    """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago.
-    Callers with more to say than `mensagem` pass the e-mail's subject and text."""
-    now = now or agora()
-    alerta = await repository.open_alerta(integrador_id, ambiente, tipo, chave)
+async def abrir(novo: NovoAlerta) -> Alerta:
+    """Open the alert (or keep the open one) and e-mail it unless one of its kind went out < 6 h ago."""
+    now = novo.now or agora()
+    alerta = await repository.open_alerta(novo.integrador_id, novo.ambiente, novo.tipo, novo.chave)
     if alerta is not None:
         return alerta
     alerta = await Alerta.create(
         id=new_id("alr_"),
-        integrador_id=integrador_id,
-        ambiente=ambiente,
-        tipo=tipo,
-        chave=chave,
-        mensagem=mensagem,
-        evidencia=evidencia,
+        integrador_id=novo.integrador_id,
+        ambiente=novo.ambiente,
+        tipo=novo.tipo,
+        chave=novo.chave,
+        mensagem=novo.mensagem,
+        evidencia=novo.evidencia,
     )
-    last = await EmailAlertaEnviado.get_or_none(integrador_id=integrador_id, tipo=tipo)
+    last = await EmailAlertaEnviado.get_or_none(integrador_id=novo.integrador_id, tipo=novo.tipo)
     if last is None or now - last.enviado_em >= EMAIL_INTERVAL:
-        integrador = await Integrador.get(id=integrador_id)
+        integrador = await Integrador.get(id=novo.integrador_id)
         await emails.enviar(
             para=integrador.email,
-            assunto=(assunto_email or f"Vitrine: alerta — {TIPOS.get(tipo, tipo)}")[:200],
-            texto=texto_email or f"{mensagem}\n\nAmbiente: {ambiente}\nAberto em: {now.isoformat()}\n",
-            tipo=f"alerta_{tipo}",
-            integrador_id=integrador_id,
-            smtp_url=smtp_url,
+            assunto=(novo.assunto_email or f"Vitrine: alerta — {TIPOS.get(novo.tipo, novo.tipo)}")[:200],
+            texto=novo.texto_email or f"{novo.mensagem}\n\nAmbiente: {novo.ambiente}\nAberto em: {now.isoformat()}\n",
+            tipo=f"alerta_{novo.tipo}",
+            integrador_id=novo.integrador_id,
+            smtp_url=novo.smtp_url,
         )
         if last is None:
-            await EmailAlertaEnviado.create(integrador_id=integrador_id, tipo=tipo, enviado_em=now)
+            await EmailAlertaEnviado.create(integrador_id=novo.integrador_id, tipo=novo.tipo, enviado_em=now)
         else:
             last.enviado_em = now
             await last.save()

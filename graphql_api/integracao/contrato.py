@@ -9,7 +9,8 @@ from graphql_api.core.principal import Principal
 from graphql_api.integracao import repository
 from graphql_api.integracao.models import AceiteContrato, ContratoVersao
 from graphql_api.integrador.models import Integrador
-from vitrine.settings import DOCS_DIR
+from graphql_api.usuario import equipe
+from vitrine.infra.paths import DOCS_DIR
 
 FIRST_VERSION_FILE = DOCS_DIR / "contrato.md"
 
@@ -54,8 +55,6 @@ async def aceitar(integrador_id: str, versao: int, *, por: str) -> AceiteContrat
 async def aceitar_no_portal(principal: Principal, versao: int) -> AceiteContrato:
     """An owner accepts in the portal, after typing the password again (it binds the company);
     the acceptance records the person's name and e-mail. Accepting again changes nothing."""
-    from graphql_api.usuario import equipe
-
     exigir_reautenticacao(principal)
     # a portal session names its person and its integrator
     assert principal.ator_id is not None and principal.integrador_id is not None

@@ -10,32 +10,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphql_api.aviso import testes as avisos_testes
+from graphql_api.core import dados_de_teste
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Principal
 from graphql_api.core.transactions import transaction
 from graphql_api.integracao import repository, service
 
 if TYPE_CHECKING:
-    from vitrine.runtime import Runtime
+    from graphql_api.core.recursos import Recursos
 
 
-async def limpar_dados_de_teste(principal: Principal, runtime: Runtime) -> dict[str, int]:
+async def limpar_dados_de_teste(principal: Principal, runtime: Recursos) -> dict[str, int]:
     """What was deleted, by kind. Both environments' sessions may ask: it is always teste."""
-    from graphql_api.aviso import testes as avisos_testes
-    from graphql_api.creditos import service as creditos
-
     exigir_reautenticacao(principal)
     integrador_id = principal.integrador_exigido
     # Calls this process took a moment ago go in first, so they are deleted with the rest.
     await runtime.call_log.flush()
     async with transaction():
-        # Reservations of generations still rendering go back to the test wallet first: deleted,
-        # they would never settle. A worker finishing one fails on the missing row, charging nothing.
-        for geracao in await repository.geracoes_em_curso_de_teste(integrador_id):
-            await creditos.liquidar(
-                integrador_id, "teste", geracao["id"], reservados=geracao["creditos_reservados"], cobrados=0
-            )
-        apagados = await repository.apagar_dados_de_teste(integrador_id)
+        # Each domain deletes its own part, in the order the composition root gave (notice
+        # deliveries and attempts, events, images, generations with their reservations settled,
+        # checks, photos, product versions, products, sub-accounts, idempotency records, the call
+        # log). Kept: keys, notice addresses and their test runs, OAuth apps, linked accounts (a
+        # seller's consent), the wallet and its ledger.
+        apagados = await dados_de_teste.apagar(integrador_id)
+        await repository.apagar_fatos_das_etapas(integrador_id)
     await service.esquecer_etapas(integrador_id, runtime.bus)
     situacao = await avisos_testes.situacao_assinatura(integrador_id, "teste")
     if situacao.situacao != "pendente":

@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from graphql_api.aviso.testes import RodadaConcluida
+from graphql_api.chamada import repository as chamadas
 from graphql_api.chamada.writer import TipoChamada
+from graphql_api.core.alertas import NovoAlerta
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
@@ -38,13 +41,13 @@ async def _row(integrador_id: str, codigo: str) -> EtapaIntegracao:
     return row
 
 
-async def _locked_row(integrador_id: str, codigo: str) -> EtapaIntegracao:
-    return await repository.locked_etapa(integrador_id, codigo) or await _row(integrador_id, codigo)
+async def _etapa_travada(integrador_id: str, codigo: str) -> EtapaIntegracao:
+    return await repository.travar_etapa(integrador_id, codigo) or await _row(integrador_id, codigo)
 
 
 async def _succeed(integrador_id: str, codigo: str, evidencia: dict[str, str], when: datetime) -> None:
     async with transaction():
-        row = await _locked_row(integrador_id, codigo)
+        row = await _etapa_travada(integrador_id, codigo)
         row.situacao, row.verificado_em, row.evidencia = "ok", when, evidencia
         await row.save()
 
@@ -53,7 +56,7 @@ async def _fail(
     integrador_id: str, codigo: str, motivo: str, evidencia: dict[str, str], when: datetime, *, keep_ok: bool = False
 ) -> None:
     async with transaction():
-        row = await _locked_row(integrador_id, codigo)
+        row = await _etapa_travada(integrador_id, codigo)
         if keep_ok and row.situacao == "ok":
             return
         row.situacao, row.verificado_em, row.evidencia = "falhou", when, evidencia
@@ -126,7 +129,7 @@ async def registrar_chamadas(batch: list, *, smtp_url: str | None = None) -> Non
 
 async def _note_idempotency(r) -> None:
     async with transaction():
-        row = await _locked_row(r.integrador_id, "IDEMPOTENCIA")
+        row = await _etapa_travada(r.integrador_id, "IDEMPOTENCIA")
         fact = {"em": _ts(r.criado_em), "requestId": r.id, "endpoint": r.endpoint}
         estado = dict(row.estado or {})
         estado["ultimaSemChave" if r.codigo_erro == "IDEMPOTENCY_KEY_REQUIRED" else "ultimaRepeticao"] = fact
@@ -199,8 +202,6 @@ _last_rate_check: dict[tuple[str, str], datetime] = {}
 
 
 async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
-    from graphql_api.chamada import repository as chamadas
-
     now = agora()
     for integrador_id, ambiente in {(r.integrador_id, r.ambiente) for r in batch}:
         key = (integrador_id, ambiente)
@@ -211,15 +212,17 @@ async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
         total, errors = await chamadas.count_since(integrador_id, ambiente, now - ERROR_RATE_WINDOW)
         if total >= ERROR_RATE_MIN_CALLS and errors / total > ERROR_RATE_THRESHOLD:
             await alertas.abrir(
-                integrador_id,
-                ambiente,
-                "taxa_de_erros",
-                "chamadas",
-                f"{errors} de {total} chamadas ({errors / total:.0%}) dos últimos 15 minutos responderam 4xx/5xx. "
-                "Veja GET /v1/integracao/erros para os tipos mais frequentes.",
-                evidencia={"total": total, "erros": errors},
-                smtp_url=smtp_url,
-                now=now,
+                NovoAlerta(
+                    integrador_id,
+                    ambiente,
+                    "taxa_de_erros",
+                    "chamadas",
+                    f"{errors} de {total} chamadas ({errors / total:.0%}) dos últimos 15 minutos responderam 4xx/5xx. "
+                    "Veja GET /v1/integracao/erros para os tipos mais frequentes.",
+                    evidencia={"total": total, "erros": errors},
+                    smtp_url=smtp_url,
+                    now=now,
+                )
             )
         else:
             await alertas.fechar(integrador_id, ambiente, "taxa_de_erros", "chamadas")
@@ -229,8 +232,9 @@ async def _judge_error_rates(batch: list, smtp_url: str | None) -> None:
 
 
 async def registrar_evento(evento) -> None:
-    """Judge the event-based steps: a check approved something, a test generation finished."""
-    if evento.ambiente != Ambiente.TESTE.value:
+    """Judge the event-based steps: a check approved something, a test generation finished. A
+    sample (POST /avisos/disparos) is delivered like any event but proves nothing."""
+    if evento.amostra or evento.ambiente != Ambiente.TESTE.value:
         return
     when = evento.criado_em or agora()
     proof = {"eventId": evento.id}
@@ -271,6 +275,13 @@ async def registrar_evento(evento) -> None:
                 when,
                 keep_ok=True,
             )
+
+
+async def registrar_rodada_de_avisos(rodada: RodadaConcluida) -> None:
+    """AVISOS_ASSINATURA, from a finished POST /avisos/teste run of the test environment."""
+    await registrar_teste_de_avisos(
+        rodada.integrador_id, aprovado=rodada.aprovado, teste_ids=rodada.teste_ids, motivo=rodada.motivo
+    )
 
 
 async def registrar_teste_de_avisos(

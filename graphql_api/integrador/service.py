@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphql_api.chave import service as chaves
+from graphql_api.core import topicos
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.principal import Ambiente
@@ -53,7 +54,7 @@ async def definir_situacao(integrador_id: str, situacao: str, *, bus) -> Integra
     integrador = await obter(integrador_id)
     integrador.situacao = situacao
     await integrador.save(update_fields=["situacao", "atualizado_em"])
-    await bus.publish(chaves.CACHE_TOPIC)
+    await bus.publish(topicos.CHAVES)
     return integrador
 
 
@@ -63,5 +64,5 @@ async def definir_limites(integrador_id: str, *, por_chave: int | None, por_inte
     integrador.limite_por_minuto_chave = por_chave
     integrador.limite_por_minuto_integrador = por_integrador
     await integrador.save(update_fields=["limite_por_minuto_chave", "limite_por_minuto_integrador", "atualizado_em"])
-    await bus.publish(chaves.CACHE_TOPIC)
+    await bus.publish(topicos.CHAVES)
     return integrador

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 IDIOMAS = "por+eng"
 LADO_MAXIMO = 1000  # the image is read at most this size (pixels)
-TEMPO_MAXIMO = 5.0  # seconds Tesseract may take on one photo
+TEMPO_MAXIMO = 15.0  # seconds Tesseract may take on one photo: bounds a pathological one, not a busy machine
 MIN_CONFIANCA = 75  # Tesseract's confidence in a word (0-100)
 MIN_CARACTERES = 4  # letters and digits read over the photo before it is an overlay
 DENTRO_DO_PRODUTO = 0.9  # share of a word's box on the product for it to be printed on it

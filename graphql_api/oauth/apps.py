@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from graphql_api.chave import service as chaves
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import encontrar, new_id
 from graphql_api.core.permissions import exigir_reautenticacao
@@ -45,9 +46,7 @@ async def _exigir_acesso_producao(integrador_id: str) -> None:
     """Production apps follow the live keys' rule (graphql_api/integracao/contrato.py): production
     released and the current contract accepted; otherwise an oat_live_ token would be a way
     around the contract."""
-    from graphql_api.integracao import contrato
-
-    bloqueio = await contrato.bloqueio_de_chave_live(integrador_id)
+    bloqueio = await chaves.bloqueio_producao(integrador_id)
     if bloqueio is not None:
         raise ApiError(
             bloqueio.type,
@@ -87,7 +86,7 @@ async def criar(
     if novo.tipo is TipoApp.confidencial:
         segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[ambiente])
     async with transaction():
-        if await repository.lock_integrator(integrador_id) is None:
+        if await repository.travar_integrador(integrador_id) is None:
             raise ApiError("NOT_FOUND", description=f"Integrador {integrador_id} não existe.")
         ativos = await repository.count_active(integrador_id)
         if ativos >= MAX_APPS_ATIVOS:

@@ -35,6 +35,7 @@ from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth import repository, retornos, segredos
 from graphql_api.oauth.models import AppOAuth, Autorizacao, CodigoAutorizacao
 from graphql_api.oauth.revogacao import revogar_autorizacoes
+from graphql_api.oauth.schemas import Pedido
 from graphql_api.vendedor.models import Vendedor
 
 log = logging.getLogger(__name__)
@@ -67,18 +68,6 @@ class ErroInterno(OAuth2Error):
 def _erro_interno() -> ErroInterno:
     log.exception("authorisation request failed")
     return ErroInterno(description="Erro interno do servidor de autorizacao; tente de novo.")
-
-
-@dataclass(frozen=True)
-class Pedido:
-    """The query of /oauth/autorizar as it came: each parameter's value (None when absent) and
-    the names of those sent more than once (RFC 6749 §3.1: parameters must not repeat)."""
-
-    valores: dict[str, str | None]
-    repetidos: tuple[str, ...] = ()
-
-    def get(self, nome: str) -> str | None:
-        return self.valores.get(nome)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
 """What OAuth authentication caches in each process, and the bus topic that clears it
 everywhere at once: a revocation, a disabled app or a rotated secret is published here."""
 
-CACHE_TOPIC = "oauth"
+from graphql_api.core import topicos
+
+CACHE_TOPIC = topicos.OAUTH

@@ -8,11 +8,11 @@ from typing import Any
 
 from tortoise.queryset import QuerySet
 
+from graphql_api.chave import situacao
 from graphql_api.conta.models import Conta
 from graphql_api.core.principal import Principal
 from graphql_api.core.purge import Purge
 from graphql_api.core.tenancy import tenant_filter
-from graphql_api.integrador import situacao
 from graphql_api.integrador.models import Integrador
 from graphql_api.oauth.models import (
     AppOAuth,
@@ -51,7 +51,7 @@ async def redirect_uris_de_apps_publicos_ativos() -> list[str]:
     return [uri for lista in listas for uri in lista]
 
 
-async def lock_integrator(integrador_id: str) -> Integrador | None:
+async def travar_integrador(integrador_id: str) -> Integrador | None:
     """Serialises app creations of one integrator until the transaction ends (the limit of
     active apps is counted under this lock, so two creations at once cannot both pass it)."""
     return await Integrador.select_for_update().filter(id=integrador_id).first()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
@@ -306,6 +307,18 @@ CAMPOS_DO_PEDIDO = {
 }
 
 
+@dataclass(frozen=True)
+class Pedido:
+    """The query of /oauth/autorizar as it came: each parameter's value (None when absent) and
+    the names of those sent more than once (RFC 6749 §3.1: parameters must not repeat)."""
+
+    valores: dict[str, str | None]
+    repetidos: tuple[str, ...] = ()
+
+    def get(self, nome: str) -> str | None:
+        return self.valores.get(nome)
+
+
 class PedidoAutorizacao(BaseModel):
     """The query of /oauth/autorizar as the browser sent it. Nothing is refused here: the
     domain answers each problem the OAuth way (an error page, or an error for the app)."""
@@ -332,8 +345,6 @@ class PedidoAutorizacao(BaseModel):
         return dados
 
     def como_pedido(self):
-        from graphql_api.oauth.autorizacoes import Pedido
-
         return Pedido(
             valores={nome: getattr(self, campo) for nome, campo in CAMPOS_DO_PEDIDO.items()},
             repetidos=tuple(self.parametrosRepetidos),

@@ -25,14 +25,14 @@ from authlib.oauth2.rfc6749.errors import (
 )
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
 
-from graphql_api.chave.service import Authenticated
+from graphql_api.chave.service import Autenticacao
+from graphql_api.chave.situacao import RateLimits, SituacaoIntegrador
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import pode_existir
 from graphql_api.core.principal import Ambiente, CredentialKind, Principal
 from graphql_api.core.purge import Purge
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
-from graphql_api.integrador.situacao import RateLimits, SituacaoIntegrador
 from graphql_api.oauth import apps, repository, segredos
 from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth.autorizacoes import TemporariamenteIndisponivel, citar
@@ -90,7 +90,7 @@ class Chamador:
         if self.autenticado:
             return
         self.autenticado = True
-        decisao = await self.limiter.hit([(f"oauth:app:{app.id}", CHAMADAS_POR_MINUTO)], now=agora().timestamp())
+        decisao = await self.limiter.hit([(f"oauth:app:{app.id}", CHAMADAS_POR_MINUTO)])
         if not decisao.allowed:
             raise _indisponivel(
                 decisao.retry_after, "Limite de 60 chamadas por minuto deste aplicativo ao endpoint de token excedido."
@@ -111,7 +111,7 @@ class Chamador:
         refusals pass their limit."""
         if self.autenticado or isinstance(erro, TemporariamenteIndisponivel):
             return erro
-        decisao = await self.limiter.hit([(f"oauth:origem:{self.origem}", self.limite_origem)], now=agora().timestamp())
+        decisao = await self.limiter.hit([(f"oauth:origem:{self.origem}", self.limite_origem)])
         if decisao.allowed:
             return erro
         return _indisponivel(
@@ -394,7 +394,7 @@ async def identificar(token: str, cache: TokenCache) -> TokenConhecido | None:
     return TokenConhecido(entry.integrador_id, entry.ambiente, entry.app_id, entry.conta_id)
 
 
-async def autenticar_token(token: str, cache: TokenCache, *, default_limits: RateLimits) -> Authenticated:
+async def autenticar_token(token: str, cache: TokenCache, *, default_limits: RateLimits) -> Autenticacao:
     """An oat_ token on /v1: the Principal of its linked account, or 401/403 as for API keys."""
     match = ACCESS_TOKEN.fullmatch(token)
     if match is None:
@@ -422,7 +422,7 @@ async def autenticar_token(token: str, cache: TokenCache, *, default_limits: Rat
         conta_id=entry.conta_id,
         client_id=entry.app_id,
     )
-    return Authenticated(principal, limits)
+    return Autenticacao(principal, limits)
 
 
 async def expurgar(now: datetime | None = None, purge: Purge | None = None) -> tuple[int, int, int]:

@@ -1,6 +1,8 @@
+from tortoise.expressions import Subquery
+
 from graphql_api.core.principal import Principal
 from graphql_api.core.tenancy import account_filter
-from graphql_api.produto.models import Produto
+from graphql_api.produto.models import Produto, ProdutoVersao
 
 
 def visible(principal: Principal):
@@ -23,6 +25,16 @@ async def visible_for_update(principal: Principal, produto_id: str) -> Produto |
     return await visible(principal).select_for_update().filter(id=produto_id).first()
 
 
-async def locked(produto_id: str) -> Produto:
+async def travar(produto_id: str) -> Produto:
     # Callers hold a check or generation whose foreign key guarantees the row exists.
     return await Produto.select_for_update().get(id=produto_id)
+
+
+async def apagar_dados_de_teste(integrador_id: str) -> dict[str, int]:
+    """The test environment's products and their versions (graphql_api/core/dados_de_teste.py)."""
+    teste = {"integrador_id": integrador_id, "ambiente": "teste"}
+    produtos = Produto.filter(**teste).values("id")
+    return {
+        "versoes": await ProdutoVersao.filter(produto_id__in=Subquery(produtos)).delete(),
+        "produtos": await Produto.filter(**teste).delete(),
+    }

@@ -1,5 +1,6 @@
 """Product records (fichas): submission and versioning. A new version exists only when the
-content differs from the previous one; each new version starts a quality check by itself."""
+content differs from the previous one; each new version starts a quality check by itself (the
+checks build on the products: graphql_api/conferencia receives `versao_nova` and `excluido`)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,13 @@ import json
 from tortoise.exceptions import IntegrityError
 from tortoise.queryset import QuerySet
 
-from graphql_api.conferencia import service as conferencias
 from graphql_api.conta import service as contas
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.ids import new_id
 from graphql_api.core.pagination import PageRequest, paginate
 from graphql_api.core.principal import Principal
 from graphql_api.core.relogio import agora
+from graphql_api.core.sinais import Sinal
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import exigir_aceito, tem_controle
 from graphql_api.produto import repository
@@ -26,6 +27,11 @@ MAX_CODIGO = 100
 SITUACOES = (CONFERINDO, APROVADO, REPROVADO, CONFERENCIA_FALHOU)
 # Prefix of the code of a deleted product: below the characters a SKU may use (_check_codigo).
 _DELETED = "\x1f"
+
+# Inside the transaction that saved it: a new version of a product (its automatic check starts),
+# a product deleted (its pending checks are cancelled).
+versao_nova: Sinal[Produto] = Sinal("produto.versao_nova")
+excluido: Sinal[str] = Sinal("produto.excluido")
 
 
 def _content_hash(content: dict) -> str:
@@ -93,7 +99,7 @@ async def _store_version(conta, codigo: str, content: dict, digest: str) -> Prod
         produto.fotos = None  # pendente until this version is screened
         await produto.save()
     await ProdutoVersao.create(produto=produto, versao=produto.versao, ficha=content, hash_ficha=digest)
-    await conferencias.iniciar(produto, origem=conferencias.AUTOMATICA)
+    await versao_nova.emitir(produto)
     return produto
 
 
@@ -146,5 +152,5 @@ async def excluir_ficha(principal: Principal, conta_id: str, codigo: str) -> Pro
         produto.codigo_excluido = produto.codigo
         produto.codigo = _DELETED + produto.id
         await produto.save(update_fields=["excluido_em", "codigo_excluido", "codigo", "atualizado_em"])
-        await conferencias.cancelar(produto.id)
+        await excluido.emitir(produto.id)
     return produto

@@ -29,7 +29,7 @@ from graphql_api.core.validation import validate
 from graphql_api.recarga.schemas import ConfirmacaoDoProvedor
 
 if TYPE_CHECKING:
-    from vitrine.settings import Settings
+    from graphql_api.core.recursos import Configuracao
 
 # A confirmation signed further than this from the service's clock is refused (replays).
 TOLERANCIA = timedelta(minutes=5)
@@ -63,13 +63,13 @@ class ProvedorExterno:
         return self.modelo_link.replace("{recargaId}", recarga_id)
 
 
-def do_nome(nome: str, settings: Settings) -> ProvedorPagamento:
+def do_nome(nome: str, settings: Configuracao) -> ProvedorPagamento:
     if nome == ProvedorExterno.nome and settings.pagamento_link:
         return ProvedorExterno(settings.pagamento_link)
     return CheckoutDoPortal(settings.base_url)
 
 
-def para(ambiente: str, settings: Settings) -> ProvedorPagamento:
+def para(ambiente: str, settings: Configuracao) -> ProvedorPagamento:
     """The provider of a new purchase: play money only ever goes through the checkout page."""
     if ambiente == Ambiente.TESTE.value:
         return CheckoutDoPortal(settings.base_url)

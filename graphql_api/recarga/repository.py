@@ -55,3 +55,11 @@ async def expirar_vencidas(quando: datetime, **escopo) -> int:
     return await Recarga.filter(situacao="pendente", expira_em__lte=quando, **escopo).update(
         situacao="expirada", encerrada_em=quando, atualizado_em=quando
     )
+
+
+async def pagas_entre(integrador_id: str, ambiente: str, desde: datetime, ate: datetime) -> list[Recarga]:
+    """Packages paid in [desde, ate), oldest first: the credit alerts compare two cycles of them
+    (graphql_api/creditos/avaliacao.py)."""
+    return await Recarga.filter(
+        integrador_id=integrador_id, ambiente=ambiente, situacao="paga", paga_em__gte=desde, paga_em__lt=ate
+    ).order_by("paga_em")

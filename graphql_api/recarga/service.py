@@ -35,7 +35,7 @@ from graphql_api.recarga.models import ConfirmacaoPagamento, Pacote, Recarga
 from graphql_api.recarga.schemas import ConfirmacaoDaEquipe, FiltroRecargas, NovaRecarga
 
 if TYPE_CHECKING:
-    from vitrine.settings import Settings
+    from graphql_api.core.recursos import Configuracao
 
 # Who confirmed (ConfirmacaoPagamento.origem).
 CHECKOUT, WEBHOOK, EQUIPE = "checkout", "webhook", "equipe"
@@ -47,7 +47,7 @@ async def listar_pacotes() -> list[Pacote]:
     return await repository.pacotes_a_venda()
 
 
-async def criar_recarga(principal: Principal, dados: dict, settings: Settings) -> Recarga:
+async def criar_recarga(principal: Principal, dados: dict, settings: Configuracao) -> Recarga:
     nova = validate(NovaRecarga, dados)
     pacote = await repository.pacote_a_venda(nova.pacote)
     if pacote is None:
@@ -78,7 +78,7 @@ async def criar_recarga(principal: Principal, dados: dict, settings: Settings) -
     )
 
 
-def link_pagamento(recarga: Recarga, settings: Settings) -> str:
+def link_pagamento(recarga: Recarga, settings: Configuracao) -> str:
     return provedores.do_nome(recarga.provedor, settings).link_pagamento(recarga.id)
 
 
@@ -247,7 +247,7 @@ async def confirmar_pela_equipe(
     return desfecho.exigir_coerente()
 
 
-async def receber_do_provedor(corpo: bytes, cabecalhos, settings: Settings) -> Desfecho:
+async def receber_do_provedor(corpo: bytes, cabecalhos, settings: Configuracao) -> Desfecho:
     """A provider's signed confirmation (POST /pagamentos/confirmacao): verified, then applied
     exactly once under its webhook-id. Test purchases are play money: no provider confirms them."""
     recebida = provedores.verificar(corpo, cabecalhos, settings.pagamento_segredo, relogio.agora())

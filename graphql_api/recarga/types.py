@@ -9,7 +9,7 @@ from graphql_api.recarga.models import Pacote, Recarga
 from graphql_api.recarga.service import link_pagamento
 
 if TYPE_CHECKING:
-    from vitrine.settings import Settings
+    from graphql_api.core.recursos import Configuracao
 
 
 @strawberry.type(name="Pacote")
@@ -40,7 +40,7 @@ class RecargaType:
     atualizado_em: Timestamp
 
     @classmethod
-    def from_model(cls, r: Recarga, settings: Settings) -> RecargaType:
+    def from_model(cls, r: Recarga, settings: Configuracao) -> RecargaType:
         return cls(
             id=strawberry.ID(r.id),
             pacote=r.pacote_id,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.relogio import agora
@@ -15,15 +15,17 @@ from graphql_api.usuario import repository
 from graphql_api.usuario.models import TentativaEntrada, Usuario
 from graphql_api.usuario.schemas import normalise_email
 from graphql_api.usuario.senhas import hash_password, needs_rehash, password_matches
-from graphql_api.vendedor.models import Vendedor
 
 FAILURE_WINDOW = timedelta(minutes=15)
 MAX_FAILURES_PER_EMAIL = 5
 MAX_FAILURES_PER_IP = 20
 
 
+if TYPE_CHECKING:  # sellers build on this module (graphql_api/vendedor): named for the type only
+    from graphql_api.vendedor.models import Vendedor
+
 # The two kinds of people who sign in with a password.
-P = TypeVar("P", Usuario, Vendedor)
+P = TypeVar("P", "Usuario", "Vendedor")
 
 
 @dataclass(frozen=True, slots=True)

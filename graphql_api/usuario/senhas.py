@@ -1,5 +1,5 @@
 """Passwords and tokens. Passwords are hashed with argon2id at OWASP's parameters (19 MiB,
-2 passes, 1 lane: about 35 ms here), in threads of their own (argon2 releases the interpreter
+2 passes, 1 lane; docs/portal.md says what one costs), in threads of their own (argon2 releases the interpreter
 lock) so the event loop keeps serving and a sign-in never queues behind other work sent to the
 default executor. Session cookies, reset and invite links are random tokens of which only the
 SHA-256 is stored: a leaked table opens nothing."""

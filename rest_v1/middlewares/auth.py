@@ -131,7 +131,7 @@ async def _credential(token: str, runtime):
             "UNAUTHORIZED",
             description="Credencial não reconhecida: use uma chave sk_test_/sk_live_ ou um token OAuth.",
         )
-    return await chaves.authenticate(token, runtime.keys, default_limits=runtime.default_limits)
+    return await chaves.autenticar_chave(token, runtime.keys, default_limits=runtime.default_limits)
 
 
 async def _refused_tenant(token: str, runtime) -> CallTenant | None:

@@ -14,7 +14,7 @@ from aiohttp import web
 
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.idempotencia import service as store
-from graphql_api.idempotencia.service import Outcome
+from graphql_api.idempotencia.service import Desfecho
 from rest_v1.keys import AUTH, CONTEXT, JSON_BODY, METHODS, RAW_BODY, REPLAYED
 from rest_v1.routing import RouteSpec, declares
 
@@ -88,25 +88,25 @@ async def idempotency_middleware(request: web.Request, handler):
     principal = request[AUTH].principal
     assert principal.integrador_id is not None  # every REST credential belongs to an integrator
     key = store.chave_do_chamador(principal, key)
-    claim = await store.claim(principal.integrador_id, principal.ambiente.value, key, _fingerprint(request))
-    if claim.outcome is Outcome.REPLAY:
+    reserva = await store.reservar(principal.integrador_id, principal.ambiente.value, key, _fingerprint(request))
+    if reserva.desfecho is Desfecho.REPETIR:
         request[REPLAYED] = True
-        return _replay(claim.record)
-    if claim.outcome is Outcome.MISMATCH:
+        return _replay(reserva.registro)
+    if reserva.desfecho is Desfecho.OUTRO_PEDIDO:
         raise ApiError("IDEMPOTENCY_KEY_REUSED")
-    if claim.outcome is Outcome.IN_PROGRESS:
+    if reserva.desfecho is Desfecho.EM_ANDAMENTO:
         raise ApiError("IDEMPOTENCY_KEY_IN_PROGRESS", headers={"Retry-After": "1"})
-    record = claim.record
-    assert record is not None  # a CLAIMED key always carries its new record
+    record = reserva.registro
+    assert record is not None  # a RESERVADA key always carries its new record
     request[CONTEXT].idempotency_key = key
     try:
         response = await handler(request)
     except BaseException:
-        await store.release(record)
+        await store.liberar(record)
         raise
     if 200 <= response.status < 300 and isinstance(response, web.Response) and response.body is not None:
         headers = {h: response.headers[h] for h in _KEPT_HEADERS if h in response.headers}
-        await store.finish(record, response.status, headers, response.body.decode())
+        await store.concluir(record, response.status, headers, response.body.decode())
     else:
-        await store.release(record)
+        await store.liberar(record)
     return response

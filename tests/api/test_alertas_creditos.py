@@ -14,7 +14,7 @@ from graphql_api.core.relogio import agora
 from graphql_api.core.scalars import parse_timestamp
 from graphql_api.email.models import Email
 from graphql_api.evento.models import Evento
-from graphql_api.plano import alertas
+from graphql_api.creditos import alertas
 from tests.api.test_avisos import entregas, registrar
 from tests.api.test_integracao import status
 from tests.api.test_planos import get, liquidar, reservar

@@ -12,7 +12,7 @@ from tests.api.test_auth import assert_error
 from tests.factories import auth, eventually
 
 
-async def detail(client, integrator, request_id, *, timeout: float = 5.0):
+async def detail(client, integrator, request_id, *, timeout: float = 30.0):
     async def check():
         response = await client.get(f"/v1/integracao/chamadas/{request_id}", headers=integrator.headers)
         assert response.status == 200, await response.text()

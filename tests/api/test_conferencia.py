@@ -234,7 +234,7 @@ async def test_post_answers_202_while_checking_and_200_when_done(client, factory
         assert again.status == 200
         return (await again.json())["data"]
 
-    final = await eventually(done, timeout=20, interval=0.2)
+    final = await eventually(done, timeout=60, interval=0.2)
     assert final["id"] == body["id"] and final["situacao"] == "concluida" and final["concluidaEm"]
     assert len(final["resultados"]) == 3
 
@@ -318,7 +318,7 @@ async def test_a_lost_or_crashed_check_is_recovered_by_the_sweep(client, factory
     async def rerun():
         row = await Conferencia.get(id=check.id)
         assert row.situacao == "concluida" and row.tentativas == 2
-    await eventually(rerun, timeout=20, interval=0.1)
+    await eventually(rerun, timeout=60, interval=0.1)
     # given one that broke too often, and whose message was lost
     await Conferencia.filter(id=check.id).update(situacao="em_andamento", reservada_ate=None, admitida_em=long_ago, tentativas=3)
     await varrer.kiq()
@@ -326,7 +326,7 @@ async def test_a_lost_or_crashed_check_is_recovered_by_the_sweep(client, factory
     async def failed():
         response = await client.get(f"/v1/contas/{conta['id']}/produtos/{done['codigo']}", headers=integrator.headers)
         assert (await response.json())["data"]["situacao"] == "conferencia_falhou"
-    await eventually(failed, timeout=20, interval=0.1)
+    await eventually(failed, timeout=60, interval=0.1)
     assert (await Conferencia.get(id=check.id)).situacao == "falhou"
     response = await conferir(client, integrator, done["id"])
     assert response.status == 202

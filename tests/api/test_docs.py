@@ -5,7 +5,7 @@ import re
 import pytest
 from openapi_spec_validator import validate as validate_openapi
 
-from graphql_api.conferencia.catalog import CATALOGO
+from graphql_api.conferencia import catalog as conferencia_catalog
 from graphql_api.core.errors import CATALOG
 from graphql_api.evento import amostras, payloads
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
@@ -132,11 +132,11 @@ async def test_notice_guide_documents_every_event_and_the_retry_schedule(client,
 
 async def test_pendencias_page_has_an_anchor_per_code_and_is_linked_from_the_errors(client):
     html = await (await client.get("/docs/pendencias")).text()
-    assert set(re.findall(r'<tr id="([A-Z_]+)"', html)) == set(CATALOGO)
+    assert set(re.findall(r'<tr id="([A-Z_]+)"', html)) == set(conferencia_catalog.CATALOG)
     assert 'href="/docs/pendencias"' in await (await client.get("/docs/erros")).text()
     body = await (await client.get("/docs/pendencias.json")).json()
     entries = body["data"]["motivosDeFoto"] + body["data"]["pendencias"]
-    assert {e["codigo"] for e in entries} == set(CATALOGO)
+    assert {e["codigo"] for e in entries} == set(conferencia_catalog.CATALOG)
     assert all(e["causa"] and e["correcao"] and e["severidade"] in ("bloqueio", "fraco") for e in entries)
     assert {"GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "CINEPREMIUM_FOTOS_INSUFICIENTES"} <= {
         e["codigo"] for e in entries

@@ -61,7 +61,7 @@ async def test_a_generation_whose_test_data_was_cleared_mid_render_ends_quietly(
     client, factory, integrator, aprovado, monkeypatch, caplog, momento
 ):
     # given a test generation queued again (rendered once, so its photos are on hand)
-    from graphql_api.integracao import repository as integracao
+    from graphql_api.core import dados_de_teste
 
     criada = await factory.pedir(integrator.key, "/v1/galerias", {"produtoId": aprovado["id"], "quantidadeImagens": 3})
     await factory.terminada(integrator.key, criada["id"])
@@ -74,7 +74,7 @@ async def test_a_generation_whose_test_data_was_cleared_mid_render_ends_quietly(
 
     async def clear_then(*args, **kwargs):
         if not cleared:
-            cleared.append(await integracao.apagar_dados_de_teste(integrator.id))
+            cleared.append(await dados_de_teste.apagar(integrator.id))
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(runtime.storage, momento, clear_then)

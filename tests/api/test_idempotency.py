@@ -93,13 +93,13 @@ async def test_keys_expire_after_seven_days(client, integrator):
     body = {"codigoExterno": "velha", "nome": "Velha"}
     await client.post("/v1/contas", json=body, headers=with_key(integrator, "chave-velha-01"))
     record = await RegistroIdempotencia.get(integrador_id=integrator.id, chave="chave-velha-01")
-    record.criado_em = record.criado_em - idempotency_store.KEY_LIFETIME - idempotency_store.CLAIM_TTL
+    record.criado_em = record.criado_em - idempotency_store.KEY_LIFETIME - idempotency_store.PRAZO_DA_RESERVA
     await record.save()
     # after 7 days the key is new again: the request runs (and meets the existing account)
     response = await client.post("/v1/contas", json=body, headers=with_key(integrator, "chave-velha-01"))
     assert response.status == 409
     assert_error(await response.json(), "ACCOUNT_ALREADY_EXISTS")
-    assert await idempotency_store.purge() >= 0
+    assert await idempotency_store.expurgar() >= 0
 
 
 async def test_the_same_key_with_another_query_string_is_409_not_a_replay(client, factory, integrator):

@@ -13,7 +13,6 @@ import pytest
 from authlib.integrations.base_client.errors import OAuthError
 from authlib.integrations.httpx_client import AsyncOAuth2Client
 
-from graphql_api.core.relogio import agora
 from tests.factories import auth
 from vitrine.settings import Settings
 
@@ -45,13 +44,6 @@ async def de_outro_endereco(client, atacante):
 
 def basic(client_id: str, segredo: str) -> dict[str, str]:
     return {"Authorization": aiohttp.encode_basic_auth(client_id, segredo)}
-
-
-def no_comeco_de_um_minuto(relogio) -> None:
-    """Move the domain's clock to just after a minute turns: the per-minute windows the test
-    fills cannot turn while it runs."""
-    segundos = agora().timestamp() % 60
-    relogio.avancar(seconds=60 - segundos + 0.5)
 
 
 def cliente_authlib(client, app, *, endereco: str = "127.0.0.1") -> AsyncOAuth2Client:
@@ -100,7 +92,7 @@ async def test_wrong_secrets_from_another_address_never_lock_the_app_out(
 async def test_junk_naming_a_public_app_does_not_spend_its_quota(client, oauth, integrator, de_outro_endereco, relogio):
     app = await oauth.app(integrator, tipo="publico")
     tokens = await oauth.tokens(app, await oauth.consentir(app))
-    no_comeco_de_um_minuto(relogio)
+    relogio.no_comeco_de_um_minuto()
 
     # 61 calls naming the app's client_id with made-up refresh tokens, from another address
     statuses = set()
@@ -119,7 +111,7 @@ async def test_junk_naming_a_public_app_does_not_spend_its_quota(client, oauth, 
 
 async def test_only_calls_that_authenticate_spend_the_apps_sixty_a_minute(client, oauth, integrator, relogio):
     app = await oauth.app(integrator)
-    no_comeco_de_um_minuto(relogio)
+    relogio.no_comeco_de_um_minuto()
     autenticada = {"grant_type": "refresh_token", "refresh_token": "ort_inventado"}
     statuses = [(await client.post("/oauth/token", data=autenticada, **oauth.basic(app))).status for _ in range(60)]
     assert set(statuses) == {400}  # invalid_grant: authenticated, so counted
@@ -134,7 +126,7 @@ async def test_only_calls_that_authenticate_spend_the_apps_sixty_a_minute(client
 
 async def test_unauthenticated_junk_is_limited_per_address(client, oauth, integrator, de_outro_endereco, relogio):
     app = await oauth.app(integrator)
-    no_comeco_de_um_minuto(relogio)
+    relogio.no_comeco_de_um_minuto()
     junk = {"grant_type": "refresh_token", "refresh_token": "ort_x", "client_id": "app_" + "0" * 26}
     statuses = [(await de_outro_endereco.post("/oauth/token", data=junk)).status for _ in range(JUNK_POR_MINUTO)]
     assert set(statuses) == {401}  # unknown client

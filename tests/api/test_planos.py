@@ -10,9 +10,9 @@ from graphql_api.core.scalars import parse_timestamp
 from graphql_api.core.transactions import transaction
 from graphql_api.creditos import service as creditos
 from graphql_api.creditos.models import Carteira, Lancamento
-from graphql_api.plano import catalogo, ciclo
-from graphql_api.plano import service as planos
-from graphql_api.plano.models import Assinatura, Plano
+from graphql_api.creditos import catalogo, ciclo
+from graphql_api.creditos import planos
+from graphql_api.creditos.models import Assinatura, Plano
 from tests.api.test_auth import assert_error
 from tests.api.test_integracao import graphql, staff_token
 from tests.factories import auth

@@ -157,9 +157,9 @@ async def test_idempotency_records_go_after_seven_days_in_batches(integrator):
     await RegistroIdempotencia.bulk_create(old + recent)
     mine = RegistroIdempotencia.filter(integrador_id=integrator.id)
     purge = Purge(batch=2, budget=3, clock=Counter())
-    assert await idempotency_store.purge(NOW, purge) == 4 and not purge.finished
+    assert await idempotency_store.expurgar(NOW, purge) == 4 and not purge.finished
     assert await mine.count() == 6
-    await idempotency_store.purge(NOW, Purge(batch=2))
+    await idempotency_store.expurgar(NOW, Purge(batch=2))
     assert set(await mine.values_list("chave", flat=True)) == {r.chave for r in recent}
 
 

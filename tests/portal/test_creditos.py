@@ -7,7 +7,7 @@ import re
 from graphql_api.core.transactions import transaction
 from graphql_api.creditos import service as creditos
 from graphql_api.integrador.models import Integrador
-from graphql_api.plano import service as planos
+from graphql_api.creditos import planos
 
 
 async def gastar(integrador_id: str, geracao_id: str, valor: int) -> None:

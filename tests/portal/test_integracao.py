@@ -5,6 +5,7 @@ password, the statement with the test refill, and CSRF on every form of these pa
 import re
 
 from graphql_api.aviso.models import Aviso
+from graphql_api.core.alertas import NovoAlerta
 from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
 from graphql_api.creditos import service as creditos
 from graphql_api.integracao import alertas, contrato
@@ -94,13 +95,15 @@ async def test_open_alerts_are_shown_on_the_overview_and_the_integration_page(po
     assert (await portal.submit("/avisos", {"url": receptor.url, "eventos": ["geracao.concluida"]})).status == 201
     aviso = await Aviso.get(url=receptor.url, integrador_id=integrador)
     await alertas.abrir(
-        integrador,
-        "teste",
-        "aviso_falhando",
-        aviso.id,
-        "Endereço de avisos falhando há 1 hora",
-        evidencia={"avisoId": aviso.id, "url": aviso.url},
-        smtp_url=None,
+        NovoAlerta(
+            integrador,
+            "teste",
+            "aviso_falhando",
+            aviso.id,
+            "Endereço de avisos falhando há 1 hora",
+            evidencia={"avisoId": aviso.id, "url": aviso.url},
+            smtp_url=None,
+        )
     )
     for path in ("/visao-geral", "/integracao"):
         page = await portal.page(path)

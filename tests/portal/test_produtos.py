@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from graphql_api.conferencia.catalog import CATALOGO
+from graphql_api.conferencia.catalog import CATALOG
 from tests.factories import Integrator, eventually, fetch_media
 from tests.fichas import RICA, cenas, fotos
 from tests.portal.conftest import create_key, integrador_id
@@ -45,13 +45,13 @@ async def test_product_page_shows_ficha_screening_thumbnails_and_the_verdict(cli
     # the blurred photo is refused, with the catalog's title and fix beside it
     blurred = page[page.index('id="foto-3"') :]
     blurred = blurred[: blurred.index("</li>")]
-    assert "reprovada" in blurred and CATALOGO["FOTO_DESFOCADA"].correcao in blurred
+    assert "reprovada" in blurred and CATALOG["FOTO_DESFOCADA"].correcao in blurred
     # the verdict per media type; a pendencia is explained with the catalog's cause and fix
     for tipo in ("galeria", "video_apresentacao", "video_cinepremium"):
         assert f'id="veredito-{tipo}"' in page
     cinepremium = page[page.index('id="veredito-video_cinepremium"') :]
     assert "reprovado" in cinepremium[:400]
-    assert CATALOGO["CINEPREMIUM_FOTOS_INSUFICIENTES"].causa in cinepremium
+    assert CATALOG["CINEPREMIUM_FOTOS_INSUFICIENTES"].causa in cinepremium
     assert "/docs/pendencias#CINEPREMIUM_FOTOS_INSUFICIENTES" in cinepremium
     assert "Nenhuma geração ainda" in page
 
@@ -152,16 +152,16 @@ async def test_the_page_explains_text_over_a_photo_and_a_small_product_before_an
     # then each photo shows its motivo with the catalog's title, what was measured and the fix
     banner = page[page.index('id="foto-1"') :]
     banner = banner[: banner.index("</li>")]
-    texto = CATALOGO["FOTO_TEXTO_SOBREPOSTO"]
+    texto = CATALOG["FOTO_TEXTO_SOBREPOSTO"]
     assert texto.titulo in banner and "FRETE" in banner and texto.correcao in banner
     assert "/docs/pendencias#FOTO_TEXTO_SOBREPOSTO" in banner and "aprovada" in banner
     small = page[page.index('id="foto-2"') :]
     small = small[: small.index("</li>")]
-    assert CATALOGO["FOTO_PRODUTO_PEQUENO"].titulo in small and "1,5×" in small
+    assert CATALOG["FOTO_PRODUTO_PEQUENO"].titulo in small and "1,5×" in small
     # and the gallery's verdict explains the pendencia on the principal with its cause and fix
     galeria = page[page.index('id="veredito-galeria"') :]
     galeria = galeria[: galeria.index("</article>")]
-    pendencia = CATALOGO["GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO"]
+    pendencia = CATALOG["GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO"]
     assert pendencia.titulo in galeria and pendencia.causa in galeria and "(imagens.principal)" in galeria
 
 

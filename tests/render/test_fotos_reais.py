@@ -15,12 +15,14 @@ from PIL import Image
 from tests.render.cenarios import iou
 from tests.render.fotos_reais import (
     METODOS,
+    VARIANTES,
     Resultado,
     caso,
     casos,
     confiante_e_errado,
     faltando,
     foto_real,
+    pasta_artefatos,
     poligonos,
 )
 
@@ -60,6 +62,8 @@ def test_every_mask_is_drawn_inside_its_crop():
 def test_the_photo_arrives_at_its_listing_size_with_a_mask_of_its_product(nome):
     foto = foto_real(nome)
     imagem, c = foto.imagem, caso(nome)
+    with Image.open(pasta_artefatos() / c.artefato) as original:  # the crop lies inside the photo
+        assert c.recorte[2] <= original.width and c.recorte[3] <= original.height, original.size
     assert max(imagem.size) == c.lado
     assert imagem.format == c.formato.upper()
     assert foto.mascara.size == imagem.size and foto.mascara.mode == "L"
@@ -74,19 +78,42 @@ def resultados() -> dict[tuple[str, str], Resultado]:
     return {}
 
 
-def _resultado(resultados, metodo: str, nome: str) -> Resultado:
-    chave = (metodo, nome)
+def _resultado(resultados, metodo: str, nome: str, lado: int | None = None, formato: str | None = None) -> Resultado:
+    chave = (metodo, nome, lado, formato)
     if chave not in resultados:
-        resultados[chave] = METODOS[metodo](foto_real(nome).imagem)
+        resultados[chave] = METODOS[metodo](foto_real(nome, lado, formato).imagem)
     return resultados[chave]
 
 
+# Confident-but-wrong today: (metodo, caso, lado, formato). Each entry goes when the method stops
+# doing it (strict: a fixed one fails here until it is removed). The classical cut of the cup alone
+# sent small (560 px PNG) was one, as the issue that asked for this set found: cut at one working
+# size, whatever the photo's, it is refused like the same photo at its listing size.
+CONHECIDOS: set[tuple[str, str, int | None, str | None]] = set()
+
+
+def _casos_e_variantes():
+    for metodo in METODOS:
+        for c in casos():
+            for lado, formato in VARIANTES:
+                marks = [pytest.mark.xfail(strict=True, reason="confiante e errada hoje")] * (
+                    (metodo, c.nome, lado, formato) in CONHECIDOS
+                )
+                yield pytest.param(
+                    metodo,
+                    c.nome,
+                    lado,
+                    formato,
+                    marks=marks,
+                    id=f"{metodo}-{c.nome}-{lado or c.lado}-{formato or c.formato}",
+                )
+
+
 @precisa_das_fotos
-@pytest.mark.parametrize("nome", [c.nome for c in casos()])
-@pytest.mark.parametrize("metodo", list(METODOS))
-def test_no_main_image_comes_from_a_wrong_mask(metodo, nome, resultados):
-    foto = foto_real(nome)
-    r = _resultado(resultados, metodo, nome)
+@pytest.mark.parametrize(("metodo", "nome", "lado", "formato"), list(_casos_e_variantes()))
+def test_no_main_image_comes_from_a_wrong_mask(metodo, nome, lado, formato, resultados):
+    foto = foto_real(nome, lado, formato)
+    r = _resultado(resultados, metodo, nome, lado, formato)
     assert 0.0 <= r.confianca <= 1.0
     if r.principal:
         assert r.mascara is not None and r.mascara.size == foto.imagem.size

@@ -23,8 +23,8 @@ from graphql_api.geracao.models import Geracao
 from graphql_api.geracao.service import dados_do_evento as dados_geracao
 from graphql_api.oauth.repository import Desvinculo
 from graphql_api.oauth.revogacao import dados_do_evento as dados_desvinculo
-from graphql_api.plano.alertas import dados_cota_alerta, dados_creditos_baixos
-from graphql_api.plano.models import Assinatura
+from graphql_api.creditos.alertas import dados_cota_alerta, dados_creditos_baixos
+from graphql_api.creditos.models import Assinatura
 from graphql_api.produto.models import Produto
 
 FATOS = regras.Fatos(

@@ -17,7 +17,7 @@ from graphql_api.evento import payloads, service
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 from graphql_api.geracao.repository import CONCLUIDA, FALHOU, PARCIAL
-from graphql_api.plano.ciclo import LIMIARES
+from graphql_api.creditos.ciclo import LIMIARES
 from graphql_api.produto.models import APROVADO, REPROVADO
 
 

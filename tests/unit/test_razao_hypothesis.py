@@ -27,9 +27,9 @@ from graphql_api.core.transactions import transaction
 from graphql_api.creditos import service as creditos
 from graphql_api.creditos.models import Carteira
 from graphql_api.integrador import service as integradores
-from graphql_api.plano import catalogo
-from graphql_api.plano import service as planos
-from graphql_api.plano.models import Assinatura
+from graphql_api.creditos import catalogo
+from graphql_api.creditos import planos
+from graphql_api.creditos.models import Assinatura
 from tests.api.test_planos import assert_ledger_is_the_balance
 from vitrine import db
 
@@ -111,7 +111,7 @@ class Razao(RuleBasedStateMachine):
 
         async def go() -> None:
             async with transaction():
-                carteira = await creditos._locked_wallet(self.integrador, "teste")
+                carteira = await creditos._travar_carteira(self.integrador, "teste")
                 await creditos._lancar(
                     carteira, "compra_pacote", disponiveis=valor, reservados=0, plano=0, descricao="Pacote"
                 )

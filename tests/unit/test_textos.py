@@ -10,7 +10,7 @@ from graphql_api.conferencia.catalog import MOTIVOS, PENDENCIAS
 from graphql_api.core.errors import CATALOG
 from graphql_api.integracao.alertas import TIPOS
 from graphql_api.integracao.etapas import ETAPAS
-from portal.web import NOTICES
+from portal.web import FLASH_MESSAGES
 
 PLACEHOLDER = re.compile(r"\{[a-z]+(?:_[a-z]+)+\}|\{\}|\{[0-9]+\}")
 
@@ -24,8 +24,8 @@ def textos():
         yield f"etapa {etapa.codigo}", (etapa.titulo, etapa.como_concluir)
     for tipo, texto in TIPOS.items():
         yield f"alerta {tipo}", (str(texto),)
-    for codigo, texto in NOTICES.items():
-        yield f"aviso do portal {codigo}", (texto,)
+    for codigo, texto in FLASH_MESSAGES.items():
+        yield f"mensagem do portal {codigo}", (texto,)
 
 
 @pytest.mark.parametrize(("nome", "partes"), list(textos()), ids=lambda v: v if isinstance(v, str) else "")

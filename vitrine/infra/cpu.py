@@ -1,10 +1,10 @@
 """CPU-bound work (media rendering, photo analysis) in worker processes of the process that asks.
 
 Threads would share the web process's interpreter lock and the default executor with everything
-else: eight videos rendering in threads made a portal sign-in wait 19 s. Here each job runs in a
-pebble process pool: created on first use, workers started by a forkserver (never fork: the parent
-has threads and an event loop) with the named modules preloaded, and lowered in CPU priority so the
-web process gets a core whenever it needs one. A job whose caller is cancelled stops its worker at
+else: videos rendering in threads stalled portal sign-ins (docs/decisoes/0004-trabalho-de-cpu.md).
+Here each job runs in a pebble process pool: created on first use, workers started by a forkserver
+(never fork: the parent has threads and an event loop) with the named modules preloaded, and
+lowered in CPU priority so the web process gets a core whenever it needs one. A job whose caller is cancelled stops its worker at
 once; a worker that dies fails only its own job (WorkerCrashed) and is replaced, and a pool that
 broke as a whole is rebuilt on the next job.
 

@@ -6,10 +6,9 @@ processes; a request is judged against that total plus this process's hits since
 processes a limit can thus be overshot by at most SYNC_SECONDS of the others' traffic; within one
 process it is exact.
 
-Why not the `limits` library (tried first): its in-memory async storage starts a task on every
-hit (~450 µs per request under load) and its Redis storage is a round trip per counter (~270 µs
-of CPU per request with redis-py), which together made the facade miss its throughput target
-(bench/api_overhead.py)."""
+Not the `limits` library: its in-memory async storage starts a task on every hit and its Redis
+storage is a round trip per counter, too much for the facade's hot path
+(docs/decisoes/0002-limites-por-minuto.md)."""
 
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ import asyncio
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
@@ -38,8 +38,9 @@ class Decision:
 
 
 class RateLimiter:
-    def __init__(self, redis: Redis | None, key_prefix: str) -> None:
+    def __init__(self, redis: Redis | None, key_prefix: str, clock: Callable[[], float] = time.time) -> None:
         self._redis = redis
+        self._clock = clock  # unix seconds; the composition root passes the domain's clock
         self._key_prefix = key_prefix  # inside the deployment's Redis namespace
         self._window = -1
         self._local: dict[str, int] = {}  # this process's hits in the window
@@ -55,7 +56,7 @@ class RateLimiter:
     async def hit(self, buckets: list[tuple[str, int]], now: float | None = None) -> Decision:
         """Count one request in every (bucket, limit); allowed when none is over its limit.
         The headers describe the bucket closest to exhaustion."""
-        now = time.time() if now is None else now
+        now = self._clock() if now is None else now
         window = int(now // WINDOW_SECONDS)
         self._roll(window)
         tightest: tuple[int, int] | None = None

@@ -13,7 +13,7 @@ good. Here a failed start rolls back and releases.
 
 A connection that does background work (the call log's batches) can run its thread at a lower
 scheduling priority (`thread_niceness`): on two cores its INSERTs otherwise took the CPU from the
-requests' loop and read thread, and every request in flight waited (vitrine/db.py says how much).
+requests' loop and read thread, and every request in flight waited (vitrine/db.py says why).
 Used as the engine of sqlite:// URLs by vitrine/db.py."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Narration in Brazilian Portuguese with espeak-ng (Debian package, installed by scripts/install).
 
-Each sentence is synthesised on its own (~20 ms each), so its exact duration is known: scenes
+Each sentence is synthesised on its own (espeak-ng is quick), so its exact duration is known: scenes
 last as long as what is said over them, and subtitle cues are exact. The subtitles and
 `fala.texto` keep the written form ("7,5 cm"); the synthesiser gets the spoken form
 ("7,5 centímetros"), since espeak-ng spells unit symbols out letter by letter."""

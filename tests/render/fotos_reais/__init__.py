@@ -11,6 +11,7 @@ crop's own pixels at the source's resolution, drawn by hand over the photo (docs
 
     casos()                    # every case, as fontes.toml lists them
     foto_real("cafe-conjunto") # the photo as a seller sends it, and its true mask at that size
+    foto_real("cafe-conjunto", 560, "png")  # the same photo smaller, in another format (VARIANTES)
     METODOS["combinado"](img)  # what a cut-out method makes of a photo: mask, confidence, main image
 
 Used by tests/render/test_fotos_reais.py and bench/qualidade_midia.py."""
@@ -32,6 +33,9 @@ from PIL import Image, ImageDraw
 from tests.render.cenarios import iou
 
 PASTA = Path(__file__).resolve().parent
+# The same photo as a seller may also send it: at its listing size (None: fontes.toml's), and smaller,
+# as PNG and as JPEG. A method's verdict must not depend on which one arrives.
+VARIANTES: tuple[tuple[int | None, str | None], ...] = ((None, None), (560, "png"), (800, "jpeg"))
 SUPERSAMPLE = 4  # the polygons are filled at 4× and averaged down: an antialiased edge
 JPEG_QUALIDADE = 90  # what a phone or a marketplace upload typically keeps
 

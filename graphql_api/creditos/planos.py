@@ -8,19 +8,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graphql_api.chave.service import CACHE_TOPIC as CHAVES_TOPIC
+from graphql_api.core import topicos
 from graphql_api.core.errors import ApiError, FieldError
 from graphql_api.core.permissions import exigir_reautenticacao
 from graphql_api.core.principal import Ambiente, Principal
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import after_commit, transaction
 from graphql_api.core.validation import validate
+from graphql_api.creditos import alertas, ciclo, repository, virada
 from graphql_api.creditos import service as creditos
-from graphql_api.creditos.models import Carteira
-from graphql_api.oauth.cache import CACHE_TOPIC as OAUTH_TOPIC
-from graphql_api.plano import alertas, ciclo, repository
-from graphql_api.plano.models import Assinatura, Plano
-from graphql_api.plano.schemas import MudancaPlano
+from graphql_api.creditos.models import Assinatura, Carteira, Plano
+from graphql_api.creditos.schemas import MudancaPlano
 
 
 async def listar_planos() -> list[Plano]:
@@ -91,8 +89,8 @@ def e_melhor(novo: Plano, atual: Plano) -> bool:
 async def _limpar_caches(bus) -> None:
     """Keys and OAuth tokens cache their integrator's limits: every process reads them again."""
     if bus is not None:
-        await bus.publish(CHAVES_TOPIC)
-        await bus.publish(OAUTH_TOPIC)
+        await bus.publish(topicos.CHAVES)
+        await bus.publish(topicos.OAUTH)
 
 
 async def mudar_plano(integrador_id: str, ambiente: str, codigo: str, *, bus) -> PlanoAtual:
@@ -129,7 +127,7 @@ async def _subir(carteira: Carteira, assinatura: Assinatura, novo: Plano) -> Non
     assinatura.plano_agendado = None
     assinatura.cota_ciclo = max(assinatura.cota_ciclo, novo.creditos_mensais)
     if diferenca:
-        await creditos.conceder_plano(
+        await virada.conceder(
             carteira, diferenca, f"Mudança para o plano {novo.nome}: diferença de {diferenca} créditos neste ciclo."
         )
     # thresholds of the grown quota: only the ones still passed count for this cycle

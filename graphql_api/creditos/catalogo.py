@@ -4,7 +4,7 @@
 version 1 (run by every `vitrine migrate` and at `vitrine serve` start; idempotent, and safe when
 several processes run it at once). A codigo already in the database is never changed from the
 file: staff change plans by publishing a new version (`publicar_versao`), which becomes the one
-offered; subscriptions move to it at their next cycle (graphql_api/plano/ciclo.py)."""
+offered; subscriptions move to it at their next cycle (graphql_api/creditos/ciclo.py)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from graphql_api.core.ids import new_id
 from graphql_api.core.relogio import agora
 from graphql_api.core.transactions import transaction
 from graphql_api.core.validation import validate
-from graphql_api.plano import repository
-from graphql_api.plano.models import Plano
-from graphql_api.plano.schemas import Catalogo, DadosPlano, NovaVersaoPlano
+from graphql_api.creditos import repository
+from graphql_api.creditos.models import Plano
+from graphql_api.creditos.schemas import Catalogo, DadosPlano, NovaVersaoPlano
 
 ARQUIVO = Path(__file__).with_name("catalogo.json")
 

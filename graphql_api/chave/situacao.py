@@ -8,7 +8,7 @@ from typing import Any
 
 from graphql_api.core.errors import ApiError
 from graphql_api.core.principal import Ambiente
-from graphql_api.plano import limites
+from graphql_api.creditos import limites
 
 # The integrator's columns a credential's query reads, after the relation's prefix.
 COLUNAS = ("situacao", "producao_situacao", "limite_por_minuto_chave", "limite_por_minuto_integrador")

@@ -3,7 +3,7 @@ tokens cache them with the credential; a plan change clears those caches)."""
 
 from __future__ import annotations
 
-from graphql_api.plano import catalogo, repository
+from graphql_api.creditos import catalogo, repository
 
 
 async def do_plano(integrador_id: str, ambiente: str) -> tuple[int, int] | None:

@@ -1,1 +1,0 @@
-"""Plans: the catalogue (versioned), each integrator's subscription and its monthly cycle."""

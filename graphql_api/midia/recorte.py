@@ -263,7 +263,7 @@ def _cortar(rgb: np.ndarray, mapas: dict[str, np.ndarray], classico: Recorte | N
     vx0, vy0, vx1, vy1 = vista
     perto = saliencia.mapa_entrada(rgb[vy0:vy1, vx0:vx1], modelo_perto)
     sinais = _sinais_aprendidos(pilha, soft, vista, perto, classico)
-    return Recorte(Image.fromarray(soft, "L"), _confianca_aprendida(sinais), APRENDIDO, sinais)
+    return Recorte(Image.fromarray(soft, "L"), _confianca(sinais, _SCORES_APRENDIDO), APRENDIDO, sinais)
 
 
 def _vista(mask: np.ndarray) -> tuple[int, int, int, int]:
@@ -367,7 +367,9 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.count_nonzero(a & b) / union) if union else 0.0
 
 
-_SCORES_APRENDIDO = {
+_Nota = tuple[tuple[float, float], tuple[float, float]]  # signal values → scores, interpolated
+
+_SCORES_APRENDIDO: dict[str, _Nota] = {
     "escala": ((0.85, 0.95), (0.7, 1.0)),
     "modelos": ((0.85, 0.95), (0.7, 1.0)),
     "duvida": ((0.04, 0.12), (1.0, 0.8)),
@@ -398,16 +400,11 @@ _CAUSA_DO_SINAL = {
 }
 
 
-def _confianca_aprendida(sinais: dict[str, float]) -> float:
-    scores = [float(np.interp(sinais[name], xs, ys)) for name, (xs, ys) in _SCORES_APRENDIDO.items()]
-    return round(min(scores), 3)
-
-
 # -- the confidence ----------------------------------------------------------------------------------
 
 # Each signal maps to a score that falls below CONFIANCA_MINIMA where the masks measured on the test
 # scenes, their variants and harder cases (bench/qualidade_midia.py) stop reaching 0.90 IoU.
-_SCORES = {
+_SCORES: dict[str, _Nota] = {
     # the region found from edges and GrabCut's verdict by colour cover the same pixels (IoU)
     "acordo": ((0.55, 0.75), (0.7, 1.0)),
     # share of the mask's edge that runs along a sharp edge of the photo
@@ -423,8 +420,9 @@ _SCORES = {
 }
 
 
-def _confianca(sinais: dict[str, float]) -> float:
-    scores = [float(np.interp(sinais[name], xs, ys)) for name, (xs, ys) in _SCORES.items()]
+def _confianca(sinais: dict[str, float], tabela: dict[str, _Nota] | None = None) -> float:
+    """The weakest of the signals' scores (`tabela`: the classical method's by default)."""
+    scores = [float(np.interp(sinais[name], xs, ys)) for name, (xs, ys) in (tabela or _SCORES).items()]
     return round(min(scores), 3)
 
 

@@ -7,6 +7,7 @@ from graphql_api.aviso import escutas
 from graphql_api.aviso.entregas import motivo_falha
 from graphql_api.aviso.models import Aviso, Entrega, EntregaEscuta, Escuta, RodadaTeste, Tentativa, TesteAviso
 from graphql_api.aviso.testes import ESPERADO
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.evento.models import Evento
 
@@ -27,18 +28,11 @@ class AvisoType:
 
     @classmethod
     def from_model(cls, a: Aviso) -> AvisoType:
-        return cls(
-            id=strawberry.ID(a.id),
-            url=a.url,
+        return do_modelo(
+            cls,
+            a,
             eventos=list(a.eventos),
-            situacao=a.situacao,
-            ambiente=a.ambiente,
-            falhando_desde=a.falhando_desde,
-            desativado_em=a.desativado_em,
-            motivo_desativacao=a.motivo_desativacao,
             segredo_anterior_expira_em=a.segredo_anterior_expira_em if a.segredo_anterior_cifrado else None,
-            criado_em=a.criado_em,
-            atualizado_em=a.atualizado_em,
         )
 
 
@@ -69,14 +63,9 @@ class TentativaType:
 
     @classmethod
     def from_model(cls, t: Tentativa) -> TentativaType:
-        return cls(
-            numero=t.numero,
-            iniciada_em=t.iniciada_em,
-            duracao_ms=t.duracao_ms,
-            status=t.status,
-            resposta=t.resposta,
-            erro=t.erro,
-            falha=t.falha,
+        return do_modelo(
+            cls,
+            t,
             motivo_falha=motivo_falha(t.falha, t.erro),
             cabecalhos_enviados=JSON(t.cabecalhos_enviados) if t.cabecalhos_enviados is not None else None,
             cabecalhos_resposta=JSON(t.cabecalhos_resposta) if t.cabecalhos_resposta is not None else None,
@@ -105,17 +94,10 @@ class EntregaType:
 
     @classmethod
     def from_model(cls, e: Entrega, tentativas: list[Tentativa]) -> EntregaType:
-        return cls(
-            id=strawberry.ID(e.id),
-            amostra=e.amostra,
-            corpo=e.corpo,
-            evento_id=e.evento_id,
-            tipo=e.tipo,
-            situacao=e.situacao,
-            ultimo_status=e.ultimo_status,
+        return do_modelo(
+            cls,
+            e,
             proxima_tentativa_em=e.proxima_tentativa_em if e.situacao == "pendente" else None,
-            criado_em=e.criado_em,
-            entregue_em=e.entregue_em,
             tentativas=[TentativaType.from_model(t) for t in tentativas],
         )
 
@@ -154,10 +136,9 @@ class TesteAvisoType:
     @classmethod
     def from_model(cls, t: TesteAviso) -> TesteAvisoType:
         done = t.situacao == "concluido"
-        return cls(
-            id=strawberry.ID(t.id),
-            caso=t.caso,
-            situacao=t.situacao,
+        return do_modelo(
+            cls,
+            t,
             esperado=ESPERADO[t.caso],
             enviado=EnvioTesteType(cabecalhos=JSON(t.cabecalhos_enviados or {}), corpo=t.corpo_enviado or "")
             if done and t.corpo_enviado
@@ -173,9 +154,6 @@ class TesteAvisoType:
             )
             if done
             else None,
-            veredito=t.veredito,
-            criado_em=t.criado_em,
-            concluido_em=t.concluido_em,
         )
 
 
@@ -191,13 +169,9 @@ class RodadaTesteType:
 
     @classmethod
     def from_model(cls, r: RodadaTeste, testes: list[TesteAviso]) -> RodadaTesteType:
-        return cls(
-            id=strawberry.ID(r.id),
-            aviso_id=r.aviso_id,
-            url=r.url,
-            situacao=r.situacao,
-            criado_em=r.criado_em,
-            concluida_em=r.concluida_em,
+        return do_modelo(
+            cls,
+            r,
             testes=[TesteAvisoType.from_model(t) for t in testes],
         )
 
@@ -223,14 +197,11 @@ class EscutaType:
 
     @classmethod
     def from_model(cls, e: Escuta) -> EscutaType:
-        return cls(
-            id=strawberry.ID(e.id),
+        return do_modelo(
+            cls,
+            e,
             eventos=list(e.eventos),
             situacao=escutas.situacao(e),
-            ambiente=e.ambiente,
-            criado_em=e.criado_em,
-            conectada_em=e.conectada_em,
-            encerrada_em=e.encerrada_em,
         )
 
 
@@ -260,20 +231,7 @@ class EntregaEscutaType:
 
     @classmethod
     def from_model(cls, e: EntregaEscuta) -> EntregaEscutaType:
-        return cls(
-            id=strawberry.ID(e.id),
-            evento_id=e.evento_id,
-            tipo=e.tipo,
-            corpo=e.corpo,
-            situacao=e.situacao,
-            status=e.status,
-            resposta=e.resposta,
-            erro=e.erro,
-            duracao_ms=e.duracao_ms,
-            criado_em=e.criado_em,
-            enviada_em=e.enviada_em,
-            respondida_em=e.respondida_em,
-        )
+        return do_modelo(cls, e)
 
 
 @strawberry.type(name="LoteEscuta", description="The next deliveries of a session's stream; encerrada ends it.")
@@ -292,10 +250,8 @@ class EventoEmitidoType:
 
     @classmethod
     def from_model(cls, e: Evento) -> EventoEmitidoType:
-        return cls(
-            id=strawberry.ID(e.id),
-            tipo=e.tipo,
-            criado_em=e.criado_em,
-            conta_id=e.conta_id,
+        return do_modelo(
+            cls,
+            e,
             data=JSON(e.dados),
         )

@@ -5,6 +5,7 @@ from strawberry.scalars import JSON
 
 from graphql_api.chamada.models import Chamada
 from graphql_api.chamada.service import AppDoRegistro, ErroRecente, body_as_json
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.errors import CATALOG
 from graphql_api.core.scalars import Timestamp
 
@@ -38,20 +39,11 @@ class ChamadaType:
 
     @classmethod
     def from_model(cls, c: Chamada) -> ChamadaType:
-        return cls(
+        return do_modelo(
+            cls,
+            c,
             request_id=c.id,
-            criado_em=c.criado_em,
-            metodo=c.metodo,
-            endpoint=c.endpoint,
-            caminho=c.caminho,
-            status=c.status,
-            duracao_ms=c.duracao_ms,
-            codigo_erro=c.codigo_erro,
             chave=c.chave_id,
-            credencial=c.credencial,
-            client_id=c.client_id,
-            conta_id=c.conta_id,
-            ambiente=c.ambiente,
             idempotente_repetida=c.replay,
         )
 
@@ -76,7 +68,9 @@ class ChamadaDetalheType(ChamadaType):
     def from_detail(cls, c: Chamada, docs_url: str) -> ChamadaDetalheType:
         kind = CATALOG.get(c.codigo_erro) if c.codigo_erro else None
         base = ChamadaType.from_model(c)
-        return cls(
+        return do_modelo(
+            cls,
+            c,
             **vars(base),
             mensagem=c.mensagem_erro,
             causa=c.causa_erro or (kind.causa if kind else None),
@@ -86,8 +80,6 @@ class ChamadaDetalheType(ChamadaType):
             cabecalhos_resposta=JSON(c.cabecalhos_resposta) if c.cabecalhos_resposta is not None else None,
             corpo_enviado=body_as_json(c.corpo_enviado),
             corpo_recebido=body_as_json(c.corpo_recebido),
-            corpo_enviado_cortado=c.corpo_enviado_cortado,
-            corpo_recebido_cortado=c.corpo_recebido_cortado,
             corpos_expurgados=c.corpo_enviado is None and c.corpo_recebido is None and c.metodo != "GET",
         )
 
@@ -100,7 +92,7 @@ class AppDoRegistroType:
 
     @classmethod
     def from_value(cls, app: AppDoRegistro) -> AppDoRegistroType:
-        return cls(client_id=app.client_id, nome=app.nome, ativo=app.ativo)
+        return do_modelo(cls, app)
 
 
 @strawberry.type(name="ErroRecente")
@@ -118,12 +110,10 @@ class ErroRecenteType:
     @classmethod
     def from_value(cls, e: ErroRecente, docs_url: str) -> ErroRecenteType:
         kind = CATALOG[e.tipo]
-        return cls(
-            tipo=e.tipo,
+        return do_modelo(
+            cls,
+            e,
             status=kind.status,
-            total=e.total,
-            ultima_ocorrencia=e.ultima_ocorrencia,
-            ultimo_request_id=e.ultimo_request_id,
             mensagem=kind.message,
             causa=kind.causa,
             como_corrigir=kind.correcao,

@@ -4,6 +4,7 @@ import strawberry
 
 from graphql_api.chave.models import ChaveApi
 from graphql_api.chave.service import display_id
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.errors import ApiError
 from graphql_api.core.scalars import Timestamp
 
@@ -24,14 +25,11 @@ class ChaveType:
 
     @classmethod
     def from_model(cls, c: ChaveApi) -> ChaveType:
-        return cls(
+        return do_modelo(
+            cls,
+            c,
             identificador=display_id(c),
-            nome=c.nome,
-            ambiente=c.ambiente,
             ativa=c.revogada_em is None,
-            criado_em=c.criado_em,
-            revogada_em=c.revogada_em,
-            ultimo_uso_em=c.ultimo_uso_em,
         )
 
 

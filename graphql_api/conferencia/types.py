@@ -6,6 +6,7 @@ import strawberry
 
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.service import consultar_novamente_em
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 
 
@@ -53,14 +54,9 @@ class ConferenciaType:
 
     @classmethod
     def from_model(cls, c: Conferencia) -> ConferenciaType:
-        return cls(
-            id=strawberry.ID(c.id),
-            produto_id=c.produto_id,
-            conta_id=c.conta_id,
-            versao_produto=c.versao_produto,
-            situacao=c.situacao,
+        return do_modelo(
+            cls,
+            c,
             resultados=[ResultadoType.from_value(r) for r in c.resultados or []],
             consultar_novamente_em=consultar_novamente_em(c),
-            criado_em=c.criado_em,
-            concluida_em=c.concluida_em,
         )

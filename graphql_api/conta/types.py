@@ -3,6 +3,7 @@ from __future__ import annotations
 import strawberry
 
 from graphql_api.conta.models import Conta
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 
 
@@ -19,13 +20,4 @@ class ContaType:
 
     @classmethod
     def from_model(cls, c: Conta) -> ContaType:
-        return cls(
-            id=strawberry.ID(c.id),
-            codigo_externo=c.codigo_externo,
-            nome=c.nome,
-            origem=c.origem,
-            situacao=c.situacao,
-            ambiente=c.ambiente,
-            criado_em=c.criado_em,
-            atualizado_em=c.atualizado_em,
-        )
+        return do_modelo(cls, c)

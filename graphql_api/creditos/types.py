@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.creditos.models import Carteira, Plano
 from graphql_api.creditos.planos import Cota, MudancaAgendada, PlanoAtual
@@ -23,15 +24,7 @@ class SaldoType:
 
     @classmethod
     def from_model(cls, c: Carteira) -> SaldoType:
-        return cls(
-            modelo_cobranca=c.modelo_cobranca,
-            ambiente=c.ambiente,
-            creditos_disponiveis=c.creditos_disponiveis,
-            creditos_reservados=c.creditos_reservados,
-            creditos_plano=c.creditos_plano,
-            creditos_pacote=c.creditos_pacote,
-            atualizado_em=c.atualizado_em,
-        )
+        return do_modelo(cls, c)
 
 
 @strawberry.type(name="Lancamento")
@@ -52,18 +45,13 @@ class LancamentoType:
 
     @classmethod
     def from_model(cls, lan) -> LancamentoType:
-        return cls(
-            id=strawberry.ID(lan.id),
-            tipo=lan.tipo,
+        return do_modelo(
+            cls,
+            lan,
             creditos_disponiveis=lan.disponiveis,
             creditos_reservados=lan.reservados,
             creditos_plano=lan.plano,
             creditos_pacote=lan.pacote,
-            disponiveis_apos=lan.disponiveis_apos,
-            geracao_id=lan.geracao_id,
-            recarga_id=lan.recarga_id,
-            descricao=lan.descricao,
-            criado_em=lan.criado_em,
         )
 
 
@@ -92,12 +80,9 @@ class PlanoType:
 
     @classmethod
     def from_model(cls, p: Plano) -> PlanoType:
-        return cls(
-            codigo=p.codigo,
-            nome=p.nome,
-            versao=p.versao,
-            preco_centavos=p.preco_centavos,
-            creditos_mensais=p.creditos_mensais,
+        return do_modelo(
+            cls,
+            p,
             limites=LimitesType(
                 por_minuto_chave=p.limite_por_minuto_chave, por_minuto_integrador=p.limite_por_minuto_integrador
             ),
@@ -125,8 +110,9 @@ class PlanoAtualType:
 
     @classmethod
     def from_value(cls, p: PlanoAtual) -> PlanoAtualType:
-        return cls(
-            ambiente=p.ambiente,
+        return do_modelo(
+            cls,
+            p,
             plano=PlanoType.from_model(p.assinatura.plano),
             ciclo_inicio_em=p.assinatura.ciclo_inicio_em,
             ciclo_fim_em=p.assinatura.ciclo_fim_em,
@@ -151,13 +137,4 @@ class CotaType:
 
     @classmethod
     def from_value(cls, c: Cota) -> CotaType:
-        return cls(
-            ambiente=c.ambiente,
-            cota_mensal=c.cota_mensal,
-            creditos_usados=c.creditos_usados,
-            creditos_restantes=c.creditos_restantes,
-            percentual_usado=c.percentual_usado,
-            ciclo_inicio_em=c.ciclo_inicio_em,
-            ciclo_fim_em=c.ciclo_fim_em,
-            alertas_atingidos=c.alertas_atingidos,
-        )
+        return do_modelo(cls, c)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.email.models import Email
 
@@ -20,17 +21,7 @@ class EmailType:
 
     @classmethod
     def from_model(cls, e: Email) -> EmailType:
-        return cls(
-            id=strawberry.ID(e.id),
-            para=e.para,
-            assunto=e.assunto,
-            tipo=e.tipo,
-            situacao=e.situacao,
-            tentativas=e.tentativas,
-            erro=e.erro,
-            criado_em=e.criado_em,
-            enviado_em=e.enviado_em,
-        )
+        return do_modelo(cls, e)
 
 
 @strawberry.type(name="EmailDetalhe")

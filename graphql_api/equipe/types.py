@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 
 
@@ -17,15 +18,7 @@ class IntegradorType:
 
     @classmethod
     def from_model(cls, i) -> IntegradorType:
-        return cls(
-            id=i.id,
-            nome=i.nome,
-            email=i.email,
-            situacao=i.situacao,
-            producao_situacao=i.producao_situacao,
-            producao_motivo=i.producao_motivo,
-            criado_em=i.criado_em,
-        )
+        return do_modelo(cls, i)
 
 
 @strawberry.type(name="AcaoEquipe")

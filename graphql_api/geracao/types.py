@@ -4,6 +4,7 @@ from typing import Any
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.geracao.models import Geracao
 from vitrine.infra.storage import Storage
@@ -95,20 +96,12 @@ class GeracaoType:
     @classmethod
     def from_model(cls, g: Geracao, storage: Storage) -> GeracaoType:
         """Results get fresh signed links on every read."""
-        return cls(
-            id=strawberry.ID(g.id),
-            tipo=g.tipo,
-            situacao=g.situacao,
-            creditos_reservados=g.creditos_reservados,
-            creditos_cobrados=g.creditos_cobrados,
-            ambiente=g.ambiente,
-            conta_id=g.conta_id,
-            produto_id=g.produto_id,
+        return do_modelo(
+            cls,
+            g,
             progresso=ProgressoType(etapa=g.etapa, percentual=g.percentual),
             resultados=_resultados(g.resultados or {}, storage),
             erro=_erro(g.erro),
-            criado_em=g.criado_em,
-            atualizado_em=g.atualizado_em,
         )
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import strawberry
 from strawberry.scalars import JSON
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.integracao.etapas import ETAPAS
 from graphql_api.integracao.models import AceiteContrato, ContratoVersao
@@ -49,8 +50,9 @@ class StatusType:
 
     @classmethod
     def from_status(cls, s: StatusIntegracao, docs_url: str) -> StatusType:
-        return cls(
-            ambiente=s.ambiente,
+        return do_modelo(
+            cls,
+            s,
             etapas_concluidas=s.concluidas,
             etapas_obrigatorias=len(ETAPAS),
             producao=ProducaoType(
@@ -89,9 +91,7 @@ class ContratoType:
 
     @classmethod
     def from_model(cls, v: ContratoVersao) -> ContratoType:
-        return cls(
-            versao=v.versao, titulo=v.titulo, texto=v.texto, publicado_em=v.publicado_em, publicado_por=v.publicado_por
-        )
+        return do_modelo(cls, v)
 
 
 @strawberry.type(name="AceiteContrato", description="Who accepted a contract version for the integrator, and when.")
@@ -102,7 +102,7 @@ class AceiteContratoType:
 
     @classmethod
     def from_model(cls, a: AceiteContrato) -> AceiteContratoType:
-        return cls(versao=a.versao, aceito_por=a.aceito_por, aceito_em=a.aceito_em)
+        return do_modelo(cls, a)
 
 
 @strawberry.type(name="LimpezaTeste", description="What clearing the test environment deleted, by kind.")

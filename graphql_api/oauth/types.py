@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.oauth import escopos as catalogo_escopos
 from graphql_api.oauth.apps import segredo_anterior_vale
@@ -121,23 +122,16 @@ class AppOAuthType:
 
     @classmethod
     def from_model(cls, a: AppOAuth) -> AppOAuthType:
-        return cls(
-            id=strawberry.ID(a.id),
+        return do_modelo(
+            cls,
+            a,
             client_id=a.id,
-            integrador_id=a.integrador_id,
-            nome=a.nome,
-            ambiente=a.ambiente,
             tipo=TipoApp(a.tipo),
             redirect_uris=list(a.redirect_uris),
             escopos=list(a.escopos),
             situacao=SituacaoApp(a.situacao),
-            final_segredo=a.final_segredo,
             final_segredo_anterior=a.final_segredo_anterior if segredo_anterior_vale(a) else None,
             segredo_anterior_expira_em=a.segredo_anterior_expira_em if segredo_anterior_vale(a) else None,
-            criado_em=a.criado_em,
-            atualizado_em=a.atualizado_em,
-            segredo_rotacionado_em=a.segredo_rotacionado_em,
-            desativado_em=a.desativado_em,
         )
 
 

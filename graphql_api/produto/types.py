@@ -6,6 +6,7 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.produto.models import Produto
 
@@ -95,17 +96,11 @@ class ProdutoType:
     def from_model(cls, p: Produto) -> ProdutoType:
         # Screening results once the check of this version is done; pendente until then.
         itens = [FotoType.from_item(item) for item in p.fotos] if p.fotos is not None else _pending_items(p.ficha)
-        return cls(
-            id=strawberry.ID(p.id),
-            conta_id=p.conta_id,
-            codigo=p.codigo,
-            nome=p.nome,
-            situacao=p.situacao,
-            versao=p.versao,
+        return do_modelo(
+            cls,
+            p,
             ficha=JSON(p.ficha),
             fotos=FotosType(
                 recebidas=len(itens), aprovadas=sum(1 for f in itens if f.situacao == "aprovada"), itens=itens
             ),
-            criado_em=p.criado_em,
-            atualizado_em=p.atualizado_em,
         )

@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.recarga.models import Pacote, Recarga
 from graphql_api.recarga.service import link_pagamento
@@ -21,7 +22,7 @@ class PacoteType:
 
     @classmethod
     def from_model(cls, p: Pacote) -> PacoteType:
-        return cls(codigo=p.codigo, nome=p.nome, creditos=p.creditos, preco_centavos=p.preco_centavos)
+        return do_modelo(cls, p)
 
 
 @strawberry.type(name="Recarga")
@@ -41,17 +42,9 @@ class RecargaType:
 
     @classmethod
     def from_model(cls, r: Recarga, settings: Configuracao) -> RecargaType:
-        return cls(
-            id=strawberry.ID(r.id),
+        return do_modelo(
+            cls,
+            r,
             pacote=r.pacote_id,
-            situacao=r.situacao,
-            creditos=r.creditos,
-            preco_centavos=r.preco_centavos,
-            ambiente=r.ambiente,
             link_pagamento=link_pagamento(r, settings),
-            expira_em=r.expira_em,
-            paga_em=r.paga_em,
-            encerrada_em=r.encerrada_em,
-            criado_em=r.criado_em,
-            atualizado_em=r.atualizado_em,
         )

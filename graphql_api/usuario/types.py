@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.usuario.models import Usuario
 
@@ -20,14 +21,10 @@ class UsuarioType:
 
     @classmethod
     def from_model(cls, u: Usuario) -> UsuarioType:
-        return cls(
-            id=strawberry.ID(u.id),
-            nome=u.nome,
-            email=u.email,
-            papel=u.papel,
+        return do_modelo(
+            cls,
+            u,
             pendente=u.hash_senha is None,
-            criado_em=u.criado_em,
-            ultimo_acesso_em=u.ultimo_acesso_em,
         )
 
 

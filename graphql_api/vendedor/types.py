@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import strawberry
 
+from graphql_api.core.conversao import do_modelo
 from graphql_api.core.scalars import Timestamp
 from graphql_api.vendedor.models import Vendedor
 
@@ -18,4 +19,4 @@ class VendedorType:
 
     @classmethod
     def from_model(cls, v: Vendedor) -> VendedorType:
-        return cls(id=strawberry.ID(v.id), nome=v.nome, email=v.email, criado_em=v.criado_em)
+        return do_modelo(cls, v)

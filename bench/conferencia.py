@@ -74,7 +74,7 @@ def medir_por_foto() -> None:
         """medir without the two stages this change added (the border lightness it dropped cost a
         256-pixel thumbnail: a few milliseconds)."""
         saved = analise.recortar, analise.sobreposicao
-        analise.recortar = lambda imagem: Recorte(None, 0.0, "bench")
+        analise.recortar = lambda imagem, metodo=None: Recorte(None, 0.0, "bench")
         analise.sobreposicao = SimpleNamespace(ler=lambda imagem, recorte: sobreposicao.Leitura((), 0.0, True))
         try:
             yield

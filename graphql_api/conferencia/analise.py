@@ -19,15 +19,15 @@ from dataclasses import asdict, dataclass, fields
 
 from PIL import ExifTags, Image, ImageFilter, ImageOps, ImageStat, UnidentifiedImageError
 
-from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS
+from graphql_api.conferencia.catalog import FORMATOS, MAX_FOTO_DECODIFICADA, MAX_FOTO_PIXELS, MIN_LADO, MIN_NITIDEZ
 from graphql_api.midia import sobreposicao
 from graphql_api.midia.enquadramento import LADO_RECORTE
-from graphql_api.midia.recorte import recortar
+from graphql_api.midia.recorte import CLASSICO, COMBINADO, recortar
 
 WORKING_SIZE = LADO_RECORTE  # the cut-out is taken on this copy, as the renderers take it
 # Raised whenever the measures change: a stored photo measured by an older analysis is measured
 # again when a new check re-uses it (graphql_api/conferencia/fotos.py).
-VERSAO = 1
+VERSAO = 2  # 2: the learned cut-out of scenes, at one working size, and why a cut is not trusted
 MAX_TEXTO = 120  # characters of overlaid text kept with the measures
 _LAPLACIAN = ImageFilter.Kernel((3, 3), [0, 1, 0, 1, -4, 1, 0, 1, 0], scale=1, offset=128)
 _GRID = 8
@@ -62,6 +62,7 @@ class Medidas:
     versao: int = 0  # of the analysis (VERSAO)
     recorte_confianca: float | None = None  # 0..1, the cut-out's own confidence
     separavel: bool | None = None  # the main image can be made from this photo's cut-out
+    recorte_causa: str | None = None  # why the cut-out is not trusted: a key of midia.recorte.CAUSAS
     lado_produto: int | None = None  # the product's long side in the photo's pixels (when separavel)
     texto_sobreposto: str | None = None  # read over the photo; "" none; None not read (OCR unavailable)
 
@@ -123,7 +124,11 @@ def medir(data: bytes) -> Medidas:
             raise ImagemRecusada("FOTO_CORROMPIDA", f"A imagem não pôde ser decodificada: {exc}") from None
     rgb = _on_white(working)
     grey = rgb.convert("L")
-    recorte = recortar(working)  # transparency, when there is some, is the answer
+    nitidez = round(_sharpness(grey), 1)
+    # A photo refused for its blur or its size is refused whatever its cut: the learned model,
+    # the costly part, only runs where its answer can change the verdict.
+    recusada = nitidez < MIN_NITIDEZ or min(largura, altura) < MIN_LADO
+    recorte = recortar(working, CLASSICO if recusada else COMBINADO)  # transparency, when there is some, is the answer
     caixa = recorte.caixa if recorte.separavel else None
     leitura = sobreposicao.ler(rgb, recorte)
     texto = leitura.texto if leitura.lida else None
@@ -133,11 +138,12 @@ def medir(data: bytes) -> Medidas:
         formato=formato,
         largura=largura,
         altura=altura,
-        nitidez=round(_sharpness(grey), 1),
+        nitidez=nitidez,
         hash=_dhash(grey),
         versao=VERSAO,
         recorte_confianca=round(recorte.confianca, 3),
         separavel=recorte.separavel,
+        recorte_causa=recorte.causa,
         # the working copy's box in the photo's own pixels: what the main image can enlarge
         lado_produto=round(max(caixa[2] - caixa[0], caixa[3] - caixa[1]) * largura / working.width) if caixa else None,
         texto_sobreposto=texto,

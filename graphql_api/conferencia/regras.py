@@ -22,6 +22,7 @@ from graphql_api.midia.enquadramento import (
     ampliacao,
     lado_necessario,
 )
+from graphql_api.midia.recorte import CAUSAS
 
 APROVADA, REPROVADA = "aprovada", "reprovada"
 
@@ -88,9 +89,11 @@ def _qualidade(item: Item) -> None:
     # Measures of an older analysis lack what follows (None): nothing is said about them. A photo
     # already refused (blurred, too small) cannot be cut out for that very reason: its motivo says it.
     if m.separavel is False and item.aprovada:
+        causa = CAUSAS.get(m.recorte_causa or "")
         item.motivo(
             "FOTO_FUNDO_INSEPARAVEL",
-            f"Confiança do recorte de {m.recorte_confianca or 0:.0%}; a imagem principal pede {CONFIANCA_MINIMA:.0%}.",
+            f"Confiança do recorte de {m.recorte_confianca or 0:.0%}; a imagem principal pede {CONFIANCA_MINIMA:.0%}"
+            + (f": {causa}." if causa else "."),
         )
     if m.texto_sobreposto:
         item.motivo("FOTO_TEXTO_SOBREPOSTO", f"Lido sobre a foto: “{m.texto_sobreposto}”.")

@@ -1,15 +1,22 @@
 """The product cut out from its photo: a mask and the service's own confidence in it.
 
 Shared by the quality check (which warns before anything renders) and the renderers (which frame,
-shadow and measure the product from the mask). Pure and CPU-bound, no model downloaded: OpenCV's
-core and NumPy. Callers run it in a worker process or a render thread.
+shadow and measure the product from the mask). CPU-bound: OpenCV's core, NumPy, and for scenes a
+salient-object model run by onnxruntime (graphql_api/midia/saliencia.py; its weights are installed
+by scripts/install, never fetched here). Callers run it in a worker process or a render thread.
 
     recorte = recortar(imagem)       # RGB, or RGBA whose transparency is the answer
     recorte.separavel                # confianca >= CONFIANCA_MINIMA
     recorte.mascara                  # L, the photo's size, 255 = product, a pixel or two of feather
     recorte.sinais                   # what the confidence was made of
+    recorte.causa                    # why it is not trusted (a key of CAUSAS), None when it is
 
-How. A product photographed in focus has a sharp edge all round it; its cast shadow, a floor's
+Every photo is cut at one working size, LADO_RECORTE, whatever size it comes in: one photo, one
+verdict. A plain backdrop the classical method below separates keeps its answer; a scene (a table,
+a shelf, outdoors) is cut by the learned maps (`_aprendido`), where the classical answer only
+confirms or contradicts.
+
+The classical method. A product photographed in focus has a sharp edge all round it; its cast shadow, a floor's
 gradient, vignetting, wood grain or a shelf out of focus have none. So:
 
 1. Sharp edges, on a copy of at most 512 px: a step in Lab colour that is large against the photo's
@@ -44,15 +51,50 @@ stop reaching 0.90 IoU.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 from PIL import Image
 
-from graphql_api.midia.enquadramento import CONFIANCA_MINIMA
+from graphql_api.midia import saliencia
+from graphql_api.midia.enquadramento import CONFIANCA_MINIMA, LADO_RECORTE
 
 TRANSPARENCIA, FUNDO_UNIFORME, FUNDO_VARIADO = "transparencia", "fundo_uniforme", "fundo_variado"
+APRENDIDO = "aprendido"  # a scene: the learned salient-object maps seed GrabCut (see _aprendido)
+# What recortar may be asked to use (bench/ and the tests compare them): both methods combined
+# (the service's), the classical one alone, one model alone.
+COMBINADO, CLASSICO = "combinado", "classico"
+METODOS = (COMBINADO, CLASSICO, saliencia.PEQUENO, saliencia.GRANDE)
+_ACORDO_CLASSICO = 0.9  # IoU of the two methods' masks at which they agree on the product
+_DIVERGENTE = 0.8  # the confidence of a cut the two methods disagree on, at most
+
+# Why a cut is not trusted (Recorte.causa), in words a seller acts on: the check's detail
+# (conferencia/regras.py) and the renderers' notes (geracao/render/observacoes.py) say them.
+NADA, DIVERGEM, BORDA, CONTORNO, FUNDO, SOMBRA, PEQUENO_NA_FOTO = (
+    "nada",
+    "divergem",
+    "borda",
+    "contorno",
+    "fundo",
+    "sombra",
+    "pequeno",
+)
+CAUSAS = {
+    NADA: "nenhum objeto se destaca do fundo na foto; fotografe o produto sozinho, de perto, sobre um fundo liso",
+    DIVERGEM: (
+        "os métodos de recorte não concordam sobre onde o produto termina (outros objetos encostados nele ou um "
+        "fundo parecido com ele); afaste os outros objetos e fotografe sobre um fundo liso e claro"
+    ),
+    BORDA: (
+        "o produto encosta na borda da foto (ou um objeto vizinho, que continua fora dela, foi tomado por parte "
+        "dele); fotografe o produto inteiro, com uma margem livre em volta"
+    ),
+    CONTORNO: "o contorno do produto se confunde com o fundo; use um fundo liso de cor diferente da do produto",
+    FUNDO: "o fundo tem textura ou outros objetos em foco; fotografe sobre um fundo liso e claro",
+    SOMBRA: "há uma sombra dura junto à base do produto; use luz difusa, sem flash direto",
+    PEQUENO_NA_FOTO: "o produto ocupa muito pouco da foto; fotografe mais perto",
+}
 
 _ALPHA_MODES = ("RGBA", "LA", "PA")
 _MIN_TRANSPARENT = 0.01  # share of transparent pixels for the alpha to be the mask
@@ -84,15 +126,76 @@ class Recorte:
             return None
         return self.mascara.point(lambda v: 255 if v >= 128 else 0).getbbox()
 
+    @property
+    def causa(self) -> str | None:
+        """Why the cut is not trusted, a key of CAUSAS (None when it is): what the seller is told."""
+        if self.separavel or self.metodo == TRANSPARENCIA:
+            return None
+        if self.mascara is None:
+            return NADA
+        if self.sinais.get("divergencia"):
+            return DIVERGEM
+        scores = _SCORES_APRENDIDO if self.metodo == APRENDIDO else _SCORES
+        present = [name for name in scores if name in self.sinais]
+        if not present:
+            return None
+        weakest = min(present, key=lambda name: float(np.interp(self.sinais[name], *scores[name])))
+        return _CAUSA_DO_SINAL[weakest]
 
-def recortar(imagem: Image.Image) -> Recorte:
-    """The product's mask in `imagem` (any mode; an alpha channel with transparency is used as is)."""
+
+def recortar(imagem: Image.Image, metodo: str = COMBINADO) -> Recorte:
+    """The product's mask in `imagem` (any mode; an alpha channel with transparency is used as is).
+
+    Combined (the default): the classical method first; its answer stands where it is exact and
+    fast, a plain backdrop it separates. Elsewhere (a scene, or a backdrop it could not separate)
+    the learned maps decide, and the classical cut only adds its agreement to the signals."""
+    if metodo not in METODOS:
+        raise ValueError(f"metodo {metodo!r}: one of {METODOS}")
     if imagem.mode in _ALPHA_MODES or (imagem.mode == "P" and "transparency" in imagem.info):
         alpha = imagem.convert("RGBA").getchannel("A")
         transparent = np.count_nonzero(np.asarray(alpha) < 128) / max(1, alpha.width * alpha.height)
         if transparent >= _MIN_TRANSPARENT and alpha.getbbox() is not None:
             return Recorte(alpha, 1.0, TRANSPARENCIA)
-    return _segmentar(np.asarray(imagem.convert("RGB")))
+    rgb = np.asarray(imagem.convert("RGB"))
+    recorte = _recortar_rgb(_no_lado_de_trabalho(rgb), metodo)
+    if recorte.mascara is None or recorte.mascara.size == imagem.size:
+        return recorte
+    mascara = recorte.mascara.resize(imagem.size, Image.Resampling.BILINEAR)
+    return Recorte(mascara, recorte.confianca, recorte.metodo, recorte.sinais)
+
+
+def _no_lado_de_trabalho(rgb: np.ndarray) -> np.ndarray:
+    """The photo with its long side at LADO_RECORTE, larger or smaller: every caller (the check,
+    the production and test renderers, the edits) cuts the same pixels out and gets the same
+    verdict, whatever size or format the photo came in."""
+    height, width = rgb.shape[:2]
+    if max(height, width) == LADO_RECORTE:
+        return rgb
+    scale = LADO_RECORTE / max(height, width)
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    if scale < 1:
+        return _resize(rgb, size)
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_CUBIC)
+
+
+def _recortar_rgb(rgb: np.ndarray, metodo: str) -> Recorte:
+    if metodo in saliencia.MODELOS:
+        return _aprendido(rgb, None, (metodo,))
+    classico = _segmentar(rgb)
+    if metodo == CLASSICO or not saliencia.disponivel(saliencia.PEQUENO):
+        return classico
+    if classico.separavel and classico.metodo == FUNDO_UNIFORME:
+        return classico
+    aprendido = _aprendido(rgb, classico)
+    if not classico.separavel:
+        return aprendido
+    # Both methods answered on a scene: where they agree on the product, trust it; where they
+    # disagree, one of them is wrong and neither is trusted.
+    if aprendido.sinais.get("classico", 0.0) >= _ACORDO_CLASSICO:
+        return replace(aprendido, confianca=max(aprendido.confianca, classico.confianca))
+    pior = aprendido if aprendido.mascara is not None else classico
+    sinais = {**pior.sinais, "divergencia": 1.0}
+    return replace(pior, confianca=min(pior.confianca, _DIVERGENTE), sinais=sinais)
 
 
 def _segmentar(rgb: np.ndarray) -> Recorte:
@@ -121,11 +224,187 @@ def _segmentar(rgb: np.ndarray) -> Recorte:
     return Recorte(Image.fromarray(full, "L"), _confianca(sinais), esboco.metodo, sinais)
 
 
+# -- the learned cut ---------------------------------------------------------------------------------
+
+_MAPA_PRODUTO, _MAPA_FUNDO = 0.8, 0.1  # map values GrabCut takes as product, background, for sure
+_DUVIDA = (0.2, 0.8)  # a map value in between is the model's doubt
+_GRADE = saliencia.LADO_ENTRADA  # the maps' side: the signals are measured on that grid
+_BANDA_MOLDURA = 0.005  # a mask this close to the frame (share of the long side) runs into it
+_MARGEM_VISTA = 0.25  # round the product's box, for the closer look (share of its long side)
+
+
+def _aprendido(rgb: np.ndarray, classico: Recorte | None, modelos: tuple[str, ...] = (saliencia.PEQUENO,)) -> Recorte:
+    """A scene: the salient-object map of the whole photo seeds GrabCut, which settles the edge by
+    colour, and the guided filter carries it to the photo's resolution. The confidence comes from
+    a closer second look of the same model at the product's box (`escala`: the same product at
+    another scale), the map's doubt, GrabCut's agreement with it, and how the mask sits in the
+    frame; the classical cut's agreement is kept as a signal. The service uses the small model
+    (U²-Netp): on the evaluation set the big one (U²-Net, `modelos`, bench/) made no photo
+    separable that the small one did not, at twice the time (docs/midia.md). With two models,
+    both maps seed the cut and their agreement is one more signal."""
+    mapas = {m: saliencia.mapa_entrada(rgb, m) for m in modelos}
+    return _cortar(rgb, mapas, classico, modelos[0])
+
+
+def _cortar(rgb: np.ndarray, mapas: dict[str, np.ndarray], classico: Recorte | None, modelo_perto: str) -> Recorte:
+    """The cut seeded by `mapas`, and its signals."""
+    height, width = rgb.shape[:2]
+    pilha = np.stack(list(mapas.values()))
+    vazio = Recorte(None, 0.0, APRENDIDO, {"n_modelos": float(len(mapas))})
+    mask, small, box = _grabcut_mapas(rgb, pilha)
+    if mask is None:
+        return vazio
+    x0, y0, x1, y1 = box
+    soft = np.zeros((height, width), np.uint8)
+    soft[y0:y1, x0:x1] = _refine(rgb, mask, small, box)
+    if not (soft > 127).any():
+        return vazio
+    vista = _vista(soft > 127)
+    vx0, vy0, vx1, vy1 = vista
+    perto = saliencia.mapa_entrada(rgb[vy0:vy1, vx0:vx1], modelo_perto)
+    sinais = _sinais_aprendidos(pilha, soft, vista, perto, classico)
+    return Recorte(Image.fromarray(soft, "L"), _confianca(sinais, _SCORES_APRENDIDO), APRENDIDO, sinais)
+
+
+def _vista(mask: np.ndarray) -> tuple[int, int, int, int]:
+    """The closer look: the mask's box with a margin, in the photo's pixels."""
+    height, width = mask.shape
+    ys, xs = np.nonzero(mask)
+    margin = round(_MARGEM_VISTA * max(xs.max() - xs.min() + 1, ys.max() - ys.min() + 1))
+    return (
+        max(0, int(xs.min()) - margin),
+        max(0, int(ys.min()) - margin),
+        min(width, int(xs.max()) + 1 + margin),
+        min(height, int(ys.max()) + 1 + margin),
+    )
+
+
+def _grabcut_mapas(
+    rgb: np.ndarray, mapas: np.ndarray
+) -> tuple[np.ndarray | None, np.ndarray, tuple[int, int, int, int]]:
+    """GrabCut seeded by the maps, on the box round what any map calls possibly product, at the
+    finest scale that fits the budget: product where every map is sure, background where none sees
+    anything, and the mean's verdict for GrabCut to revise by colour elsewhere."""
+    height, width = rgb.shape[:2]
+    alto, baixo, media = mapas.max(axis=0), mapas.min(axis=0), mapas.mean(axis=0)
+    ys, xs = np.nonzero(alto > _MAPA_FUNDO)
+    if ys.size == 0:
+        return None, rgb, (0, 0, width, height)
+    gh, gw = alto.shape
+    margin = max(2, round(0.03 * max(gh, gw)))
+    sx, sy = width / gw, height / gh
+    box = (
+        max(0, round((xs.min() - margin) * sx)),
+        max(0, round((ys.min() - margin) * sy)),
+        min(width, round((xs.max() + 1 + margin) * sx)),
+        min(height, round((ys.max() + 1 + margin) * sy)),
+    )
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    scale = min(1.0, float(np.sqrt(_GRABCUT_PIXELS / (bw * bh))))
+    cw, ch = max(8, round(bw * scale)), max(8, round(bh * scale))
+    crop = _resize(rgb[box[1] : box[3], box[0] : box[2]], (cw, ch))
+
+    def up(m: np.ndarray) -> np.ndarray:
+        # the map's pixels that cover the box, at the crop's scale
+        full = cv2.resize(m, (width, height), interpolation=cv2.INTER_LINEAR)
+        return cv2.resize(full[box[1] : box[3], box[0] : box[2]], (cw, ch), interpolation=cv2.INTER_AREA)
+
+    lo, hi, mean = up(baixo), up(alto), up(media)
+    labels = np.where(mean >= 0.5, cv2.GC_PR_FGD, cv2.GC_PR_BGD).astype(np.uint8)
+    labels[lo > _MAPA_PRODUTO] = cv2.GC_FGD
+    labels[hi < _MAPA_FUNDO] = cv2.GC_BGD
+    fg = (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD)
+    bg = (labels == cv2.GC_BGD) | (labels == cv2.GC_PR_BGD)
+    if not fg.any() or not bg.any():
+        return (mean >= 0.5) if fg.any() else None, crop, box
+    cv2.setRNGSeed(1)
+    cv2.grabCut(
+        crop[..., ::-1].copy(), labels, (0, 0, 0, 0), np.zeros((1, 65)), np.zeros((1, 65)), 2, cv2.GC_INIT_WITH_MASK
+    )
+    return (labels == cv2.GC_FGD) | (labels == cv2.GC_PR_FGD), crop, box
+
+
+def _sinais_aprendidos(
+    mapas: np.ndarray,
+    soft: np.ndarray,
+    vista: tuple[int, int, int, int],
+    perto: np.ndarray,
+    classico: Recorte | None,
+) -> dict[str, float]:
+    """What the learned cut's confidence is made of, each on a grid of the maps' side: the maps
+    against the mask `soft`, and the closer look (`perto`, the map of the `vista` crop) against
+    the mask there."""
+    grade = cv2.resize(soft, (_GRADE, _GRADE), interpolation=cv2.INTER_AREA) > 127
+    vx0, vy0, vx1, vy1 = vista
+    na_vista = cv2.resize(soft[vy0:vy1, vx0:vx1], (_GRADE, _GRADE), interpolation=cv2.INTER_AREA) > 127
+    binarios = mapas > 0.5
+    lo, hi = _DUVIDA
+    duvida = max(float(((m > lo) & (m < hi)).sum() / max(1, (m > 0.5).sum())) for m in mapas)
+    mask = soft > 127
+    band = max(2, round(_BANDA_MOLDURA * max(mask.shape)))
+    frame = np.concatenate(
+        [mask[:band].any(axis=0), mask[-band:].any(axis=0), mask[:, :band].any(axis=1), mask[:, -band:].any(axis=1)]
+    )
+    sinais = {
+        # the models' masks cover the same pixels (IoU; 1 with one model)
+        "modelos": min((_iou(a, b) for i, a in enumerate(binarios) for b in binarios[i + 1 :]), default=1.0),
+        "escala": _iou(perto > 0.5, na_vista),  # a closer look finds the same product
+        "duvida": duvida,  # map values in doubt, against the product's area
+        "grabcut": _iou(grade, mapas.mean(axis=0) > 0.5),  # GrabCut kept what the maps said
+        "toques": float(_frame_runs(grade)),
+        "moldura": float(frame.mean()),  # share of the photo's frame the mask runs into (or nearly)
+        "area": float(grade.mean()),
+        "n_modelos": float(len(mapas)),
+    }
+    if classico is not None and classico.mascara is not None:
+        antigo = cv2.resize(np.asarray(classico.mascara), (_GRADE, _GRADE), interpolation=cv2.INTER_AREA) > 127
+        sinais["classico"] = _iou(grade, antigo)
+    return sinais
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    union = np.count_nonzero(a | b)
+    return float(np.count_nonzero(a & b) / union) if union else 0.0
+
+
+_Nota = tuple[tuple[float, float], tuple[float, float]]  # signal values → scores, interpolated
+
+_SCORES_APRENDIDO: dict[str, _Nota] = {
+    "escala": ((0.85, 0.95), (0.7, 1.0)),
+    "modelos": ((0.85, 0.95), (0.7, 1.0)),
+    "duvida": ((0.04, 0.12), (1.0, 0.8)),
+    "grabcut": ((0.85, 0.95), (0.7, 1.0)),
+    "toques": ((2.0, 3.0), (1.0, 0.8)),
+    # a mask that runs into the frame holds something the photo cuts: the product is not whole in
+    # it, or a neighbour that goes on outside was taken for part of it (a spoon beside a cup)
+    "moldura": ((0.001, 0.004), (1.0, 0.8)),
+    "area": ((0.01, 0.03), (0.7, 1.0)),
+}
+
+
+_CAUSA_DO_SINAL = {
+    # classical
+    "acordo": FUNDO,
+    "contorno": CONTORNO,
+    "fundo_nitido": FUNDO,
+    "toques": BORDA,
+    "cruzamentos": FUNDO,
+    "sombra": SOMBRA,
+    # learned
+    "escala": DIVERGEM,
+    "modelos": DIVERGEM,
+    "duvida": CONTORNO,
+    "grabcut": CONTORNO,
+    "moldura": BORDA,
+    "area": PEQUENO_NA_FOTO,
+}
+
+
 # -- the confidence ----------------------------------------------------------------------------------
 
 # Each signal maps to a score that falls below CONFIANCA_MINIMA where the masks measured on the test
 # scenes, their variants and harder cases (bench/qualidade_midia.py) stop reaching 0.90 IoU.
-_SCORES = {
+_SCORES: dict[str, _Nota] = {
     # the region found from edges and GrabCut's verdict by colour cover the same pixels (IoU)
     "acordo": ((0.55, 0.75), (0.7, 1.0)),
     # share of the mask's edge that runs along a sharp edge of the photo
@@ -141,8 +420,9 @@ _SCORES = {
 }
 
 
-def _confianca(sinais: dict[str, float]) -> float:
-    scores = [float(np.interp(sinais[name], xs, ys)) for name, (xs, ys) in _SCORES.items()]
+def _confianca(sinais: dict[str, float], tabela: dict[str, _Nota] | None = None) -> float:
+    """The weakest of the signals' scores (`tabela`: the classical method's by default)."""
+    scores = [float(np.interp(sinais[name], xs, ys)) for name, (xs, ys) in (tabela or _SCORES).items()]
     return round(min(scores), 3)
 
 

@@ -85,10 +85,11 @@ def _resultado(resultados, metodo: str, nome: str, lado: int | None = None, form
     return resultados[chave]
 
 
-# Confident-but-wrong today, as the issue that asked for this set found: the classical cut of the cup
-# alone, sent small, loses the handle and keeps saucer and spoon, and trusts it. Each entry goes when
-# the method stops doing it (strict: a fixed one fails here until it is removed).
-CONHECIDOS = {("classico", "cafe-xicara", 560, "png")}
+# Confident-but-wrong today: (metodo, caso, lado, formato). Each entry goes when the method stops
+# doing it (strict: a fixed one fails here until it is removed). The classical cut of the cup alone
+# sent small (560 px PNG) was one, as the issue that asked for this set found: cut at one working
+# size, whatever the photo's, it is refused like the same photo at its listing size.
+CONHECIDOS: set[tuple[str, str, int | None, str | None]] = set()
 
 
 def _casos_e_variantes():

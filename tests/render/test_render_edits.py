@@ -9,6 +9,7 @@ from graphql_api.core.errors import ApiError
 from graphql_api.geracao.render import observacoes
 from graphql_api.geracao.render.edits import FORMATS, apply_edits
 from graphql_api.geracao.schemas import parse_edicao
+from graphql_api.midia.recorte import NADA
 from tests.render.cenarios import cenario
 from tests.render.helpers import assert_no_overflow, foto_de, watermark_contrast
 
@@ -94,8 +95,8 @@ def test_an_inseparable_product_keeps_its_backdrop_and_says_so(operacao, tmp_pat
     with Image.open(result.path) as img, Image.open(referencia.path) as reference:
         assert img.size == reference.size
         assert ImageStat.Stat(ImageChops.difference(img, reference).convert("L")).mean[0] < 1
-    assert result.notes == [f"{operacao['tipo']}: {observacoes.fundo_mantido(incerto=False)}"]
-    assert "não foi possível separar o produto do fundo" in result.notes[0]
+    assert result.notes == [f"{operacao['tipo']}: {observacoes.fundo_mantido(incerto=False, causa=NADA)}"]
+    assert "não foi possível separar o produto do fundo: nenhum objeto se destaca do fundo" in result.notes[0]
 
 
 @pytest.mark.parametrize("nome", ["bagunca", "escuro_no_escuro"])

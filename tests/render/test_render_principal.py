@@ -18,7 +18,7 @@ from PIL import Image
 from graphql_api.geracao.render import observacoes, photo
 from graphql_api.geracao.render.gallery import render_gallery
 from graphql_api.midia import enquadramento
-from graphql_api.midia.recorte import CONFIANCA_MINIMA, Recorte
+from graphql_api.midia.recorte import CONFIANCA_MINIMA, NADA, Recorte
 from tests.render.cenarios import CENARIOS, Cenario, cenario, variantes
 from tests.render.helpers import foto_de
 from tests.render.samples import rich_ficha
@@ -138,7 +138,7 @@ def test_an_inseparable_principal_gives_way_to_the_next_separable_photo(tmp_path
     assert any("Imagem principal feita com a foto de ordem 2" in n and "(ordem 1)" in n for n in principal.notes)
     # the inseparable photo still appears, whole, and says its backdrop was kept
     assert (angulo.kind, angulo.foto_ordem) == ("angulo", 1)
-    assert angulo.notes[0] == observacoes.fundo_mantido(incerto=False)
+    assert angulo.notes[0] == observacoes.fundo_mantido(incerto=False, causa=NADA)
     assert angulo.notes[0].startswith("Foto usada inteira, com o fundo original: não foi possível separar")
     pixels = _pixels(angulo.path)
     band = np.ones((SIDE, SIDE), bool)

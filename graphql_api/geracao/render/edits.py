@@ -42,7 +42,7 @@ def _fundo_branco(img: Image.Image, op: FundoBranco, notes: list[str], scale: fl
     be told apart from its background."""
     recorte, mask = photos.cut_out(img)
     if mask is None:
-        notes.append(f"fundo_branco: {observacoes.fundo_mantido(incerto=recorte.mascara is not None)}")
+        notes.append(f"fundo_branco: {observacoes.fundo_mantido(recorte.mascara is not None, recorte.causa)}")
         return img
     return photos.on_white(img, mask)
 
@@ -56,7 +56,7 @@ def _enquadrar(img: Image.Image, op: Enquadrar, notes: list[str], scale: float) 
     if op.modo == "produto":
         recorte, mask = photos.cut_out(img)
         if mask is None:
-            notes.append(f"enquadrar: {observacoes.fundo_mantido(incerto=recorte.mascara is not None)}")
+            notes.append(f"enquadrar: {observacoes.fundo_mantido(recorte.mascara is not None, recorte.causa)}")
     canvas = Image.new("RGB", size, style.WHITE)
     margin = round(min(size) * op.margem / 100)
     # The product cut out through its mask and framed by its own box; otherwise the whole image.

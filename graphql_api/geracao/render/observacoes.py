@@ -4,6 +4,8 @@ it, what to send instead."""
 
 from __future__ import annotations
 
+from graphql_api.midia.recorte import CAUSAS
+
 # The same advice as the check's catalog gives for these cases.
 _FUNDO_LISO = (
     "envie uma foto do produto sobre um fundo liso e claro (papel, cartolina ou tecido branco ou "
@@ -15,13 +17,16 @@ def _vezes(fator: float) -> str:
     return f"{fator:.1f}".replace(".", ",") + "×"
 
 
-def fundo_mantido(incerto: bool) -> str:
-    """A photo used whole, its background kept."""
+def fundo_mantido(incerto: bool, causa: str | None = None) -> str:
+    """A photo used whole, its background kept; `causa` (a key of midia.recorte.CAUSAS) says why
+    the cut-out was not trusted and what to send instead."""
     motivo = (
         "o recorte automático do produto não ficou confiável"
         if incerto
         else "não foi possível separar o produto do fundo"
     )
+    if causa in CAUSAS:
+        return f"Foto usada inteira, com o fundo original: {motivo}: {CAUSAS[causa]}."
     return f"Foto usada inteira, com o fundo original: {motivo}. Para fundo branco, {_FUNDO_LISO}."
 
 

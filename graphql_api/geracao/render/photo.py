@@ -22,8 +22,6 @@ from graphql_api.midia import enquadramento
 from graphql_api.midia.recorte import Recorte, recortar
 
 _ALPHA_MODES = ("RGBA", "LA", "PA")
-# The mask is found at most this big, then scaled up: its cost stays bounded, and it is the size
-# the quality check cuts photos out at, so both judge the same pixels.
 _EDGE_PAD = 0.004  # kept around a trimmed product's box (share of the photo's side): the soft edge
 SHADOW_COLOUR = (60, 62, 66)
 SHADOW_OPACITY = 0.4  # of the blurred footprint: about half shows past the base, a subtle grey
@@ -110,13 +108,10 @@ def load(path: Path | str, max_side: int) -> Image.Image:
 
 
 def cut_out(img: Image.Image) -> tuple[Recorte, Image.Image | None]:
-    """recortar() on the photo (scaled down to enquadramento.LADO_RECORTE first), and the product's mask at the
-    photo's size when the product is separable (else None)."""
-    small = img
-    if max(img.size) > enquadramento.LADO_RECORTE:
-        scale = enquadramento.LADO_RECORTE / max(img.size)
-        small = img.resize((round(img.width * scale), round(img.height * scale)), Image.Resampling.BOX)
-    recorte = recortar(small)
+    """recortar() on the photo, and the product's mask at the photo's size when the product is
+    separable (else None). recortar cuts every photo at enquadramento.LADO_RECORTE, whatever size
+    it comes at (a test render's half size, an edit's source): the verdict is the check's."""
+    recorte = recortar(img)
     if not recorte.separavel or recorte.mascara is None:
         return recorte, None
     mask = recorte.mascara
@@ -161,7 +156,7 @@ def prepare(path: Path | str, max_side: int) -> PreparedPhoto:
     origem = Placement(img.width / original[0], 0, 0)
     box = _box(mask) if mask is not None else None
     if mask is None or box is None:
-        note = observacoes.fundo_mantido(incerto=recorte.mascara is not None)
+        note = observacoes.fundo_mantido(recorte.mascara is not None, recorte.causa)
         flat = _flatten(img)
         return PreparedPhoto(
             flat, None, Box(0, 0, *flat.size), recorte.confianca, max(original), plain, origem, (note,)

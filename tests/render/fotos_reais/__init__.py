@@ -12,7 +12,7 @@ crop's own pixels at the source's resolution, drawn by hand over the photo (docs
     casos()                    # every case, as fontes.toml lists them
     foto_real("cafe-conjunto") # the photo as a seller sends it, and its true mask at that size
     foto_real("cafe-conjunto", 560, "png")  # the same photo smaller, in another format (VARIANTES)
-    METODOS["classico"](img)   # what a cut-out method makes of a photo: mask, confidence, main image
+    METODOS["combinado"](img)  # what a cut-out method makes of a photo: mask, confidence, main image
 
 Used by tests/render/test_fotos_reais.py and bench/qualidade_midia.py."""
 
@@ -152,9 +152,9 @@ class Resultado:
     principal: bool
 
 
-def classico(imagem: Image.Image) -> Resultado:
-    """graphql_api/midia/recorte.py as the renderers call it (photo.cut_out: at the working size;
-    a mask comes back only where a main image is made from it)."""
+def combinado(imagem: Image.Image) -> Resultado:
+    """The service's cut-out (graphql_api/midia/recorte.py) as the renderers call it (photo.cut_out:
+    at the working size; a mask comes back only where a main image is made from it)."""
     from graphql_api.geracao.render.photo import cut_out
 
     recorte, usada = cut_out(imagem)
@@ -162,6 +162,19 @@ def classico(imagem: Image.Image) -> Resultado:
     if mask is not None and mask.size != imagem.size:
         mask = mask.resize(imagem.size, Image.Resampling.BILINEAR)
     return Resultado(mask, recorte.confianca, usada is not None)
+
+
+def _so(metodo: str) -> Callable[[Image.Image], Resultado]:
+    """recortar with one method alone: the classical segmenter, or one model's maps."""
+
+    def medir(imagem: Image.Image) -> Resultado:
+        from graphql_api.midia.recorte import recortar
+
+        recorte = recortar(imagem, metodo)
+        return Resultado(recorte.mascara, recorte.confianca, recorte.separavel)
+
+    medir.__doc__ = f"recortar(imagem, {metodo!r})"
+    return medir
 
 
 IOU_ERRADO = 0.85  # a main image delivered from a mask below this against the truth: confident-but-wrong
@@ -176,5 +189,8 @@ def confiante_e_errado(resultado: Resultado, verdade: Image.Image) -> bool:
 
 
 # name → method; a new segmenter registers here and the test and the bench measure it too
-METODOS: dict[str, Callable[[Image.Image], Resultado]] = {"classico": classico}
-METODO_DO_SERVICO = "classico"  # the one the renderers use: bench/qualidade_midia.py's exit code is its
+METODOS: dict[str, Callable[[Image.Image], Resultado]] = {"combinado": combinado, "classico": _so("classico")}
+# Candidates measured beside them by the bench only: a model alone is not how the service cuts, and
+# the rule above is what the service must keep (U²-Net alone breaks it: docs/midia.md).
+CANDIDATOS: dict[str, Callable[[Image.Image], Resultado]] = {"u2netp": _so("u2netp"), "u2net": _so("u2net")}
+METODO_DO_SERVICO = "combinado"  # the one the renderers use: bench/qualidade_midia.py's exit code is its

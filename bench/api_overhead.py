@@ -75,12 +75,20 @@ async def seed(env: dict[str, str]) -> tuple[str, str]:
             limite_por_minuto_chave=10_000_000, limite_por_minuto_integrador=10_000_000
         )
         geracao = await Geracao.create(
-            id=new_id("ger_"), integrador_id=created.integrador.id, ambiente="teste", tipo="galeria",
-            situacao="concluida", creditos_reservados=0, etapa="entregue", percentual=100,
-            resultados={"imagens": [
-                {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
-                for i in (1, 2, 3)
-            ]},
+            id=new_id("ger_"),
+            integrador_id=created.integrador.id,
+            ambiente="teste",
+            tipo="galeria",
+            situacao="concluida",
+            creditos_reservados=0,
+            etapa="entregue",
+            percentual=100,
+            resultados={
+                "imagens": [
+                    {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
+                    for i in (1, 2, 3)
+                ]
+            },
         )
         return created.chave_teste, geracao.id
     finally:
@@ -96,11 +104,20 @@ def serve(port: int, reuse_port: bool = False) -> None:
 
     async def bare(request: web.Request) -> web.Response:
         g = await Geracao.get(id=request.match_info["id"])
-        return web.json_response({"data": {
-            "id": g.id, "tipo": g.tipo, "situacao": g.situacao, "creditosReservados": g.creditos_reservados,
-            "ambiente": g.ambiente, "progresso": {"etapa": g.etapa, "percentual": g.percentual},
-            "resultados": g.resultados, "criadoEm": g.criado_em.isoformat(),
-        }})
+        return web.json_response(
+            {
+                "data": {
+                    "id": g.id,
+                    "tipo": g.tipo,
+                    "situacao": g.situacao,
+                    "creditosReservados": g.creditos_reservados,
+                    "ambiente": g.ambiente,
+                    "progresso": {"etapa": g.etapa, "percentual": g.percentual},
+                    "resultados": g.resultados,
+                    "criadoEm": g.criado_em.isoformat(),
+                }
+            }
+        )
 
     app = create_app()
     app.router.add_get("/bench/bare/{id}", bare)
@@ -133,9 +150,16 @@ def cpu_seconds(pids: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def wrk(url: str, headers: dict[str, str] | None = None, pids: list[int] | None = None, *,
-        connections: int = CONNECTIONS, seconds: int = DURATION, script: Path | None = None,
-        args: list[str] | None = None) -> tuple[float, float, float]:
+def wrk(
+    url: str,
+    headers: dict[str, str] | None = None,
+    pids: list[int] | None = None,
+    *,
+    connections: int = CONNECTIONS,
+    seconds: int = DURATION,
+    script: Path | None = None,
+    args: list[str] | None = None,
+) -> tuple[float, float, float]:
     """(requests per second, p99 latency in ms, the servers' CPU µs per request, 0 without
     pids); any non-2xx answer stops the bench. CPU per request drifts less than throughput
     when others share the machine."""
@@ -162,8 +186,12 @@ def wrk(url: str, headers: dict[str, str] | None = None, pids: list[int] | None 
 def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: bool = True) -> dict[str, float]:
     # Seeded in its own process: Tortoise keeps per-process state tied to the first back end.
     seeded = subprocess.run(
-        [sys.executable, __file__, "--seed"], env={**os.environ, **env}, cwd=ROOT,
-        capture_output=True, text=True, check=True,
+        [sys.executable, __file__, "--seed"],
+        env={**os.environ, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     key, geracao_id = json.loads(seeded.stdout.strip().splitlines()[-1])
     port = free_port()
@@ -173,7 +201,10 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
     servers = [
         subprocess.Popen(
             [sys.executable, __file__, "--serve", str(port), *extra],
-            env={**os.environ, **env}, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env={**os.environ, **env},
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             preexec_fn=tied_to_this_process(),  # no server outlives an interrupted run
         )
         for _ in range(processes)
@@ -185,7 +216,9 @@ def run_backend(name: str, env: dict[str, str], processes: int = 1, with_bare: b
         auth = {"Authorization": f"Bearer {key}"}
         facade_url, bare_url = f"{base}/v1/geracoes/{geracao_id}", f"{base}/bench/bare/{geracao_id}"
         # warm both paths (connections, caches) before measuring
-        subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}", facade_url], capture_output=True)
+        subprocess.run(
+            ["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}", facade_url], capture_output=True
+        )
         subprocess.run(["wrk", "-t1", "-c4", "-d2s", bare_url], capture_output=True)
         pids = [server.pid for server in servers]
         for _ in range(ROUNDS):
@@ -221,7 +254,8 @@ def print_rounds(r: dict) -> None:
         bare = f"bare {one['bare_rps']:6.0f} req/s ({one['bare_cpu_us']:.0f} µs CPU), " if "bare_rps" in one else ""
         ratio = (
             f", ratio {one['ratio']:.0%}, p99 {one['p99_ratio']:.2f}x bare's, CPU {one['cpu_ratio']:.2f}x"
-            if "ratio" in one else ""
+            if "ratio" in one
+            else ""
         )
         print(
             f"    round {n}: {bare}facade {one['facade_rps']:6.0f} req/s (p99 {one['facade_p99_ms']:.1f} ms,"
@@ -249,12 +283,17 @@ def backends(selected: list[str], nome: str = "bench") -> list[tuple[str, dict[s
 
         asyncio.run(create())
         tmp = tempfile.mkdtemp(prefix=f"vitrine-{nome}-")
-        result.append(("PostgreSQL + Redis", {
-            "VITRINE_DATA_DIR": tmp,
-            "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{dbname}",
-            "VITRINE_REDIS_URL": REDIS_URL,
-            "VITRINE_REDIS_NAMESPACE": f"{nome}-{os.getpid()}",
-        }))
+        result.append(
+            (
+                "PostgreSQL + Redis",
+                {
+                    "VITRINE_DATA_DIR": tmp,
+                    "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{dbname}",
+                    "VITRINE_REDIS_URL": REDIS_URL,
+                    "VITRINE_REDIS_NAMESPACE": f"{nome}-{os.getpid()}",
+                },
+            )
+        )
     return result
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -56,7 +57,9 @@ def run_receptor(port: int, segredo: str, out: str, cert: str, key: str) -> None
 
     app = web.Application()
     app.router.add_post("/avisos", receber)
-    web.run_app(app, host="127.0.0.1", port=port, ssl_context=server_context(Path(cert), Path(key)), print=None, access_log=None)
+    web.run_app(
+        app, host="127.0.0.1", port=port, ssl_context=server_context(Path(cert), Path(key)), print=None, access_log=None
+    )
 
 
 class Bench:
@@ -89,8 +92,19 @@ class Bench:
 
     def start_receptor(self, segredo: str) -> None:
         self.receptor = subprocess.Popen(
-            [sys.executable, __file__, "--receptor", str(self.port), segredo, str(self.arrivals), str(self.cert), str(self.key)],
-            env=os.environ.copy(), start_new_session=True, preexec_fn=tied_to_this_process(),
+            [
+                sys.executable,
+                __file__,
+                "--receptor",
+                str(self.port),
+                segredo,
+                str(self.arrivals),
+                str(self.cert),
+                str(self.key),
+            ],
+            env=os.environ.copy(),
+            start_new_session=True,
+            preexec_fn=tied_to_this_process(),
         )
         deadline = time.time() + 15
         while time.time() < deadline:
@@ -153,7 +167,9 @@ class Bench:
         self.integrador_id = created.integrador.id
         principal = Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=self.integrador_id)
         runtime = Runtime.build(self.settings)
-        registro = await enderecos.registrar_aviso(principal, {"url": self.url, "eventos": ["geracao.concluida"]}, runtime=runtime)
+        registro = await enderecos.registrar_aviso(
+            principal, {"url": self.url, "eventos": ["geracao.concluida"]}, runtime=runtime
+        )
         await runtime.outbound.close()
         self.aviso_id = registro.aviso.id
         self.segredo = registro.segredo  # the outage restarts the receiver with it
@@ -176,7 +192,10 @@ class Bench:
                 if pause > 0:
                     await asyncio.sleep(pause)
             evento = await eventos.registrar(
-                "geracao.concluida", integrador_id=self.integrador_id, ambiente="teste", conta_id=None,
+                "geracao.concluida",
+                integrador_id=self.integrador_id,
+                ambiente="teste",
+                conta_id=None,
                 dados=amostra("geracao.concluida").dados.model_copy(update={"id": new_id("ger_")}),
             )
             created[evento.id] = evento.criado_em.timestamp()
@@ -218,16 +237,24 @@ class Bench:
         db_twice = sum(c - 1 for c in (await self.attempts(list(entregas))).values())
         invalid = sum(1 for a in arrivals if not a[2])
         p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]  # noqa: E731
-        print(f"   drained in {drained:.2f} s (first event -> last arrival; confirmed in the database {confirmed - min(created.values()):.2f} s)")
-        print(f"   arrived {len(per_id)}/{n}, lost {lost}, sent twice {twice} (attempts beyond one in the database: {db_twice}), bad signatures {invalid}")
-        print(f"   event -> first attempt: p50 {p(0.50) * 1000:.0f} ms, p99 {p(0.99) * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
+        print(
+            f"   drained in {drained:.2f} s (first event -> last arrival; confirmed in the database {confirmed - min(created.values()):.2f} s)"
+        )
+        print(
+            f"   arrived {len(per_id)}/{n}, lost {lost}, sent twice {twice} (attempts beyond one in the database: {db_twice}), bad signatures {invalid}"
+        )
+        print(
+            f"   event -> first attempt: p50 {p(0.50) * 1000:.0f} ms, p99 {p(0.99) * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
+        )
         ok = drained < 20 and lost == 0 and twice == 0 and db_twice == 0 and invalid == 0 and p(0.99) < 1
         print(f"   target (< 20 s, none lost, none twice, p99 < 1 s): {'MET' if ok else 'NOT MET'}")
         return ok
 
     async def outage(self) -> bool:
         n, down = self.args.down_events, self.args.down_seconds
-        print(f"\n2) receiver down for {down:g} s ({down / 60:.1f} min), {n} events while down, production retry schedule")
+        print(
+            f"\n2) receiver down for {down:g} s ({down / 60:.1f} min), {n} events while down, production retry schedule"
+        )
         before = len(self.read_arrivals())
         self.stop_receptor()
         down_at = time.time()
@@ -239,19 +266,27 @@ class Bench:
         failed_before = await self.attempts(list(original))
         self.start_receptor(self.segredo)
         up_at = time.time()
-        print(f"   receiver back after {up_at - down_at:.0f} s; {sum(failed_before.values())} failed attempts recorded while down")
+        print(
+            f"   receiver back after {up_at - down_at:.0f} s; {sum(failed_before.values())} failed attempts recorded while down"
+        )
         entregas, confirmed = await self.wait_delivered(list(created), timeout=40 * 60)
         arrivals = self.read_arrivals()[before:]
         per_id = Counter(a[0] for a in arrivals)
         arrived_ids = set(per_id)
         invalid = sum(1 for a in arrivals if not a[2])
         tries = await self.attempts(list(original))
-        print(f"   all delivered {confirmed - up_at:.0f} s after the receiver came back (attempts per delivery: "
-              f"min {min(tries.values())}, max {max(tries.values())})")
-        print(f"   arrived {len(arrived_ids & original)}/{n} with their original webhook-id, unknown ids {len(arrived_ids - original)}, "
-              f"sent twice {sum(c - 1 for c in per_id.values())}, bad signatures {invalid}")
+        print(
+            f"   all delivered {confirmed - up_at:.0f} s after the receiver came back (attempts per delivery: "
+            f"min {min(tries.values())}, max {max(tries.values())})"
+        )
+        print(
+            f"   arrived {len(arrived_ids & original)}/{n} with their original webhook-id, unknown ids {len(arrived_ids - original)}, "
+            f"sent twice {sum(c - 1 for c in per_id.values())}, bad signatures {invalid}"
+        )
         ok = arrived_ids == original == set(entregas) and all(c == 1 for c in per_id.values()) and invalid == 0
-        print(f"   target (every delivery arrives afterwards with its original webhook-id): {'MET' if ok else 'NOT MET'}")
+        print(
+            f"   target (every delivery arrives afterwards with its original webhook-id): {'MET' if ok else 'NOT MET'}"
+        )
         return ok
 
     async def teardown(self) -> None:
@@ -261,10 +296,8 @@ class Bench:
         self.stop_worker()
         if self.receptor is not None and self.receptor.poll() is None:
             self.stop_receptor()
-        try:
+        with contextlib.suppress(Exception):  # a broker already gone is stopped
             await self.broker.shutdown()
-        except Exception:
-            pass
         await self.db.close_connections()
         redis = Redis.from_url(REDIS_URL)
         keys = [key async for key in redis.scan_iter(match=f"{self.env['VITRINE_REDIS_NAMESPACE']}:*")]

@@ -1296,7 +1296,7 @@ def rodar(backend: str, args) -> list[dict]:
     env_servico.pop("VITRINE_SMTP_URL", None)
     from tests.processes import start_vitrine
 
-    log = open(Path(env["VITRINE_DATA_DIR"]) / "serve.log", "w")  # noqa: SIM115
+    log = open(Path(env["VITRINE_DATA_DIR"]) / "serve.log", "w")
     servidor = start_vitrine("serve", env=env_servico, log=log)
     try:
         wait_for_port(port, timeout=120)

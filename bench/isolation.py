@@ -82,14 +82,18 @@ class Service:
         self.process: subprocess.Popen | None = None
 
     def cli(self, *args: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "vitrine", *args], env=self.env, cwd=ROOT,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "vitrine", *args], env=self.env, cwd=ROOT, capture_output=True, text=True, check=True
+        )
         return done.stdout
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "vitrine", "serve", "--port", str(self.port)], env=self.env, cwd=ROOT,
-            stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+            [sys.executable, "-m", "vitrine", "serve", "--port", str(self.port)],
+            env=self.env,
+            cwd=ROOT,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
         )
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -122,10 +126,18 @@ def browser_session():
 async def sign_up(base: str, email: str) -> None:
     async with browser_session() as browser:
         token = _CSRF.search(await (await browser.get(f"{base}/cadastro")).text()).group(1)
-        response = await browser.post(f"{base}/cadastro", allow_redirects=False, data={
-            "csrf": token, "empresa": "Integradora Bench", "emailAlertas": "alertas@bench.test",
-            "nome": "Pessoa Bench", "email": email, "senha": SENHA,
-        })
+        response = await browser.post(
+            f"{base}/cadastro",
+            allow_redirects=False,
+            data={
+                "csrf": token,
+                "empresa": "Integradora Bench",
+                "emailAlertas": "alertas@bench.test",
+                "nome": "Pessoa Bench",
+                "email": email,
+                "senha": SENHA,
+            },
+        )
         assert response.status == 303, await response.text()
 
 
@@ -134,8 +146,9 @@ async def sign_in(base: str, email: str) -> float:
     async with browser_session() as browser:
         token = _CSRF.search(await (await browser.get(f"{base}/entrar")).text()).group(1)
         started = time.perf_counter()
-        response = await browser.post(f"{base}/entrar", allow_redirects=False,
-                                      data={"csrf": token, "email": email, "senha": SENHA, "proximo": ""})
+        response = await browser.post(
+            f"{base}/entrar", allow_redirects=False, data={"csrf": token, "email": email, "senha": SENHA, "proximo": ""}
+        )
         elapsed = time.perf_counter() - started
         assert response.status == 303, (response.status, await response.text())
         return elapsed
@@ -178,7 +191,9 @@ async def bench(service: Service, photos: str, key: str, rounds: int, videos: in
     base = service.base
     email = "pessoa@bench.test"
     async with ClientSession(headers={"Authorization": f"Bearer {key}"}) as http:
-        conta = (await (await http.post(f"{base}/v1/contas", json={"codigoExterno": "bench", "nome": "Bench"})).json())["data"]
+        conta = (await (await http.post(f"{base}/v1/contas", json={"codigoExterno": "bench", "nome": "Bench"})).json())[
+            "data"
+        ]
         body = {**RICA, "imagens": fotos(lambda path: photos + path, 1, 2, 3, 4, 5, 6)}
         produto = (await (await http.put(f"{base}/v1/contas/{conta['id']}/produtos/BENCH", json=body)).json())["data"]
         while (await http.post(f"{base}/v1/produtos/{produto['id']}/conferencia")).status != 200:
@@ -193,13 +208,16 @@ async def bench(service: Service, photos: str, key: str, rounds: int, videos: in
             idle = await measure(http, base, email, lambda: asyncio.sleep(IDLE_SECONDS))
             ids = []
             for v in range(videos):
-                response = await http.post(f"{base}/v1/videos", json={"produtoId": produto["id"], "tipo": "apresentacao"},
-                                           headers={"Idempotency-Key": f"bench-{n}-{v}"})
+                response = await http.post(
+                    f"{base}/v1/videos",
+                    json={"produtoId": produto["id"], "tipo": "apresentacao"},
+                    headers={"Idempotency-Key": f"bench-{n}-{v}"},
+                )
                 assert response.status == 201, await response.text()
                 ids.append((await response.json())["data"]["id"])
             started = time.perf_counter()
 
-            async def rendered() -> None:
+            async def rendered(ids: list[str] = ids) -> None:
                 pending = set(ids)
                 while pending:
                     await asyncio.sleep(1)
@@ -211,22 +229,35 @@ async def bench(service: Service, photos: str, key: str, rounds: int, videos: in
 
             busy = await measure(http, base, email, rendered)
             render_s = time.perf_counter() - started
-            one = {"idle_saldo": p99(idle[0]) * 1000, "idle_signin": p99(idle[1]) * 1000,
-                   "busy_saldo": p99(busy[0]) * 1000, "busy_signin": p99(busy[1]) * 1000, "render_s": render_s}
+            one = {
+                "idle_saldo": p99(idle[0]) * 1000,
+                "idle_signin": p99(idle[1]) * 1000,
+                "busy_saldo": p99(busy[0]) * 1000,
+                "busy_signin": p99(busy[1]) * 1000,
+                "render_s": render_s,
+            }
             results.append(one)
-            print(f"  round {n}: idle    p99 saldo {one['idle_saldo']:7.1f} ms ({len(idle[0])} req), "
-                  f"sign-in {one['idle_signin']:7.1f} ms ({len(idle[1])})")
-            print(f"           {videos} videos p99 saldo {one['busy_saldo']:7.1f} ms ({len(busy[0])} req), "
-                  f"sign-in {one['busy_signin']:7.1f} ms ({len(busy[1])}); rendered in {render_s:.1f} s")
+            print(
+                f"  round {n}: idle    p99 saldo {one['idle_saldo']:7.1f} ms ({len(idle[0])} req), "
+                f"sign-in {one['idle_signin']:7.1f} ms ({len(idle[1])})"
+            )
+            print(
+                f"           {videos} videos p99 saldo {one['busy_saldo']:7.1f} ms ({len(busy[0])} req), "
+                f"sign-in {one['busy_signin']:7.1f} ms ({len(busy[1])}); rendered in {render_s:.1f} s"
+            )
 
     median = {k: statistics.median(r[k] for r in results) for k in results[0]}
     ok_saldo = median["busy_saldo"] < SALDO_P99_MS
     ok_signin = median["busy_signin"] < SIGNIN_P99_MS
     print(f"medians of {rounds} rounds          idle      while {videos} videos render")
-    print(f"  p99 GET /v1/saldo     {median['idle_saldo']:8.1f} ms  {median['busy_saldo']:8.1f} ms  "
-          f"(target < {SALDO_P99_MS} ms: {'ok' if ok_saldo else 'MISSED'})")
-    print(f"  p99 portal sign-in    {median['idle_signin']:8.1f} ms  {median['busy_signin']:8.1f} ms  "
-          f"(target < {SIGNIN_P99_MS} ms: {'ok' if ok_signin else 'MISSED'})")
+    print(
+        f"  p99 GET /v1/saldo     {median['idle_saldo']:8.1f} ms  {median['busy_saldo']:8.1f} ms  "
+        f"(target < {SALDO_P99_MS} ms: {'ok' if ok_saldo else 'MISSED'})"
+    )
+    print(
+        f"  p99 portal sign-in    {median['idle_signin']:8.1f} ms  {median['busy_signin']:8.1f} ms  "
+        f"(target < {SIGNIN_P99_MS} ms: {'ok' if ok_signin else 'MISSED'})"
+    )
     print(f"  {videos} videos rendered in {median['render_s']:.1f} s")
     return ok_saldo and ok_signin
 
@@ -242,14 +273,16 @@ def main() -> None:
     data_dir = Path(tempfile.mkdtemp(prefix="vitrine-bench-isolation-"))
     ca, cert, key = make_tls_files(data_dir / "tls")
     env = {k: v for k, v in os.environ.items() if k not in ("VITRINE_DATABASE_URL", "VITRINE_REDIS_URL")}
-    env.update({
-        "VITRINE_DATA_DIR": str(data_dir),
-        "VITRINE_OUTBOUND_CA_BUNDLE": str(ca),
-        "VITRINE_OUTBOUND_ALLOW_PRIVATE": "1",
-        # the loops ask far more than a real client may: limits are not what is measured
-        "VITRINE_RATE_LIMIT_PER_KEY": "1000000",
-        "VITRINE_RATE_LIMIT_PER_INTEGRATOR": "1000000",
-    })
+    env.update(
+        {
+            "VITRINE_DATA_DIR": str(data_dir),
+            "VITRINE_OUTBOUND_CA_BUNDLE": str(ca),
+            "VITRINE_OUTBOUND_ALLOW_PRIVATE": "1",
+            # the loops ask far more than a real client may: limits are not what is measured
+            "VITRINE_RATE_LIMIT_PER_KEY": "1000000",
+            "VITRINE_RATE_LIMIT_PER_INTEGRATOR": "1000000",
+        }
+    )
     print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)")
     print(f"cpus: {os.cpu_count()}; data in {data_dir}")
     photo_port = free_port()
@@ -263,7 +296,9 @@ def main() -> None:
             raise SystemExit("photo host did not start")
         service.start()
         created = json.loads(service.cli("integrator", "create", "--nome", "Bench", "--email", "bench@example.com"))
-        ok = asyncio.run(bench(service, f"https://localhost:{photo_port}", created["chaveTeste"], args.rounds, args.videos))
+        ok = asyncio.run(
+            bench(service, f"https://localhost:{photo_port}", created["chaveTeste"], args.rounds, args.videos)
+        )
     finally:
         service.stop()
         host.terminate()

@@ -43,30 +43,68 @@ def main() -> None:
 
     settings = Settings()
     asyncio.run(db.migrate(settings))
-    body = orjson.dumps({"data": {"id": new_id("ger_"), "situacao": "concluida", "resultados": {"imagens": [
-        {"id": new_id("img_"), "posicao": i, "url": "https://midia.example/" + "a" * 150, "largura": 600}
-        for i in (1, 2, 3)
-    ]}}})
+    body = orjson.dumps(
+        {
+            "data": {
+                "id": new_id("ger_"),
+                "situacao": "concluida",
+                "resultados": {
+                    "imagens": [
+                        {
+                            "id": new_id("img_"),
+                            "posicao": i,
+                            "url": "https://midia.example/" + "a" * 150,
+                            "largura": 600,
+                        }
+                        for i in (1, 2, 3)
+                    ]
+                },
+            }
+        }
+    )
     log = w.CallLogWriter(flush_seconds=60, body_limit=64 * 1024)
 
     def row() -> dict:
-        return log._row(w.CallRecord(
-            id=new_id("req_"), integrador_id="int_bench", ambiente="teste", credencial="api_key", chave_id="abcdefghijkl",
-            conta_id=None, metodo="GET", endpoint="/geracoes/{id}", caminho="/v1/geracoes/ger_x", status=200,
-            duracao_ms=1.2, codigo_erro=None, mensagem_erro=None, causa_erro=None, replay=False, idempotency_key=None,
-            authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40, content_type=None, request_body=None,
-            response_body=body, criado_em=datetime.now(UTC), cabecalhos_resposta={"X-RateLimit-Limit": "300"},
-        ))
+        return log._row(
+            w.CallRecord(
+                id=new_id("req_"),
+                integrador_id="int_bench",
+                ambiente="teste",
+                credencial="api_key",
+                chave_id="abcdefghijkl",
+                conta_id=None,
+                metodo="GET",
+                endpoint="/geracoes/{id}",
+                caminho="/v1/geracoes/ger_x",
+                status=200,
+                duracao_ms=1.2,
+                codigo_erro=None,
+                mensagem_erro=None,
+                causa_erro=None,
+                replay=False,
+                idempotency_key=None,
+                authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40,
+                content_type=None,
+                request_body=None,
+                response_body=body,
+                criado_em=datetime.now(UTC),
+                cabecalhos_resposta={"X-RateLimit-Limit": "300"},
+            )
+        )
 
     # The shape before: every column read from one text holding the whole row.
     antes_sql = (
         f'INSERT INTO "{w.Chamada._meta.db_table}" ({w._COLUMN_LIST}) SELECT '
-        + ",".join(f"nullif(value->{i},'null')" if i in w._JSON_POSITIONS else f"value->>{i}" for i in range(len(w._COLUMNS)))
+        + ",".join(
+            f"nullif(value->{i},'null')" if i in w._JSON_POSITIONS else f"value->>{i}" for i in range(len(w._COLUMNS))
+        )
         + ' FROM json_each(?) WHERE true ON CONFLICT ("id") DO NOTHING'
     )
 
     def antes(r: dict) -> str:
-        return orjson.dumps([r[c] for c in w._COLUMNS], default=w._date_text, option=orjson.OPT_PASSTHROUGH_DATETIME).decode()
+        return orjson.dumps(
+            [r[c] for c in w._COLUMNS], default=w._date_text, option=orjson.OPT_PASSTHROUGH_DATETIME
+        ).decode()
 
     def connect(path: Path) -> sqlite3.Connection:
         con = sqlite3.connect(path, isolation_level=None)
@@ -84,9 +122,11 @@ def main() -> None:
     ).fetchall():
         bare.execute(f'DROP INDEX "{name}"')
     now = lambda r: w._encoded(r, "sqlite")  # noqa: E731
-    shapes = {"antes (um texto por linha)": (con, antes_sql, antes),
-              "agora ([colunas, corpos])": (con, w._INSERT_FROM_JSON, now),
-              "agora, só a chave primária": (bare, w._INSERT_FROM_JSON, now)}
+    shapes = {
+        "antes (um texto por linha)": (con, antes_sql, antes),
+        "agora ([colunas, corpos])": (con, w._INSERT_FROM_JSON, now),
+        "agora, só a chave primária": (bare, w._INSERT_FROM_JSON, now),
+    }
     micro: dict[str, list[float]] = {name: [] for name in shapes}
     for _ in range(args.rodadas):
         for name, (connection, sql, encode) in shapes.items():

@@ -116,19 +116,42 @@ async def seed(env: dict[str, str]) -> dict:
         """A confidential app, a seller's consent and the code exchanged: (client_id, secret, tokens)."""
         segredo, resumo = segredos.novo(segredos.SEGREDO_CLIENTE[Ambiente.TESTE])
         app = await AppOAuth.create(
-            id=new_id("app_"), integrador_id=integrador_id, ambiente="teste", nome="App de bench", tipo="confidencial",
-            hash_segredo=resumo, final_segredo=segredo[-4:], redirect_uris=[redirect_uri], escopos=sorted(OAUTH_SCOPES),
+            id=new_id("app_"),
+            integrador_id=integrador_id,
+            ambiente="teste",
+            nome="App de bench",
+            tipo="confidencial",
+            hash_segredo=resumo,
+            final_segredo=segredo[-4:],
+            redirect_uris=[redirect_uri],
+            escopos=sorted(OAUTH_SCOPES),
         )
-        vendedor = await Vendedor.create(id=new_id("vnd_"), nome="Loja de bench", email=f"{new_id('b')}@bench.test", hash_senha="-")
+        vendedor = await Vendedor.create(
+            id=new_id("vnd_"), nome="Loja de bench", email=f"{new_id('b')}@bench.test", hash_senha="-"
+        )
         verifier, challenge = pkce_pair()
-        pedido = autorizacoes.Pedido({
-            "response_type": "code", "client_id": app.id, "redirect_uri": redirect_uri, "scope": scope,
-            "state": "bench", "code_challenge": challenge, "code_challenge_method": "S256",
-        })
-        seller = Principal(kind=CredentialKind.VENDEDOR, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=vendedor.id)
+        pedido = autorizacoes.Pedido(
+            {
+                "response_type": "code",
+                "client_id": app.id,
+                "redirect_uri": redirect_uri,
+                "scope": scope,
+                "state": "bench",
+                "code_challenge": challenge,
+                "code_challenge_method": "S256",
+            }
+        )
+        seller = Principal(
+            kind=CredentialKind.VENDEDOR, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=vendedor.id
+        )
         destino = await autorizacoes.autorizar(seller, pedido, issuer=settings.base_url)
         code = re.search(r"[?&]code=([^&]+)", destino).group(1)
-        troca = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}
+        troca = {
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "code_verifier": verifier,
+        }
         chamador = tokens.Chamador(RateLimiter(None, "bench"), "127.0.0.1", settings.rate_limit_unauthenticated_per_ip)
         return app.id, segredo, await tokens.emitir(troca, app, chamador, bus=None)
 
@@ -141,12 +164,21 @@ async def seed(env: dict[str, str]) -> dict:
 
         async def galeria(conta_id: str) -> str:
             geracao = await Geracao.create(
-                id=new_id("ger_"), integrador_id=reader_id, ambiente="teste", conta_id=conta_id, tipo="galeria",
-                situacao="concluida", creditos_reservados=0, etapa="entregue", percentual=100,
-                resultados={"imagens": [
-                    {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
-                    for i in (1, 2, 3)
-                ]},
+                id=new_id("ger_"),
+                integrador_id=reader_id,
+                ambiente="teste",
+                conta_id=conta_id,
+                tipo="galeria",
+                situacao="concluida",
+                creditos_reservados=0,
+                etapa="entregue",
+                percentual=100,
+                resultados={
+                    "imagens": [
+                        {"id": new_id("img_"), "posicao": i, "arquivo": f"bench/{i}.jpg", "largura": 600, "altura": 600}
+                        for i in (1, 2, 3)
+                    ]
+                },
             )
             return geracao.id
 
@@ -162,8 +194,11 @@ async def seed(env: dict[str, str]) -> dict:
                 chains.append(f"{pair['conta_id']} {basic} {pair['refresh_token']}")
             runs.append(chains)
         return {
-            "key": key, "token": reader["access_token"], "runs": runs,
-            "geracao_chave": await galeria(subconta.id), "geracao_token": await galeria(reader["conta_id"]),
+            "key": key,
+            "token": reader["access_token"],
+            "runs": runs,
+            "geracao_chave": await galeria(subconta.id),
+            "geracao_token": await galeria(reader["conta_id"]),
         }
     finally:
         await ctx.close_connections()
@@ -182,7 +217,13 @@ def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> l
     # warm both reads and the token endpoint (connections, caches, prepared statements)
     for url, headers in reads.values():
         wrk(url, connections=4, seconds=WARMUP_SECONDS, headers=headers)
-    wrk(f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=WARMUP_SECONDS, script=script, args=data["runs"][0])
+    wrk(
+        f"{base}/oauth/token",
+        connections=REFRESH_CONNECTIONS,
+        seconds=WARMUP_SECONDS,
+        script=script,
+        args=data["runs"][0],
+    )
     for chains in data["runs"][1:]:
         one = {}
         # Key and token in slices of half a measure, A B B A: a busy spell of the shared machine
@@ -190,14 +231,20 @@ def _measure(server: subprocess.Popen, port: int, data: dict, script: Path) -> l
         slices: dict[str, list[tuple[float, float, float]]] = {"sk": [], "oat": []}
         for name in ("sk", "oat", "oat", "sk"):
             url, headers = reads[name]
-            slices[name].append(wrk(url, connections=READ_CONNECTIONS, seconds=DURATION // 2, headers=headers, pids=[server.pid]))
+            slices[name].append(
+                wrk(url, connections=READ_CONNECTIONS, seconds=DURATION // 2, headers=headers, pids=[server.pid])
+            )
         for name, measured in slices.items():
             one[f"{name}_rps"] = statistics.fmean(m[0] for m in measured)
             one[f"{name}_p99_ms"] = max(m[1] for m in measured)
             one[f"{name}_cpu_us"] = statistics.fmean(m[2] for m in measured)
         one["ratio"] = one["oat_rps"] / one["sk_rps"]
         one["refresh_rps"], one["refresh_p99_ms"], one["refresh_cpu_us"] = wrk(
-            f"{base}/oauth/token", connections=REFRESH_CONNECTIONS, seconds=DURATION, script=script, args=chains,
+            f"{base}/oauth/token",
+            connections=REFRESH_CONNECTIONS,
+            seconds=DURATION,
+            script=script,
+            args=chains,
             pids=[server.pid],
         )
         rounds.append(one)
@@ -208,7 +255,11 @@ def run_backend(env: dict[str, str], workdir: Path) -> dict:
     from tests.processes import start_vitrine
 
     seeded = subprocess.run(
-        [sys.executable, __file__, "--seed"], env={**os.environ, **env}, cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, __file__, "--seed"],
+        env={**os.environ, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     if seeded.returncode != 0:
         raise SystemExit(seeded.stderr)

@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from api_overhead import PG_ADMIN, backends, free_port, wait_for_port  # noqa: E402
+
 from tests.tls import make_tls_files  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "30"))
@@ -47,11 +48,11 @@ async def seed() -> dict:
     from graphql_api.aviso import assinatura
     from graphql_api.aviso.models import Aviso, Entrega, RodadaTeste, Tentativa, TesteAviso
     from graphql_api.chamada.models import Chamada
-    from graphql_api.creditos import service as creditos
+    from graphql_api.conta import service as contas
     from graphql_api.core import tarefas
     from graphql_api.core.ids import new_id
     from graphql_api.core.principal import ALL_SCOPES, Ambiente, CredentialKind, Principal
-    from graphql_api.conta import service as contas
+    from graphql_api.creditos import service as creditos
     from graphql_api.email import service as emails
     from graphql_api.produto import service as produtos
     from graphql_api.usuario import cadastro
@@ -66,44 +67,90 @@ async def seed() -> dict:
     await db.migrate(settings)
     ctx = await db.connect(settings)
     try:
-        usuario = await cadastro.cadastrar({
-            "empresa": "Bench Portal", "emailAlertas": "alertas@portal.test", "nome": "Bench", "email": EMAIL, "senha": SENHA,
-        })
+        usuario = await cadastro.cadastrar(
+            {
+                "empresa": "Bench Portal",
+                "emailAlertas": "alertas@portal.test",
+                "nome": "Bench",
+                "email": EMAIL,
+                "senha": SENHA,
+            }
+        )
         principal = Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=usuario.integrador_id)
         conta = await contas.criar_conta(principal, {"codigoExterno": "bench-1", "nome": "Loja Bench"})
         for n in range(PRODUCTS):
-            await produtos.salvar_ficha(principal, conta.id, f"SKU-{n:03d}", {
-                "nome": f"Produto {n}", "descricao": "Descrição de bancada " * 5,
-                "imagens": [{"url": f"https://fotos.exemplo.com/{n}/{i}.jpg", "ordem": i} for i in (1, 2, 3)],
-            })
-        now = datetime.now(timezone.utc)
+            await produtos.salvar_ficha(
+                principal,
+                conta.id,
+                f"SKU-{n:03d}",
+                {
+                    "nome": f"Produto {n}",
+                    "descricao": "Descrição de bancada " * 5,
+                    "imagens": [{"url": f"https://fotos.exemplo.com/{n}/{i}.jpg", "ordem": i} for i in (1, 2, 3)],
+                },
+            )
+        now = datetime.now(UTC)
         rng = random.Random(7)
-        body = json.dumps({"codigoExterno": "x" * 20, "nome": "Loja", "atributos": [{"nome": "a", "valor": "b" * 40}] * 10})
+        body = json.dumps(
+            {"codigoExterno": "x" * 20, "nome": "Loja", "atributos": [{"nome": "a", "valor": "b" * 40}] * 10}
+        )
         rows = []
         for n in range(CALLS):
             failed = n % 5 == 0
-            rows.append(Chamada(
-                id=new_id("req_"), integrador_id=usuario.integrador_id, ambiente="teste", chave_id="abcdefghijkl",
-                credencial="api_key", conta_id=conta.id, metodo="POST" if failed else "GET",
-                endpoint="/contas" if failed else "/contas/{contaId}",
-                caminho="/v1/contas" if failed else f"/v1/contas/{conta.id}", status=422 if failed else 200,
-                duracao_ms=rng.uniform(2, 40), codigo_erro="VALIDATION_FAILED" if failed else None,
-                mensagem_erro="Alguns campos são inválidos." if failed else None, replay=False,
-                cabecalhos={"Authorization": "Bearer sk_test_abcdefghijkl_****"},
-                corpo_enviado=body if failed else None, corpo_recebido=body,
-                criado_em=now - timedelta(seconds=CALLS - n),
-            ))
+            rows.append(
+                Chamada(
+                    id=new_id("req_"),
+                    integrador_id=usuario.integrador_id,
+                    ambiente="teste",
+                    chave_id="abcdefghijkl",
+                    credencial="api_key",
+                    conta_id=conta.id,
+                    metodo="POST" if failed else "GET",
+                    endpoint="/contas" if failed else "/contas/{contaId}",
+                    caminho="/v1/contas" if failed else f"/v1/contas/{conta.id}",
+                    status=422 if failed else 200,
+                    duracao_ms=rng.uniform(2, 40),
+                    codigo_erro="VALIDATION_FAILED" if failed else None,
+                    mensagem_erro="Alguns campos são inválidos." if failed else None,
+                    replay=False,
+                    cabecalhos={"Authorization": "Bearer sk_test_abcdefghijkl_****"},
+                    corpo_enviado=body if failed else None,
+                    corpo_recebido=body,
+                    criado_em=now - timedelta(seconds=CALLS - n),
+                )
+            )
         await Chamada.bulk_create(rows, batch_size=200)
         for n in range(5):
-            await emails.enviar(para=EMAIL, assunto=f"Alerta {n}", texto="texto " * 50, tipo="alerta",
-                                integrador_id=usuario.integrador_id, smtp_url=None)
-        email = await emails.enviar(para=EMAIL, assunto="Alerta final", texto="texto", tipo="alerta",
-                                    integrador_id=usuario.integrador_id, smtp_url=None)
-        aviso, entrega = await _seed_avisos(usuario.integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura)
+            await emails.enviar(
+                para=EMAIL,
+                assunto=f"Alerta {n}",
+                texto="texto " * 50,
+                tipo="alerta",
+                integrador_id=usuario.integrador_id,
+                smtp_url=None,
+            )
+        email = await emails.enviar(
+            para=EMAIL,
+            assunto="Alerta final",
+            texto="texto",
+            tipo="alerta",
+            integrador_id=usuario.integrador_id,
+            smtp_url=None,
+        )
+        aviso, entrega = await _seed_avisos(
+            usuario.integrador_id, settings, now, Aviso, Entrega, Tentativa, RodadaTeste, TesteAviso, assinatura
+        )
         for n in range(LEDGER):
             await creditos.recarregar_teste(principal, creditos=n + 1)
         geracao = await _seed_media(principal, conta.id, settings)
-        return {"conta": conta.id, "chamada": rows[0].id, "email": email.id, "aviso": aviso, "entrega": entrega, "geracao": geracao}
+        return {
+            "conta": conta.id,
+            "chamada": rows[0].id,
+            "email": email.id,
+            "aviso": aviso,
+            "entrega": entrega,
+            "geracao": geracao,
+        }
     finally:
         await ctx.close_connections()
 
@@ -128,7 +175,9 @@ async def _seed_media(principal, conta_id: str, settings) -> str:
     runner = web.AppRunner(PhotoHost().app, access_log=None)
     await runner.setup()
     port = free_port()
-    await web.TCPSite(runner, "127.0.0.1", port, ssl_context=server_context(tls / "server.pem", tls / "server.key")).start()
+    await web.TCPSite(
+        runner, "127.0.0.1", port, ssl_context=server_context(tls / "server.pem", tls / "server.key")
+    ).start()
     runtime = Runtime.build(settings)
     await runtime.start()
     broker.state.runtime = runtime
@@ -141,8 +190,11 @@ async def _seed_media(principal, conta_id: str, settings) -> str:
         assert conferencia.situacao == "concluida", conferencia.erro
         galeria = next(r for r in conferencia.resultados if r["tipo"] == "galeria")
         quantidade = max(galeria["quantidadesAprovadas"])
-        geracao = await geracoes.criar_galeria(principal, {"produtoId": produto.id, "quantidadeImagens": quantidade},
-                                               idempotency_key="bench-galeria-midia-1")
+        geracao = await geracoes.criar_galeria(
+            principal,
+            {"produtoId": produto.id, "quantidadeImagens": quantidade},
+            idempotency_key="bench-galeria-midia-1",
+        )
         geracao = await _until(lambda: Geracao.get(id=geracao.id), ("concluida", "parcial", "falhou"))
         assert geracao.situacao == "concluida", geracao.erro
         return geracao.id
@@ -172,27 +224,61 @@ async def _seed_avisos(
 
     _, chave = assinatura.novo_segredo()
     aviso = await Aviso.create(
-        id=new_id("avs_"), integrador_id=integrador_id, ambiente="teste", url="https://receptor.exemplo.com/avisos",
-        eventos=["geracao.concluida", "produto.conferido"], segredo_cifrado=assinatura.cifrar(chave, settings.signing_key),
+        id=new_id("avs_"),
+        integrador_id=integrador_id,
+        ambiente="teste",
+        url="https://receptor.exemplo.com/avisos",
+        eventos=["geracao.concluida", "produto.conferido"],
+        segredo_cifrado=assinatura.cifrar(chave, settings.signing_key),
     )
     corpo = json.dumps({"id": "evt_x", "tipo": "geracao.concluida", "data": {"geracaoId": "ger_x"}})
     entregas = [
-        Entrega(id=new_id("ent_"), aviso_id=aviso.id, evento_id=new_id("evt_"), tipo="geracao.concluida", corpo=corpo,
-                situacao="entregue", tentativas=2, ultimo_status=204, entregue_em=now)
+        Entrega(
+            id=new_id("ent_"),
+            aviso_id=aviso.id,
+            evento_id=new_id("evt_"),
+            tipo="geracao.concluida",
+            corpo=corpo,
+            situacao="entregue",
+            tentativas=2,
+            ultimo_status=204,
+            entregue_em=now,
+        )
         for _ in range(DELIVERIES)
     ]
     await Entrega.bulk_create(entregas, batch_size=200)
-    await Tentativa.bulk_create([
-        Tentativa(entrega_id=e.id, numero=n, iniciada_em=now, duracao_ms=12.5, status=status, resposta=resposta)
-        for e in entregas for n, status, resposta in ((1, 500, "erro interno " * 20), (2, 204, ""))
-    ], batch_size=200)
-    rodada = await RodadaTeste.create(id=new_id("rod_"), integrador_id=integrador_id, ambiente="teste", aviso=aviso,
-                                      url=aviso.url, situacao="concluida", concluida_em=now)
+    await Tentativa.bulk_create(
+        [
+            Tentativa(entrega_id=e.id, numero=n, iniciada_em=now, duracao_ms=12.5, status=status, resposta=resposta)
+            for e in entregas
+            for n, status, resposta in ((1, 500, "erro interno " * 20), (2, 204, ""))
+        ],
+        batch_size=200,
+    )
+    rodada = await RodadaTeste.create(
+        id=new_id("rod_"),
+        integrador_id=integrador_id,
+        ambiente="teste",
+        aviso=aviso,
+        url=aviso.url,
+        situacao="concluida",
+        concluida_em=now,
+    )
     for caso, status in (("valida", 204), ("assinatura_errada", 401), ("timestamp_antigo", 401)):
         await TesteAviso.create(
-            id=new_id("tst_"), rodada=rodada, integrador_id=integrador_id, ambiente="teste", caso=caso,
-            situacao="concluido", cabecalhos_enviados={"webhook-id": "tst_x"}, corpo_enviado=corpo, status=status,
-            resposta="", duracao_ms=8.0, veredito="passou", concluido_em=now,
+            id=new_id("tst_"),
+            rodada=rodada,
+            integrador_id=integrador_id,
+            ambiente="teste",
+            caso=caso,
+            situacao="concluido",
+            cabecalhos_enviados={"webhook-id": "tst_x"},
+            corpo_enviado=corpo,
+            status=status,
+            resposta="",
+            duracao_ms=8.0,
+            veredito="passou",
+            concluido_em=now,
         )
     return aviso.id, entregas[0].id
 
@@ -204,14 +290,37 @@ async def measure(base: str, ids: dict) -> dict[str, list[float]]:
     import aiohttp
 
     pages = [
-        "/visao-geral", "/chaves", "/chamadas", "/chamadas/lista", "/chamadas?status=4xx&metodo=POST",
-        f"/chamadas/{ids['chamada']}", "/contas", f"/contas/{ids['conta']}", "/emails", f"/emails/{ids['email']}",
-        f"/contas/{ids['conta']}/produtos/SKU-042", f"/contas/{ids['conta']}/produtos/MIDIA-1",
-        "/geracoes", f"/geracoes/{ids['geracao']}", f"/geracoes/{ids['geracao']}/andamento",
-        "/equipe", "/reautenticar", "/integracao", "/avisos", f"/avisos/{ids['aviso']}",
-        f"/avisos/{ids['aviso']}/testes", f"/avisos/{ids['aviso']}/segredo", "/extrato", "/contrato",
-        f"/avisos/{ids['aviso']}?tipo=geracao.concluida&situacao=entregue", f"/avisos/{ids['aviso']}/entregas/{ids['entrega']}",
-        "/integracao/limpar", "/apps", "/creditos", "/plano", NOT_FOUND,
+        "/visao-geral",
+        "/chaves",
+        "/chamadas",
+        "/chamadas/lista",
+        "/chamadas?status=4xx&metodo=POST",
+        f"/chamadas/{ids['chamada']}",
+        "/contas",
+        f"/contas/{ids['conta']}",
+        "/emails",
+        f"/emails/{ids['email']}",
+        f"/contas/{ids['conta']}/produtos/SKU-042",
+        f"/contas/{ids['conta']}/produtos/MIDIA-1",
+        "/geracoes",
+        f"/geracoes/{ids['geracao']}",
+        f"/geracoes/{ids['geracao']}/andamento",
+        "/equipe",
+        "/reautenticar",
+        "/integracao",
+        "/avisos",
+        f"/avisos/{ids['aviso']}",
+        f"/avisos/{ids['aviso']}/testes",
+        f"/avisos/{ids['aviso']}/segredo",
+        "/extrato",
+        "/contrato",
+        f"/avisos/{ids['aviso']}?tipo=geracao.concluida&situacao=entregue",
+        f"/avisos/{ids['aviso']}/entregas/{ids['entrega']}",
+        "/integracao/limpar",
+        "/apps",
+        "/creditos",
+        "/plano",
+        NOT_FOUND,
     ]
     timings: dict[str, list[float]] = {}
     # unsafe=True: keep cookies set by an IP address (127.0.0.1)
@@ -219,7 +328,9 @@ async def measure(base: str, ids: dict) -> dict[str, list[float]]:
         timings["/entrar (sem sessão)"] = await _samples(session, "/entrar")
         anonymous = await session.get("/entrar")
         token = re.search(r'name="csrf" value="([0-9a-f]+)"', await anonymous.text()).group(1)
-        signed = await session.post("/entrar", data={"csrf": token, "email": EMAIL, "senha": SENHA}, allow_redirects=False)
+        signed = await session.post(
+            "/entrar", data={"csrf": token, "email": EMAIL, "senha": SENHA}, allow_redirects=False
+        )
         assert signed.status == 303, await signed.text()
         for path in pages:
             timings[path] = await _samples(session, path)
@@ -249,9 +360,13 @@ def run_backend(env: dict[str, str]) -> dict[str, list[float]]:
     ca, _, _ = make_tls_files(tls)
     # The seed runs its tasks in-process (no Redis broker) and may fetch from the local photo host.
     seed_env = {k: v for k, v in env.items() if k != "VITRINE_REDIS_URL"} | {
-        "BENCH_TLS_DIR": str(tls), "VITRINE_OUTBOUND_ALLOW_PRIVATE": "1", "VITRINE_OUTBOUND_CA_BUNDLE": str(ca),
+        "BENCH_TLS_DIR": str(tls),
+        "VITRINE_OUTBOUND_ALLOW_PRIVATE": "1",
+        "VITRINE_OUTBOUND_CA_BUNDLE": str(ca),
     }
-    seeded = subprocess.run([sys.executable, __file__, "--seed"], env=seed_env, cwd=ROOT, capture_output=True, text=True)
+    seeded = subprocess.run(
+        [sys.executable, __file__, "--seed"], env=seed_env, cwd=ROOT, capture_output=True, text=True
+    )
     if seeded.returncode:
         raise SystemExit(seeded.stderr)
     ids = json.loads(seeded.stdout.strip().splitlines()[-1])
@@ -302,7 +417,9 @@ def main() -> None:
     if "postgres" in selected and not (_reachable(5432) and _reachable(6379)):
         print("PostgreSQL or Redis not reachable: measuring SQLite only\n")
         selected.remove("postgres")
-    print(f"Portal pages: {CALLS} calls in the log, {PRODUCTS} products; server time (Server-Timing), {ROUNDS} requests per page\n")
+    print(
+        f"Portal pages: {CALLS} calls in the log, {PRODUCTS} products; server time (Server-Timing), {ROUNDS} requests per page\n"
+    )
     failed = False
     for name, env in backends(selected):
         try:
@@ -320,7 +437,9 @@ def main() -> None:
                 worst = (path, p95)
         ok = worst[1] < TARGET_MS
         failed |= not ok
-        print(f"  slowest: {worst[0]} at p95 {worst[1]:.1f} ms (target < {TARGET_MS:.0f} ms: {'ok' if ok else 'MISSED'})\n")
+        print(
+            f"  slowest: {worst[0]} at p95 {worst[1]:.1f} ms (target < {TARGET_MS:.0f} ms: {'ok' if ok else 'MISSED'})\n"
+        )
     sys.exit(1 if failed else 0)
 
 

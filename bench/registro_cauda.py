@@ -45,8 +45,15 @@ sys.path.insert(0, str(ROOT))
 from bench.api_overhead import backends, free_port, reference_loop_ns, wait_for_port, wrk  # noqa: E402
 
 MODOS = (
-    "inteira", "sem-envio", "sem-ouvintes", "sem-registro", "no-processo-web", "sem-insert", "executemany",
-    "prioridade-normal", "cru+rajada",
+    "inteira",
+    "sem-envio",
+    "sem-ouvintes",
+    "sem-registro",
+    "no-processo-web",
+    "sem-insert",
+    "executemany",
+    "prioridade-normal",
+    "cru+rajada",
 )
 NO_PROCESSO_WEB = ("no-processo-web", "sem-insert", "executemany", "prioridade-normal")
 SQLITE_SO = ("executemany", "prioridade-normal")
@@ -137,24 +144,34 @@ def medir(
     env: dict[str, str], rodadas: int, modos: list[str], rajada_ms: str = RAJADA
 ) -> dict[str, list[tuple[float, float]]]:
     seeded = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "api_overhead.py"), "--seed"], env={**os.environ, **env}, cwd=ROOT,
-        capture_output=True, text=True, check=True,
+        [sys.executable, str(ROOT / "bench" / "api_overhead.py"), "--seed"],
+        env={**os.environ, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     key, geracao_id = json.loads(seeded.stdout.strip().splitlines()[-1])
     port = free_port()
     from vitrine.infra.process import tied_to_this_process
 
     server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(port)], env={**os.environ, **env}, cwd=ROOT,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=tied_to_this_process(),
+        [sys.executable, __file__, "--serve", str(port)],
+        env={**os.environ, **env},
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=tied_to_this_process(),
     )
     resultados: dict[str, list[tuple[float, float, float]]] = {m: [] for m in ("cru", *modos)}
     try:
         wait_for_port(port)
         base = f"http://127.0.0.1:{port}"
         auth = {"Authorization": f"Bearer {key}"}
-        subprocess.run(["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}",
-                        f"{base}/v1/geracoes/{geracao_id}"], capture_output=True)
+        subprocess.run(
+            ["wrk", "-t1", "-c4", "-d2s", "-H", f"Authorization: Bearer {key}", f"{base}/v1/geracoes/{geracao_id}"],
+            capture_output=True,
+        )
         for _ in range(rodadas):
             resultados["cru"].append(wrk(f"{base}/bench/bare/{geracao_id}", {}, [server.pid]))
             for m in modos:
@@ -205,8 +222,10 @@ def main() -> None:
             rps, p99 = statistics.median(x[0] for x in xs), statistics.median(x[1] for x in xs)
             cpu = statistics.median(x[2] for x in xs)
             rounds = "  ".join(f"{a:.0f}/{b:.1f}/{c:.0f}" for a, b, c in xs)
-            print(f"  {m:17s} {rps:6.0f} req/s ({rps / cru_rps:4.0%})  p99 {p99:5.1f} ms ({p99 / cru_p99:.2f}x)"
-                  f"  CPU {cpu:5.0f} µs ({cpu / cru_cpu:.2f}x)   rounds req/s/p99/CPU µs: {rounds}")
+            print(
+                f"  {m:17s} {rps:6.0f} req/s ({rps / cru_rps:4.0%})  p99 {p99:5.1f} ms ({p99 / cru_p99:.2f}x)"
+                f"  CPU {cpu:5.0f} µs ({cpu / cru_cpu:.2f}x)   rounds req/s/p99/CPU µs: {rounds}"
+            )
         print()
 
 

@@ -37,11 +37,15 @@ def main() -> None:
         print(f"gallery: {len(result.imagens)} images, {args.ambiente}")
         for imagem in result.imagens:
             size_kb = imagem.path.stat().st_size / 1024
-            print(f"  {imagem.posicao}. {imagem.kind:<11} {imagem.largura}x{imagem.altura}  "
-                  f"{imagem.seconds * 1000:6.0f} ms  {size_kb:5.0f} KB")
+            print(
+                f"  {imagem.posicao}. {imagem.kind:<11} {imagem.largura}x{imagem.altura}  "
+                f"{imagem.seconds * 1000:6.0f} ms  {size_kb:5.0f} KB"
+            )
         composed = sum(i.seconds for i in result.imagens)
-        print(f"  (images are composed two at a time; their times add up to {composed:.2f} s; the rest of "
-              f"the wall time is decoding the photos and cutting the product out)")
+        print(
+            f"  (images are composed two at a time; their times add up to {composed:.2f} s; the rest of "
+            f"the wall time is decoding the photos and cutting the product out)"
+        )
         print(f"total wall time: {total:.2f} s   (target: < 2.5 s for 7 production images)")
         print(f"peak memory (RSS of this process): {peak_mb:.0f} MB   (target: < 400 MB)")
 

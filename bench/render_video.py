@@ -34,14 +34,19 @@ def run(tipo: str, ambiente: str, fotos, folder: Path) -> None:
     result = render_video(rich_ficha(), fotos, tipo, "automatico", ambiente, folder)
     wall = time.perf_counter() - started
     duration = result.videos[0].duracao_segundos
-    outputs = ", ".join(f"{v.formato} {v.largura}x{v.altura} {v.path.stat().st_size / 1e6:.1f} MB"
-                        for v in result.videos)
+    outputs = ", ".join(
+        f"{v.formato} {v.largura}x{v.altura} {v.path.stat().st_size / 1e6:.1f} MB" for v in result.videos
+    )
     limit, reference = TARGETS.get((tipo, ambiente), (None, "no target"))
     verdict = "" if limit is None else ("  OK" if wall < limit else "  OVER")
-    print(f"{tipo:<12} {ambiente:<8} video {duration:5.1f} s  rendered in {wall:5.1f} s "
-          f"({duration / wall:.1f}x real time)   target: {reference}{verdict}")
-    print(f"    {outputs}; avatar {result.avatar}; fala {result.fala.duracao_segundos} s; "
-          f"scenes: {' '.join(result.cenas)}")
+    print(
+        f"{tipo:<12} {ambiente:<8} video {duration:5.1f} s  rendered in {wall:5.1f} s "
+        f"({duration / wall:.1f}x real time)   target: {reference}{verdict}"
+    )
+    print(
+        f"    {outputs}; avatar {result.avatar}; fala {result.fala.duracao_segundos} s; "
+        f"scenes: {' '.join(result.cenas)}"
+    )
 
 
 def main() -> None:

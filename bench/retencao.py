@@ -158,7 +158,7 @@ async def seed(env: dict[str, str], args) -> str:
         path = url.removeprefix("sqlite://").split("?")[0]
         conn = sqlite3.connect(path)
         columns = ",".join(f'"{c}"' for c in _COLUMNS)
-        sql = f'INSERT INTO chamadas ({columns}) VALUES ({",".join("?" for _ in _COLUMNS)})'
+        sql = f"INSERT INTO chamadas ({columns}) VALUES ({','.join('?' for _ in _COLUMNS)})"
         for count, oldest, newest, bodies, integrators in _seed_plan(args):
             batch = []
             for row in _call_rows(count, oldest, newest, bodies=bodies, integrators=integrators):
@@ -236,9 +236,7 @@ def stream(base: str, key: str, rate: float, stop) -> None:
     async def run() -> None:
         from aiohttp import ClientSession, TCPConnector
 
-        async with ClientSession(
-            headers={"Authorization": f"Bearer {key}"}, connector=TCPConnector(limit=64)
-        ) as http:
+        async with ClientSession(headers={"Authorization": f"Bearer {key}"}, connector=TCPConnector(limit=64)) as http:
             in_flight: set[asyncio.Task] = set()
 
             async def one() -> None:
@@ -281,7 +279,9 @@ class Rows:
         if self.pg is None:
             self.pg = await asyncpg.connect(self.url)
         return await self.pg.fetchval(
-            "SELECT count(*) FROM chamadas WHERE endpoint = '/contas' AND criado_em >= $1 AND criado_em < $2", start, end
+            "SELECT count(*) FROM chamadas WHERE endpoint = '/contas' AND criado_em >= $1 AND criado_em < $2",
+            start,
+            end,
         )
 
     async def scalar(self, query: str, *params):
@@ -324,14 +324,21 @@ async def window(http, base: str, rows: Rows, work) -> dict:
     await asyncio.sleep(SETTLE_SECONDS)
     written = await rows.count(start, end)
     return {
-        "p50": percentile(latencies, 0.50), "p95": percentile(latencies, 0.95), "p99": percentile(latencies, 0.99),
-        "probes": len(latencies), "rows_s": written / seconds, "seconds": seconds, "result": result,
+        "p50": percentile(latencies, 0.50),
+        "p95": percentile(latencies, 0.95),
+        "p99": percentile(latencies, 0.99),
+        "probes": len(latencies),
+        "rows_s": written / seconds,
+        "seconds": seconds,
+        "result": result,
     }
 
 
 def line(label: str, w: dict) -> str:
-    return (f"{label} {w['seconds']:5.1f} s  saldo p50 {w['p50']:5.1f}  p95 {w['p95']:5.1f}  p99 {w['p99']:6.1f} ms "
-            f"({w['probes']} probes)  call log {w['rows_s']:6.1f} rows/s")
+    return (
+        f"{label} {w['seconds']:5.1f} s  saldo p50 {w['p50']:5.1f}  p95 {w['p95']:5.1f}  p99 {w['p99']:6.1f} ms "
+        f"({w['probes']} probes)  call log {w['rows_s']:6.1f} rows/s"
+    )
 
 
 async def bench(name: str, env: dict[str, str], args) -> bool:
@@ -340,20 +347,29 @@ async def bench(name: str, env: dict[str, str], args) -> bool:
     from vitrine.infra.process import tied_to_this_process
 
     started = time.perf_counter()
-    seeded = subprocess.run([sys.executable, __file__, "--seed", *sys.argv[1:]], env=env, cwd=ROOT,
-                            capture_output=True, text=True)
+    seeded = subprocess.run(
+        [sys.executable, __file__, "--seed", *sys.argv[1:]], env=env, cwd=ROOT, capture_output=True, text=True
+    )
     if seeded.returncode:
         raise SystemExit(seeded.stderr)
     key = json.loads(seeded.stdout.strip().splitlines()[-1])
     total = args.rows + args.emptied + args.bodies + args.recent
-    print(f"{name}: seeded {total:,} call-log rows in {time.perf_counter() - started:.0f} s "
-          f"({args.rows:,} older than 90 days, {args.bodies:,} bodies between 30 and 90 days, "
-          f"{args.emptied:,} emptied, {args.recent:,} recent)")
+    print(
+        f"{name}: seeded {total:,} call-log rows in {time.perf_counter() - started:.0f} s "
+        f"({args.rows:,} older than 90 days, {args.bodies:,} bodies between 30 and 90 days, "
+        f"{args.emptied:,} emptied, {args.recent:,} recent)"
+    )
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env, cwd=ROOT,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=tied_to_this_process())
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(port)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        preexec_fn=tied_to_this_process(),
+    )
     rows = Rows(env)
     context = multiprocessing.get_context("spawn")
     stop = context.Event()
@@ -377,8 +393,14 @@ async def bench(name: str, env: dict[str, str], args) -> bool:
                 async with http.post(f"{base}/bench/expurgar?segundos={args.window}") as response:
                     return await response.json()
             done = await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--purge", str(args.window), env=env, cwd=ROOT,
-                stdout=asyncio.subprocess.PIPE, preexec_fn=tied_to_this_process(),
+                sys.executable,
+                __file__,
+                "--purge",
+                str(args.window),
+                env=env,
+                cwd=ROOT,
+                stdout=asyncio.subprocess.PIPE,
+                preexec_fn=tied_to_this_process(),
             )
             out, _ = await done.communicate()
             return json.loads(out.decode().strip().splitlines()[-1])
@@ -386,8 +408,9 @@ async def bench(name: str, env: dict[str, str], args) -> bool:
         async with ClientSession(headers={"Authorization": f"Bearer {key}"}) as http:
             await window(http, base, rows, lambda: asyncio.sleep(3))  # warm-up
             where = "inside the web process" if in_process else "in a process of its own (a worker's)"
-            print(f"  stream of GET /v1/contas at {args.rate:.0f}/s; purge runs {where}, "
-                  f"budget {args.window:.0f} s each")
+            print(
+                f"  stream of GET /v1/contas at {args.rate:.0f}/s; purge runs {where}, budget {args.window:.0f} s each"
+            )
             rounds, purged_s, emptied, removed = [], 0.0, 0, 0
             while True:
                 idle = await window(http, base, rows, lambda: asyncio.sleep(args.window))
@@ -422,9 +445,11 @@ async def bench(name: str, env: dict[str, str], args) -> bool:
     await rows.close()
     if (emptied, removed, left_rows, left_bodies, recent) != (args.bodies, args.rows, 0, 0, args.recent):
         ok = False
-        print(f"  WRONG RESULT: emptied {emptied:,} (seeded {args.bodies:,}), removed {removed:,} "
-              f"(seeded {args.rows:,}); left: {left_rows:,} records > 90 days, {left_bodies:,} bodies > 30 days; "
-              f"recent rows with bodies {recent:,} of {args.recent:,}")
+        print(
+            f"  WRONG RESULT: emptied {emptied:,} (seeded {args.bodies:,}), removed {removed:,} "
+            f"(seeded {args.rows:,}); left: {left_rows:,} records > 90 days, {left_bodies:,} bodies > 30 days; "
+            f"recent rows with bodies {recent:,} of {args.recent:,}"
+        )
 
     median = {
         side: {k: statistics.median(r[i][k] for r in rounds) for k in ("p50", "p95", "p99", "rows_s")}
@@ -436,13 +461,21 @@ async def bench(name: str, env: dict[str, str], args) -> bool:
     print(f"  medians of {len(rounds)} rounds      no purge     purge")
     for k in ("p50", "p95", "p99"):
         print(f"    GET /v1/saldo {k}    {median['idle'][k]:7.1f} ms  {median['busy'][k]:7.1f} ms")
-    print(f"    call log written    {median['idle']['rows_s']:7.1f}/s   {median['busy']['rows_s']:7.1f}/s  "
-          f"({ratio:.0%} of no purge; target >= {WRITE_RATIO:.0%}: {'ok' if ok_rate else 'MISSED'})")
-    print(f"    p99 during purge: {median['busy']['p99']:.1f} ms (target < {SALDO_P99_MS} ms: {'ok' if ok_p99 else 'MISSED'})")
-    print(f"  purge: {removed:,} records removed and {emptied:,} bodies emptied in {purged_s:.1f} s of runs "
-          f"({len(rounds)} runs; {removed / purged_s:,.0f} records/s)")
-    print(f"  a run with nothing left (walks the {args.emptied + args.bodies:,} emptied rows between 30 and 90 days): "
-          f"{steady['result']['segundos'] * 1000:.0f} ms; saldo p99 {steady['p99']:.1f} ms\n")
+    print(
+        f"    call log written    {median['idle']['rows_s']:7.1f}/s   {median['busy']['rows_s']:7.1f}/s  "
+        f"({ratio:.0%} of no purge; target >= {WRITE_RATIO:.0%}: {'ok' if ok_rate else 'MISSED'})"
+    )
+    print(
+        f"    p99 during purge: {median['busy']['p99']:.1f} ms (target < {SALDO_P99_MS} ms: {'ok' if ok_p99 else 'MISSED'})"
+    )
+    print(
+        f"  purge: {removed:,} records removed and {emptied:,} bodies emptied in {purged_s:.1f} s of runs "
+        f"({len(rounds)} runs; {removed / purged_s:,.0f} records/s)"
+    )
+    print(
+        f"  a run with nothing left (walks the {args.emptied + args.bodies:,} emptied rows between 30 and 90 days): "
+        f"{steady['result']['segundos'] * 1000:.0f} ms; saldo p99 {steady['p99']:.1f} ms\n"
+    )
     return ok and ok_p99 and ok_rate
 
 
@@ -459,18 +492,22 @@ def reachable(host: str, port: int) -> bool:
 
 def environment(backend: str, stamp: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("VITRINE_")}
-    env.update({
-        "VITRINE_DATA_DIR": tempfile.mkdtemp(prefix=f"vitrine-retencao-{backend}-"),
-        "VITRINE_INPROCESS_WORKERS": "false",  # no periodic purge at start-up: the bench runs it
-        "VITRINE_RATE_LIMIT_PER_KEY": "10000000",
-        "VITRINE_RATE_LIMIT_PER_INTEGRATOR": "10000000",
-    })
+    env.update(
+        {
+            "VITRINE_DATA_DIR": tempfile.mkdtemp(prefix=f"vitrine-retencao-{backend}-"),
+            "VITRINE_INPROCESS_WORKERS": "false",  # no periodic purge at start-up: the bench runs it
+            "VITRINE_RATE_LIMIT_PER_KEY": "10000000",
+            "VITRINE_RATE_LIMIT_PER_INTEGRATOR": "10000000",
+        }
+    )
     if backend == "postgres":
-        env.update({
-            "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{stamp}",
-            "VITRINE_REDIS_URL": REDIS_URL,
-            "VITRINE_REDIS_NAMESPACE": stamp,
-        })
+        env.update(
+            {
+                "VITRINE_DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{stamp}",
+                "VITRINE_REDIS_URL": REDIS_URL,
+                "VITRINE_REDIS_NAMESPACE": stamp,
+            }
+        )
     return env
 
 

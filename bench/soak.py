@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ctypes
 import json
 import os
@@ -72,8 +73,13 @@ class Proc:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log, "a") as out:
             self.popen = subprocess.Popen(
-                self.argv, env=self.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True, preexec_fn=die_with_parent,
+                self.argv,
+                env=self.env,
+                cwd=ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=die_with_parent,
             )
         return self
 
@@ -82,10 +88,8 @@ class Proc:
         return self.popen is not None and self.popen.poll() is None
 
     def signal(self, sig: int) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.popen.pid, sig)
-        except ProcessLookupError:
-            pass
 
     def stop(self, timeout: float = 30) -> None:
         """SIGTERM (graceful), then SIGKILL to the whole group."""
@@ -93,10 +97,8 @@ class Proc:
             return
         if self.alive:
             self.signal(signal.SIGTERM)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.popen.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                pass
         self.signal(signal.SIGKILL)  # also whatever it forked and left behind
         self.popen.wait()
 
@@ -135,15 +137,27 @@ def run_receiver(port: int, segredo: str, out: str, cert: str, key: str) -> None
             evento = chegou.evento
         except ValueError:
             evento = {}
-        log.write(json.dumps([chegou.cabecalhos.get("webhook-id"), evento.get("id"), evento.get("tipo"),
-                              chegou.valido, chegou.chegou, chegou.corpo.decode("utf-8", "replace")]) + "\n")
+        log.write(
+            json.dumps(
+                [
+                    chegou.cabecalhos.get("webhook-id"),
+                    evento.get("id"),
+                    evento.get("tipo"),
+                    chegou.valido,
+                    chegou.chegou,
+                    chegou.corpo.decode("utf-8", "replace"),
+                ]
+            )
+            + "\n"
+        )
         receptor.recebidos.clear()  # the file is the record; keep the process small
         return response
 
     app = web.Application()
     app.router.add_post("/avisos", receber)
-    web.run_app(app, host="127.0.0.1", port=port, ssl_context=server_context(Path(cert), Path(key)),
-                print=None, access_log=None)
+    web.run_app(
+        app, host="127.0.0.1", port=port, ssl_context=server_context(Path(cert), Path(key)), print=None, access_log=None
+    )
 
 
 def run_photos(port: int, cert: str, key: str) -> None:
@@ -155,8 +169,14 @@ def run_photos(port: int, cert: str, key: str) -> None:
 
     for seed in PHOTO_SEEDS:
         photo(seed)  # drawn before the first request
-    web.run_app(PhotoHost().app, host="127.0.0.1", port=port, ssl_context=server_context(Path(cert), Path(key)),
-                print=None, access_log=None)
+    web.run_app(
+        PhotoHost().app,
+        host="127.0.0.1",
+        port=port,
+        ssl_context=server_context(Path(cert), Path(key)),
+        print=None,
+        access_log=None,
+    )
 
 
 async def seed_integrator() -> dict:
@@ -256,18 +276,38 @@ class Topology:
 
     def run_once(self, name: str, *args: str) -> str:
         """A short child (migrate, seed) that dies with us too; its stdout."""
-        done = subprocess.run(self._python(*args), env=self.env, cwd=ROOT, capture_output=True, text=True,
-                              preexec_fn=die_with_parent, timeout=180)
+        done = subprocess.run(
+            self._python(*args),
+            env=self.env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            preexec_fn=die_with_parent,
+            timeout=180,
+        )
         if done.returncode != 0:
             raise RuntimeError(f"{name} failed:\n{done.stdout}\n{done.stderr}")
         return done.stdout
 
     def start_sites(self, segredo: str) -> None:
-        self.others.append(Proc("photos", self._python("--photos", str(self.photos_port), str(self.cert), str(self.key)),
-                                self.env, self.logs / "photos.log").start())
-        self.others.append(Proc("receiver", self._python("--receiver", str(self.receiver_port), segredo, str(self.arrivals),
-                                                         str(self.cert), str(self.key)),
-                                self.env, self.logs / "receiver.log").start())
+        self.others.append(
+            Proc(
+                "photos",
+                self._python("--photos", str(self.photos_port), str(self.cert), str(self.key)),
+                self.env,
+                self.logs / "photos.log",
+            ).start()
+        )
+        self.others.append(
+            Proc(
+                "receiver",
+                self._python(
+                    "--receiver", str(self.receiver_port), segredo, str(self.arrivals), str(self.cert), str(self.key)
+                ),
+                self.env,
+                self.logs / "receiver.log",
+            ).start()
+        )
         wait_for_port(self.photos_port)
         wait_for_port(self.receiver_port)
 
@@ -276,8 +316,12 @@ class Topology:
 
     async def start_web(self, index: int) -> Proc:
         port = self.web_ports[index]
-        proc = Proc(f"web-{index}", self._python("--vitrine", "serve", "--port", str(port)),
-                    {**self.env, "VITRINE_PUBLIC_URL": f"http://127.0.0.1:{port}"}, self.logs / f"web-{index}.log").start()
+        proc = Proc(
+            f"web-{index}",
+            self._python("--vitrine", "serve", "--port", str(port)),
+            {**self.env, "VITRINE_PUBLIC_URL": f"http://127.0.0.1:{port}"},
+            self.logs / f"web-{index}.log",
+        ).start()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if not proc.alive:
@@ -291,7 +335,9 @@ class Topology:
     async def start_worker(self) -> Proc:
         self.worker_starts += 1
         log = self.logs / f"worker-{self.worker_starts}.log"
-        proc = Proc(f"worker-{self.worker_starts}", self._python("--vitrine", "worker", "--workers", "1"), self.env, log).start()
+        proc = Proc(
+            f"worker-{self.worker_starts}", self._python("--vitrine", "worker", "--workers", "1"), self.env, log
+        ).start()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if not proc.alive:
@@ -359,8 +405,9 @@ class Api:
         self.session, self.bases, self.key, self.stats, self.soak = session, bases, key, stats, soak
         self.turn = random.randrange(len(bases))
 
-    async def call(self, method: str, path: str, route: str, *, json_body=None, headers=None,
-                   wait_retry_after: bool = True) -> Answer:
+    async def call(
+        self, method: str, path: str, route: str, *, json_body=None, headers=None, wait_retry_after: bool = True
+    ) -> Answer:
         import aiohttp
 
         headers = {"Authorization": f"Bearer {self.key}", **(headers or {})}
@@ -372,7 +419,7 @@ class Api:
                 async with self.session.request(method, base + path, json=json_body, headers=headers) as response:
                     raw = await response.read()
                     answer = Answer(response.status, response.headers.copy(), json.loads(raw) if raw else {})
-            except (aiohttp.ClientConnectionError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, aiohttp.ClientConnectionError) as exc:
                 if self.soak.restarting and isinstance(exc, aiohttp.ClientConnectorError):
                     self.stats.refused_restart += 1
                 elif self.soak.restarting:
@@ -434,12 +481,16 @@ class Soak:
 
     async def prepare(self, api: Api) -> str:
         """An account, a notice address for every event (its secret), approved products."""
-        conta = await api.call("POST", "/contas", "POST /contas", json_body={"codigoExterno": f"soak-{self.topo.tag}", "nome": "Loja Soak"})
+        conta = await api.call(
+            "POST", "/contas", "POST /contas", json_body={"codigoExterno": f"soak-{self.topo.tag}", "nome": "Loja Soak"}
+        )
         assert conta.status == 201, conta.body
         self.conta_id = conta.body["data"]["id"]
         from graphql_api.evento.catalog import EVENT_TYPES
 
-        aviso = await api.call("PUT", "/avisos", "PUT /avisos", json_body={"url": self.topo.receiver_url, "eventos": sorted(EVENT_TYPES)})
+        aviso = await api.call(
+            "PUT", "/avisos", "PUT /avisos", json_body={"url": self.topo.receiver_url, "eventos": sorted(EVENT_TYPES)}
+        )
         assert aviso.status == 201, aviso.body
         return aviso.body["data"]["segredo"]
 
@@ -447,7 +498,9 @@ class Soak:
         from tests.fichas import RICA
 
         body = RICA | {"imagens": [{"url": self.topo.photo(s), "ordem": i + 1} for i, s in enumerate(seeds)]}
-        answer = await api.call("PUT", f"/contas/{self.conta_id}/produtos/{codigo}", "PUT /contas/{id}/produtos/{codigo}", json_body=body)
+        answer = await api.call(
+            "PUT", f"/contas/{self.conta_id}/produtos/{codigo}", "PUT /contas/{id}/produtos/{codigo}", json_body=body
+        )
         assert answer.status == 200, answer.body
         return answer.body["data"]
 
@@ -497,7 +550,9 @@ class Soak:
             if again["versao"] != produto["versao"]:
                 self.stats.problems.append(f"identical ficha {codigo} made version {again['versao']}")
             result = await self.checked(api, produto["id"], timeout=max(2.0, deadline - time.monotonic()))
-            if result and all(r["aprovado"] for r in result["resultados"] if r["tipo"] in ("galeria", "video_apresentacao")):
+            if result and all(
+                r["aprovado"] for r in result["resultados"] if r["tipo"] in ("galeria", "video_apresentacao")
+            ):
                 self.produtos.append(produto["id"])
             await asyncio.sleep(pause)
 
@@ -525,16 +580,27 @@ class Soak:
     async def repeat(self, api: Api, path: str, body: dict, key: str, first: Answer) -> None:
         again = await api.call("POST", path, f"POST {path}", json_body=body, headers={"Idempotency-Key": key})
         self.orders.replays += 1
-        if again.status != 201 or again.headers.get("Idempotent-Replayed") != "true" or again.body["data"]["id"] != first.body["data"]["id"]:
-            self.stats.problems.append(f"repeat of {key} answered {again.status} replayed={again.headers.get('Idempotent-Replayed')} {again.body}")
+        if (
+            again.status != 201
+            or again.headers.get("Idempotent-Replayed") != "true"
+            or again.body["data"]["id"] != first.body["data"]["id"]
+        ):
+            self.stats.problems.append(
+                f"repeat of {key} answered {again.status} replayed={again.headers.get('Idempotent-Replayed')} {again.body}"
+            )
 
     async def throttled(self, api: Api, deadline: float) -> None:
         """Forced 429s with the second key: each must carry Retry-After, which is then waited out."""
         for _ in range(self.args.max_requests):
             if not self.running(deadline):
                 return
-            answer = await api.call("GET", "/saldo", "GET /saldo (forcar-429)", headers={"X-Vitrine-Teste": "forcar-429"},
-                                    wait_retry_after=False)
+            answer = await api.call(
+                "GET",
+                "/saldo",
+                "GET /saldo (forcar-429)",
+                headers={"X-Vitrine-Teste": "forcar-429"},
+                wait_retry_after=False,
+            )
             retry_after = answer.headers.get("Retry-After")
             if answer.status != 429 or not retry_after:
                 self.stats.problems.append(f"forcar-429 answered {answer.status}, Retry-After {retry_after!r}")
@@ -594,25 +660,33 @@ class Ledger:
 
     async def pending(self) -> dict[str, int]:
         """Work still under way: generations, checks, deliveries."""
-        row = (await self.rows(
-            """SELECT (SELECT count(*) FROM geracoes WHERE integrador_id = $1 AND situacao NOT IN ('concluida', 'falhou', 'parcial')) AS geracoes,
+        row = (
+            await self.rows(
+                """SELECT (SELECT count(*) FROM geracoes WHERE integrador_id = $1 AND situacao NOT IN ('concluida', 'falhou', 'parcial')) AS geracoes,
                       (SELECT count(*) FROM produtos WHERE situacao = 'conferindo') AS conferencias,
                       (SELECT count(*) FROM aviso_entregas WHERE situacao IN ('pendente', 'enviando')) AS entregas""",
-            self.integrador_id))[0]
+                self.integrador_id,
+            )
+        )[0]
         return dict(row)
 
     async def unfinished_checks(self) -> list:
         return await self.rows(
             "SELECT p.codigo, c.situacao, c.tentativas, c.reservada_ate FROM produtos p "
-            "JOIN conferencias c ON c.produto_id = p.id WHERE p.situacao = 'conferindo' AND c.versao_produto = p.versao")
+            "JOIN conferencias c ON c.produto_id = p.id WHERE p.situacao = 'conferindo' AND c.versao_produto = p.versao"
+        )
 
     async def generations(self) -> list:
-        return await self.rows("SELECT id, chave_idempotencia, situacao, tipo, tentativas FROM geracoes WHERE integrador_id = $1", self.integrador_id)
+        return await self.rows(
+            "SELECT id, chave_idempotencia, situacao, tipo, tentativas FROM geracoes WHERE integrador_id = $1",
+            self.integrador_id,
+        )
 
     async def double_reservations(self) -> list:
         return await self.rows(
             "SELECT geracao_id, count(*) AS n FROM lancamentos WHERE tipo = 'reserva' AND geracao_id IS NOT NULL "
-            "GROUP BY geracao_id HAVING count(*) > 1")
+            "GROUP BY geracao_id HAVING count(*) > 1"
+        )
 
     async def wallets(self) -> list:
         """Each wallet's balances against the sums of its ledger entries."""
@@ -620,7 +694,8 @@ class Ledger:
             """SELECT c.id, c.ambiente, c.creditos_disponiveis, c.creditos_reservados,
                       coalesce(sum(l.disponiveis), 0) AS soma_disponiveis, coalesce(sum(l.reservados), 0) AS soma_reservados,
                       count(l.id) AS lancamentos
-               FROM carteiras c LEFT JOIN lancamentos l ON l.carteira_id = c.id GROUP BY c.id ORDER BY c.id""")
+               FROM carteiras c LEFT JOIN lancamentos l ON l.carteira_id = c.id GROUP BY c.id ORDER BY c.id"""
+        )
 
     async def events(self) -> list:
         return await self.rows("SELECT id, tipo FROM eventos WHERE integrador_id = $1", self.integrador_id)
@@ -629,7 +704,9 @@ class Ledger:
         return await self.rows("SELECT id, evento_id, situacao, tentativas FROM aviso_entregas")
 
     async def call_ids(self) -> set[str]:
-        return {r["id"] for r in await self.rows("SELECT id FROM chamadas WHERE integrador_id = $1", self.integrador_id)}
+        return {
+            r["id"] for r in await self.rows("SELECT id FROM chamadas WHERE integrador_id = $1", self.integrador_id)
+        }
 
 
 def read_arrivals(path: Path) -> list[list]:
@@ -674,9 +751,14 @@ def percentile(values: list[float], q: float) -> float:
 def check_requests(stats: Stats) -> list[Check]:
     served = len(stats.latencies)
     return [
-        Check("requests answered", served > 0,
-              f"{served} (p50 {percentile(stats.latencies, 0.5) * 1000:.1f} ms, p99 {percentile(stats.latencies, 0.99) * 1000:.1f} ms)"),
-        Check("contract breaches seen by the clients", not stats.problems, f"{len(stats.problems)} {stats.problems[:3]}"),
+        Check(
+            "requests answered",
+            served > 0,
+            f"{served} (p50 {percentile(stats.latencies, 0.5) * 1000:.1f} ms, p99 {percentile(stats.latencies, 0.99) * 1000:.1f} ms)",
+        ),
+        Check(
+            "contract breaches seen by the clients", not stats.problems, f"{len(stats.problems)} {stats.problems[:3]}"
+        ),
         Check("5xx answers", not stats.server_errors, f"{len(stats.server_errors)} {stats.server_errors[:5]}"),
     ]
 
@@ -687,16 +769,26 @@ async def check_generations(soak: Soak, ledger: Ledger) -> list[Check]:
     for r in rows:
         by_key[r["chave_idempotencia"]].append(r)
     doubled = {k: [r["id"] for r in v] for k, v in by_key.items() if len(v) > 1}
-    unfinished = [f"{r['id']} ({r['tipo']}, {r['situacao']}, tentativas {r['tentativas']})" for r in rows if r["situacao"] not in FINAL]
+    unfinished = [
+        f"{r['id']} ({r['tipo']}, {r['situacao']}, tentativas {r['tentativas']})"
+        for r in rows
+        if r["situacao"] not in FINAL
+    ]
     missing = [k for k, g in soak.orders.by_key.items() if g and g not in {r["id"] for r in rows}]
     situacoes = Counter(r["situacao"] for r in rows)
     twice_reserved = await ledger.double_reservations()
     return [
-        Check("generations lost", not unfinished and not missing,
-              f"{len(unfinished) + len(missing)} of {len(rows)} ({dict(situacoes)}); {unfinished[:5]} {missing[:5]}"),
-        Check("generations doubled", not doubled and not twice_reserved,
-              f"{len(doubled)} keys with two generations {list(doubled.items())[:3]}, {len(twice_reserved)} reserved twice; "
-              f"{soak.orders.replays} repeats answered Idempotent-Replayed"),
+        Check(
+            "generations lost",
+            not unfinished and not missing,
+            f"{len(unfinished) + len(missing)} of {len(rows)} ({dict(situacoes)}); {unfinished[:5]} {missing[:5]}",
+        ),
+        Check(
+            "generations doubled",
+            not doubled and not twice_reserved,
+            f"{len(doubled)} keys with two generations {list(doubled.items())[:3]}, {len(twice_reserved)} reserved twice; "
+            f"{soak.orders.replays} repeats answered Idempotent-Replayed",
+        ),
     ]
 
 
@@ -717,22 +809,35 @@ async def check_notices(soak: Soak, ledger: Ledger) -> list[Check]:
     lost = [f"{e} ({t})" for e, t in events.items() if e not in ids_per_event]
     twice = {e: sorted(ids) for e, ids in ids_per_event.items() if len(ids) > 1}
     return [
-        Check("notices lost", not lost,
-              f"{len(lost)} of {len(events)} events ({dict(Counter(events.values()))}), {len(deliveries)} deliveries "
-              f"({dict(Counter(r['situacao'] for r in deliveries))}); {lost[:5]}"),
+        Check(
+            "notices lost",
+            not lost,
+            f"{len(lost)} of {len(events)} events ({dict(Counter(events.values()))}), {len(deliveries)} deliveries "
+            f"({dict(Counter(r['situacao'] for r in deliveries))}); {lost[:5]}",
+        ),
         Check("notices delivered twice (different webhook-ids)", not twice, f"{len(twice)} {list(twice.items())[:3]}"),
-        Check("invalid signatures at the receiver", len(valid) == len(arrivals), f"{len(arrivals) - len(valid)} of {len(arrivals)} arrivals"),
+        Check(
+            "invalid signatures at the receiver",
+            len(valid) == len(arrivals),
+            f"{len(arrivals) - len(valid)} of {len(arrivals)} arrivals",
+        ),
         Check("same webhook-id again (at-least-once retry, allowed)", True, f"{same_id_again}"),
     ]
 
 
 async def check_ledger(ledger: Ledger) -> list[Check]:
     wallets = await ledger.wallets()
-    off = [dict(w) for w in wallets
-           if (w["creditos_disponiveis"], w["creditos_reservados"]) != (w["soma_disponiveis"], w["soma_reservados"])]
+    off = [
+        dict(w)
+        for w in wallets
+        if (w["creditos_disponiveis"], w["creditos_reservados"]) != (w["soma_disponiveis"], w["soma_reservados"])
+    ]
     soak_wallet = [w for w in wallets if w["ambiente"] == "teste"]
-    shown = ", ".join(f"{w['ambiente']}: {w['creditos_disponiveis']} available / {w['creditos_reservados']} reserved "
-                      f"= ledger {w['soma_disponiveis']} / {w['soma_reservados']} ({w['lancamentos']} entries)" for w in soak_wallet)
+    shown = ", ".join(
+        f"{w['ambiente']}: {w['creditos_disponiveis']} available / {w['creditos_reservados']} reserved "
+        f"= ledger {w['soma_disponiveis']} / {w['soma_reservados']} ({w['lancamentos']} entries)"
+        for w in soak_wallet
+    )
     return [Check("ledger sum = balances", not off, f"{shown}; wallets off: {off}")]
 
 
@@ -742,13 +847,19 @@ async def check_call_log(soak: Soak, ledger: Ledger) -> list[Check]:
     extra = logged - soak.stats.request_ids
     s = soak.stats
     return [
-        Check("call-log rows = answered requests", not missing,
-              f"{len(s.request_ids)} answered with X-Request-Id, {len(logged)} rows, missing {len(missing)} {sorted(missing)[:5]}; "
-              f"rows whose answer reached no client: {len(extra)}"),
-        Check("no answer outside the web restart", not s.unanswered_other,
-              f"{len(s.unanswered_other)} {s.unanswered_other[:5]}; during the restart of web-0: {s.refused_restart} "
-              f"refused (it was not listening), {s.cut_restart} cut after sending (a kept-alive connection it closed); "
-              "each retried on the other web process"),
+        Check(
+            "call-log rows = answered requests",
+            not missing,
+            f"{len(s.request_ids)} answered with X-Request-Id, {len(logged)} rows, missing {len(missing)} {sorted(missing)[:5]}; "
+            f"rows whose answer reached no client: {len(extra)}",
+        ),
+        Check(
+            "no answer outside the web restart",
+            not s.unanswered_other,
+            f"{len(s.unanswered_other)} {s.unanswered_other[:5]}; during the restart of web-0: {s.refused_restart} "
+            f"refused (it was not listening), {s.cut_restart} cut after sending (a kept-alive connection it closed); "
+            "each retried on the other web process",
+        ),
     ]
 
 
@@ -757,7 +868,9 @@ def report(soak: Soak, checks: list[Check], drained: float) -> None:
     print(f"\nload: {len(s.latencies)} answers in {soak.args.seconds:.0f} s, drained in {drained:.0f} s")
     print("  by route: " + ", ".join(f"{route} {n}" for route, n in s.routes.most_common()))
     print("  by status: " + ", ".join(f"{status} {n}" for status, n in sorted(s.statuses.items())))
-    print(f"  Retry-After waited out {s.waited_retry_after} times; products approved during the run: {len(soak.produtos)}")
+    print(
+        f"  Retry-After waited out {s.waited_retry_after} times; products approved during the run: {len(soak.produtos)}"
+    )
     print("chaos:")
     for line in soak.events:
         print(f"  {line}")
@@ -783,7 +896,10 @@ async def run(args: argparse.Namespace, topo: Topology) -> bool:
     soak = Soak(args, topo)
     await topo.start_service()
     timeout = aiohttp.ClientTimeout(total=60)
-    async with aiohttp.ClientSession(timeout=timeout) as session, asyncpg.create_pool(topo.env["VITRINE_DATABASE_URL"], min_size=1, max_size=2) as pool:
+    async with (
+        aiohttp.ClientSession(timeout=timeout) as session,
+        asyncpg.create_pool(topo.env["VITRINE_DATABASE_URL"], min_size=1, max_size=2) as pool,
+    ):
         bases = topo.base_urls()
         api = lambda key: Api(session, bases, key, soak.stats, soak)  # noqa: E731
         main_api = api(seeded["chave"])
@@ -792,7 +908,9 @@ async def run(args: argparse.Namespace, topo: Topology) -> bool:
         for n in (1, 2):
             produto = await soak.approved_product(main_api, f"SOAK-BASE-{n}")
             if produto is None:
-                raise RuntimeError("the base product was not approved for galleries and videos: see the logs in " + str(topo.logs))
+                raise RuntimeError(
+                    "the base product was not approved for galleries and videos: see the logs in " + str(topo.logs)
+                )
             soak.produtos.append(produto)
         print(f"set-up done: integrator {seeded['integradorId']}, 2 approved products; load for {args.seconds:.0f} s")
         soak.started = time.monotonic()
@@ -835,9 +953,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=600.0, help="duration of the load (default 600)")
     parser.add_argument("--kill-every", type=float, default=120.0, help="seconds between worker kills (default 120)")
-    parser.add_argument("--drain-seconds", type=float, default=420.0,
-                        help="most time to wait for work to settle (default 420: a check whose worker was killed "
-                             "is taken back when its 5-minute lease ends)")
+    parser.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=420.0,
+        help="most time to wait for work to settle (default 420: a check whose worker was killed "
+        "is taken back when its 5-minute lease ends)",
+    )
     parser.add_argument("--max-requests", type=int, default=100_000, help="bound of each client's loop")
     parser.add_argument("--keep", action="store_true", help="keep the data dir (logs) at the end")
     args = parser.parse_args()

@@ -40,7 +40,9 @@ class Resposta:
 
 def api(base: str, method: str, path: str, key: str, body: dict | None = None) -> Resposta:
     request = urllib.request.Request(
-        f"{base}/v1{path}", method=method, data=json.dumps(body).encode() if body is not None else None,
+        f"{base}/v1{path}",
+        method=method,
+        data=json.dumps(body).encode() if body is not None else None,
         headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
     )
     try:
@@ -95,7 +97,9 @@ class Navegador:
         self.requested: list[str] = []
         self.console_errors: list[str] = []
         page.on("request", lambda request: self.requested.append(request.url))
-        page.on("console", lambda message: self.console_errors.append(message.text) if message.type == "error" else None)
+        page.on(
+            "console", lambda message: self.console_errors.append(message.text) if message.type == "error" else None
+        )
 
     def foreign(self) -> list[str]:
         return [url for url in self.requested if urlsplit(url)[:2] != self.origin]
@@ -112,8 +116,11 @@ def exchange_code(service: str, client_id: str, secret: str, code: str, redirect
     """The app's server at the token endpoint: HTTP Basic, a form body."""
     basic = base64.b64encode(f"{client_id}:{secret}".encode()).decode()
     request = urllib.request.Request(
-        f"{service}/oauth/token", method="POST",
-        data=urlencode({"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}).encode(),
+        f"{service}/oauth/token",
+        method="POST",
+        data=urlencode(
+            {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri, "code_verifier": verifier}
+        ).encode(),
         headers={"Authorization": f"Basic {basic}", "Content-Type": "application/x-www-form-urlencoded"},
     )
     try:

@@ -65,16 +65,25 @@ def integrador(browser: Browser, service: str, receptor_modulo) -> dict:
     account with a product, a notice address with its test deliveries."""
     context = browser.new_context(viewport=VIEWPORTS["notebook"])
     page = context.new_page()
-    sign_up(page, service, empresa="Integradora de Nome Bem Comprido para Testar o Cabeçalho Ltda.",
-            nome="Maria Aparecida dos Santos Albuquerque de Vasconcelos")
+    sign_up(
+        page,
+        service,
+        empresa="Integradora de Nome Bem Comprido para Testar o Cabeçalho Ltda.",
+        nome="Maria Aparecida dos Santos Albuquerque de Vasconcelos",
+    )
     key = create_test_key(page)
     api(service, "GET", "/saldo", key)
     assert api(service, "POST", "/contas", key, {"codigoExterno": "loja-recusada", "nome": 7}).status == 422
     criada = api(service, "POST", "/contas", key, {"codigoExterno": "loja-a11y", "nome": "Loja Acessível"})
     assert criada.status == 201, criada.data
     conta = criada.data["data"]
-    produto = api(service, "PUT", f"/contas/{conta['id']}/produtos/{PRODUTO}", key,
-                  {**RICA, "imagens": [{"url": f"https://localhost:1/foto-{n}.jpg", "ordem": n} for n in (1, 2, 3)]})
+    produto = api(
+        service,
+        "PUT",
+        f"/contas/{conta['id']}/produtos/{PRODUTO}",
+        key,
+        {**RICA, "imagens": [{"url": f"https://localhost:1/foto-{n}.jpg", "ordem": n} for n in (1, 2, 3)]},
+    )
     assert produto.status == 200, produto.data
     aviso = register_notice_address(page, service, receptor_modulo.url, receptor_modulo)
     page.goto(f"{service}{aviso}")
@@ -97,8 +106,15 @@ def integrador(browser: Browser, service: str, receptor_modulo) -> dict:
     email = page.locator("main a[href^='/emails/eml_']").first.get_attribute("href")
     state = context.storage_state()
     context.close()
-    return {"state": state, "conta": conta["id"], "aviso": aviso, "entrega": entrega, "chamada": chamada,
-            "email": email, "remover": remover}
+    return {
+        "state": state,
+        "conta": conta["id"],
+        "aviso": aviso,
+        "entrega": entrega,
+        "chamada": chamada,
+        "email": email,
+        "remover": remover,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -115,19 +131,45 @@ def receptor_modulo():
 def _portal_pages(integrador: dict) -> list[str]:
     conta = integrador["conta"]
     return [
-        "/visao-geral", "/integracao", "/chaves", "/chamadas", integrador["chamada"], "/avisos",
-        integrador["aviso"], integrador["entrega"], "/integracao/limpar", "/apps", "/contas", f"/contas/{conta}",
-        f"/contas/{conta}/produtos/{PRODUTO}", "/geracoes", "/creditos",
-        "/extrato", "/plano", "/emails", integrador["email"], "/equipe", integrador["remover"], "/contrato",
-        f"{integrador['aviso']}/segredo", "/reautenticar", "/uma-pagina-que-nao-existe", f"/nada/{PALAVRA}",
+        "/visao-geral",
+        "/integracao",
+        "/chaves",
+        "/chamadas",
+        integrador["chamada"],
+        "/avisos",
+        integrador["aviso"],
+        integrador["entrega"],
+        "/integracao/limpar",
+        "/apps",
+        "/contas",
+        f"/contas/{conta}",
+        f"/contas/{conta}/produtos/{PRODUTO}",
+        "/geracoes",
+        "/creditos",
+        "/extrato",
+        "/plano",
+        "/emails",
+        integrador["email"],
+        "/equipe",
+        integrador["remover"],
+        "/contrato",
+        f"{integrador['aviso']}/segredo",
+        "/reautenticar",
+        "/uma-pagina-que-nao-existe",
+        f"/nada/{PALAVRA}",
     ]
 
 
 def _capturas(integrador: dict) -> dict[str, str]:
     conta = integrador["conta"]
     return {
-        "/visao-geral": "visao-geral", "/chaves": "chaves", "/chamadas": "chamadas", integrador["chamada"]: "chamada",
-        "/integracao": "integracao", integrador["aviso"]: "aviso", integrador["entrega"]: "entrega",
+        "/visao-geral": "visao-geral",
+        "/chaves": "chaves",
+        "/chamadas": "chamadas",
+        integrador["chamada"]: "chamada",
+        "/integracao": "integracao",
+        integrador["aviso"]: "aviso",
+        integrador["entrega"]: "entrega",
         f"/contas/{conta}/produtos/{PRODUTO}": "produto",
     }
 
@@ -160,8 +202,13 @@ def test_every_public_and_docs_page_has_no_accessibility_violation(browser: Brow
     context = browser.new_context(viewport=VIEWPORTS[tamanho], bypass_csp=True)
     page = context.new_page()
     page.goto(f"{service}/docs")
-    docs = sorted({href for href in page.locator("a[href^='/docs']").evaluate_all("l => l.map(a => a.getAttribute('href'))")
-                   if "#" not in href})
+    docs = sorted(
+        {
+            href
+            for href in page.locator("a[href^='/docs']").evaluate_all("l => l.map(a => a.getAttribute('href'))")
+            if "#" not in href
+        }
+    )
     assert len(docs) >= 8, docs
     problems: list[str] = []
     for path in PUBLIC_PAGES + docs:
@@ -198,7 +245,9 @@ def test_every_navigation_item_is_reachable_and_the_current_one_is_in_view(
         link.focus()
         box = link.bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORTS[tamanho]["width"], (
-            link.inner_text(), box)
+            link.inner_text(),
+            box,
+        )
         assert link.evaluate("a => a.scrollWidth <= a.clientWidth + 1"), f"cut: {link.inner_text()}"
     # a long company or person name is shortened, whole on hover, and the header stays small
     header = page.locator("header").first
@@ -233,7 +282,9 @@ def test_names_and_urls_that_are_one_long_word_break_instead_of_widening_the_pag
     page = context.new_page()
     sign_up(page, service, empresa=f"Integradora {PALAVRA}", nome=f"Pessoa {PALAVRA}")
     key = create_test_key(page)
-    conta = api(service, "POST", "/contas", key, {"codigoExterno": "loja-longa", "nome": f"Loja {PALAVRA}"}).data["data"]["id"]
+    conta = api(service, "POST", "/contas", key, {"codigoExterno": "loja-longa", "nome": f"Loja {PALAVRA}"}).data[
+        "data"
+    ]["id"]
     produto = api(service, "PUT", f"/contas/{conta}/produtos/{PRODUTO}", key, RICA)
     assert produto.status == 200, produto.data
     aviso = register_notice_address(page, service, f"{receptor.url}?token={'a' * 200}", receptor)
@@ -284,8 +335,15 @@ def test_the_sellers_pages_have_no_accessibility_violation_and_never_clip(browse
         context = browser.new_context(viewport=VIEWPORTS[tamanho], bypass_csp=True)
         loja = context.new_page()
         verifier, challenge = pkce()
-        query = {"response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": "contas:ler",
-                 "state": "s", "code_challenge": challenge, "code_challenge_method": "S256"}
+        query = {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": redirect_uri,
+            "scope": "contas:ler",
+            "state": "s",
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
+        }
         loja.goto(f"{service}/oauth/autorizar?{urlencode(query)}")
         problems = _check(loja, "/vendedor/entrar")
         loja.get_by_role("link", name="Cadastrar a loja").click()

@@ -39,7 +39,9 @@ def test_register_an_oauth_app_and_see_its_secret_once(page: Page, service: str,
     page.get_by_label("Endereços de retorno (redirect URIs)").fill("http://loja-olga.exemplo.com/retorno")
     page.get_by_label(re.compile("produtos:ler")).check()
     page.get_by_role("button", name="Registrar app").click()
-    expect(page.locator("#erro-redirectUris")).to_contain_text("Endereço 1 (http://loja-olga.exemplo.com/retorno): precisa usar https://")
+    expect(page.locator("#erro-redirectUris")).to_contain_text(
+        "Endereço 1 (http://loja-olga.exemplo.com/retorno): precisa usar https://"
+    )
     expect(page.get_by_label("Nome do app")).to_have_value("Conector da Loja Olga")
 
     page.get_by_label("Endereços de retorno (redirect URIs)").fill(

@@ -22,7 +22,8 @@ def _all_images_loaded(page: Page, selector: str) -> int:
     page.wait_for_function(
         "selector => { const images = [...document.querySelectorAll(selector)];"
         " return images.length > 0 && images.every(i => i.complete); }",
-        arg=selector, timeout=15_000,
+        arg=selector,
+        timeout=15_000,
     )
     sizes = page.eval_on_selector_all(selector, "images => images.map(i => i.complete ? i.naturalWidth : 0)")
     assert sizes and all(width > 0 for width in sizes), sizes
@@ -42,7 +43,9 @@ def test_order_a_gallery_and_a_video_from_the_product_page(page: Page, service: 
     conta = api(service, "POST", "/contas", key, {"codigoExterno": "loja-midia", "nome": "Loja da Cafeteira"})
     assert conta.status == 201
     conta_id = conta.data["data"]["id"]
-    produto = api(service, "PUT", f"/contas/{conta_id}/produtos/CAF-12", key, {**RICA, "imagens": fotos(photo_site, 1, 2, 3)})
+    produto = api(
+        service, "PUT", f"/contas/{conta_id}/produtos/CAF-12", key, {**RICA, "imagens": fotos(photo_site, 1, 2, 3)}
+    )
     assert produto.status == 200
 
     # the product's page shows the check running, then its verdict by itself

@@ -73,8 +73,13 @@ def app_do_integrador():
 
 def authorization_url(service: str, client_id: str, redirect_uri: str, challenge: str, state: str) -> str:
     query = {
-        "response_type": "code", "client_id": client_id, "redirect_uri": redirect_uri, "scope": " ".join(ESCOPOS),
-        "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": redirect_uri,
+        "scope": " ".join(ESCOPOS),
+        "state": state,
+        "code_challenge": challenge,
+        "code_challenge_method": "S256",
     }
     return f"{service}/oauth/autorizar?{urlencode(query)}"
 
@@ -90,7 +95,9 @@ def register_app(page: Page, service: str, redirect_uri: str) -> tuple[str, str]
     for escopo in ESCOPOS:
         page.get_by_label(re.compile(escopo)).check()
     page.get_by_role("button", name="Registrar app").click()
-    return page.get_by_label("client_id", exact=True).input_value(), page.get_by_label("client_secret", exact=True).input_value()
+    return page.get_by_label("client_id", exact=True).input_value(), page.get_by_label(
+        "client_secret", exact=True
+    ).input_value()
 
 
 def test_a_seller_signs_up_consents_cancels_and_revokes(
@@ -170,11 +177,15 @@ def test_a_seller_signs_up_consents_cancels_and_revokes(
     expect(loja.get_by_role("heading", name="De volta ao Conector")).to_be_visible()
     assert len(app_do_integrador.retornos) == 2
     cancelado = app_do_integrador.retornos[-1]
-    assert cancelado["error"] == "access_denied" and cancelado["state"] == state_b and "code" not in cancelado, cancelado
+    assert cancelado["error"] == "access_denied" and cancelado["state"] == state_b and "code" not in cancelado, (
+        cancelado
+    )
     assert api(service, "GET", "/contas", access).status == 200  # saying no to a new request ends nothing
 
     # the app cannot show the consent screen inside a frame of its own (clickjacking)
-    app_do_integrador.moldura = authorization_url(service, client_id, redirect_uri, challenge, secrets.token_urlsafe(16))
+    app_do_integrador.moldura = authorization_url(
+        service, client_id, redirect_uri, challenge, secrets.token_urlsafe(16)
+    )
     with loja.expect_response(lambda r: urlsplit(r.url).path == "/oauth/autorizar") as answered:
         loja.goto(f"{app_do_integrador.url}/moldura")
     expect(loja.frame_locator("#quadro").get_by_text("Quadro do próprio app")).to_be_visible()
@@ -187,7 +198,9 @@ def test_a_seller_signs_up_consents_cancels_and_revokes(
     frame = loja.frame(name="consentimento")
     assert frame is not None and frame.url == "chrome-error://chromewebdata/", frame and frame.url
     expect(loja.frame_locator("#consentimento").get_by_role("button", name="Autorizar")).to_have_count(0)
-    assert [m for m in navegador.console_errors if "frame-ancestors 'none'" in m and "blocked" in m], navegador.console_errors
+    assert [m for m in navegador.console_errors if "frame-ancestors 'none'" in m and "blocked" in m], (
+        navegador.console_errors
+    )
     assert len(app_do_integrador.retornos) == 2
 
     # Journey C. "Apps conectados": the app, its integrator and permissions; "Revogar" ends it at once
@@ -207,5 +220,7 @@ def test_a_seller_signs_up_consents_cancels_and_revokes(
     # nothing came from anywhere but the service and the app; the one console error is the frame refused
     app_origin = urlsplit(app_do_integrador.url)[:2]
     assert [url for url in navegador.foreign() if urlsplit(url)[:2] != app_origin] == []
-    assert len(navegador.console_errors) == 1 and "frame-ancestors 'none'" in navegador.console_errors[0], navegador.console_errors
+    assert len(navegador.console_errors) == 1 and "frame-ancestors 'none'" in navegador.console_errors[0], (
+        navegador.console_errors
+    )
     vendedor.close()

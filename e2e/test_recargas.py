@@ -39,7 +39,9 @@ def test_buy_a_package_in_test_through_the_checkout_page(page: Page, service: st
 
     # pay with play money
     page.get_by_role("button", name="Pagar").click()
-    expect(page.get_by_role("status")).to_contain_text("Pagamento confirmado: 2.000 créditos entraram na carteira de teste")
+    expect(page.get_by_role("status")).to_contain_text(
+        "Pagamento confirmado: 2.000 créditos entraram na carteira de teste"
+    )
     expect(page.get_by_role("button", name="Pagar")).to_have_count(0)
     shot("checkout-paga")
 

@@ -31,6 +31,7 @@ class Execucao:
 
     async def linha(self, contendo: str, *, timeout: float = 15.0) -> str:
         """The first output line containing `contendo`, waiting for it."""
+
         async def procurar() -> str:
             while True:
                 for linha in self.linhas:
@@ -39,8 +40,11 @@ class Execucao:
                 if self.process.returncode is not None and self._leitor.done():
                     raise AssertionError(f"vitrine-cli ended without {contendo!r}: {self.linhas} {await self.stderr()}")
                 self._nova.clear()
-                await asyncio.wait({asyncio.ensure_future(self._nova.wait()), self._leitor}, timeout=0.5,
-                                   return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(
+                    {asyncio.ensure_future(self._nova.wait()), self._leitor},
+                    timeout=0.5,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
 
         return await asyncio.wait_for(procurar(), timeout)
 
@@ -68,7 +72,11 @@ class VitrineCli:
         """`url`: VITRINE_URL when not the API's base URL."""
         env = {**os.environ, "VITRINE_CHAVE": chave, "VITRINE_URL": url or self.base_url, "PYTHONUNBUFFERED": "1"}
         process = await asyncio.create_subprocess_exec(
-            str(SCRIPT), *args, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            str(SCRIPT),
+            *args,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
             preexec_fn=tied_to_this_process(),
         )
         execucao = Execucao(process)

@@ -5,30 +5,30 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
 from graphql_api.chave import service as chaves
-from graphql_api.core import relogio as relogio_do_dominio
 from graphql_api.conta.models import Conta
+from graphql_api.core import relogio as relogio_do_dominio
+from graphql_api.core.ids import new_id
+from graphql_api.core.principal import Ambiente
+from graphql_api.core.transactions import transaction
+from graphql_api.creditos import planos
+from graphql_api.creditos import service as creditos_service
 from graphql_api.evento import service as eventos
 from graphql_api.evento.amostras import amostra
 from graphql_api.evento.models import Evento
 from graphql_api.evento.payloads import DadosEvento
-from graphql_api.core.ids import new_id
-from graphql_api.core.principal import Ambiente
 from graphql_api.geracao.models import Geracao
-from graphql_api.core.transactions import transaction
-from graphql_api.creditos import service as creditos_service
 from graphql_api.integracao import contrato
 from graphql_api.integrador import service as integradores
 from graphql_api.integrador.models import Integrador
-from graphql_api.creditos import planos
-from vitrine.keys import RUNTIME
 from tests.fichas import RICA, fotos
 from tests.photos import PhotoHost
+from vitrine.keys import RUNTIME
 
 
 @dataclass
@@ -101,12 +101,14 @@ class Factory:
         """Production already released and the contract accepted: a test-data shortcut for tests
         of other features (tests/api/test_integracao.py walks the real path)."""
         await Integrador.filter(id=integrator.id).update(
-            producao_situacao="liberada", producao_liberacao="automatica", producao_liberada_em=datetime.now(timezone.utc)
+            producao_situacao="liberada", producao_liberacao="automatica", producao_liberada_em=datetime.now(UTC)
         )
         versao = await contrato.vigente()
         await contrato.aceitar(integrator.id, versao.versao, por="Fábrica de testes")
 
-    async def conta(self, integrator: Integrator, *, codigo_externo: str | None = None, nome: str = "Loja Teste") -> dict:
+    async def conta(
+        self, integrator: Integrator, *, codigo_externo: str | None = None, nome: str = "Loja Teste"
+    ) -> dict:
         response = await self.client.post(
             "/v1/contas",
             json={"codigoExterno": codigo_externo or new_id("ext_"), "nome": nome},
@@ -115,21 +117,35 @@ class Factory:
         assert response.status == 201, await response.text()
         return (await response.json())["data"]
 
-    async def conta_vinculada(self, integrator: Integrator, *, nome: str = "Loja Vinculada", ambiente: str = "teste") -> Conta:
+    async def conta_vinculada(
+        self, integrator: Integrator, *, nome: str = "Loja Vinculada", ambiente: str = "teste"
+    ) -> Conta:
         """A seller's own account linked to the integrator (as OAuth consent leaves it)."""
         return await Conta.create(
-            id=new_id("cta_"), integrador_id=integrator.id, ambiente=ambiente, codigo_externo=new_id("vinc_"),
-            nome=nome, origem="vinculada",
+            id=new_id("cta_"),
+            integrador_id=integrator.id,
+            ambiente=ambiente,
+            codigo_externo=new_id("vinc_"),
+            nome=nome,
+            origem="vinculada",
         )
 
     async def evento(
-        self, integrator: Integrator, tipo: str = "geracao.concluida", *, conta_id: str | None = None,
-        ambiente: str = "teste", dados: DadosEvento | None = None,
+        self,
+        integrator: Integrator,
+        tipo: str = "geracao.concluida",
+        *,
+        conta_id: str | None = None,
+        ambiente: str = "teste",
+        dados: DadosEvento | None = None,
     ) -> Evento:
         """An event as a domain registers it, inside the transaction of its change; its data is the
         type's sample (graphql_api/evento/amostras.py) unless given."""
         return await eventos.registrar(
-            tipo, integrador_id=integrator.id, ambiente=ambiente, conta_id=conta_id,
+            tipo,
+            integrador_id=integrator.id,
+            ambiente=ambiente,
+            conta_id=conta_id,
             dados=dados if dados is not None else amostra(tipo).dados,
         )
 
@@ -162,12 +178,16 @@ class Factory:
         downgrade scheduled); the process's caches of limits are cleared."""
         return await planos.mudar_plano(integrator.id, ambiente, codigo, bus=self.runtime.bus)
 
-    async def ajustar(self, integrator: Integrator, creditos: int, *, ambiente: str = "teste", bolso: str = "pacote") -> None:
+    async def ajustar(
+        self, integrator: Integrator, creditos: int, *, ambiente: str = "teste", bolso: str = "pacote"
+    ) -> None:
         """A staff adjustment of the wallet (e.g. leave the play wallet with just a few credits)."""
         async with transaction():
             await creditos_service.ajustar(integrator.id, ambiente, creditos, "Ajuste da suíte de testes.", bolso=bolso)
 
-    async def geracao(self, integrator: Integrator, *, ambiente: str = "teste", conta_id: str | None = None, **fields: Any) -> Geracao:
+    async def geracao(
+        self, integrator: Integrator, *, ambiente: str = "teste", conta_id: str | None = None, **fields: Any
+    ) -> Geracao:
         values = {
             "tipo": "galeria",
             "situacao": "concluida",
@@ -191,7 +211,8 @@ class Factory:
         linked account's products are sent with its OAuth token (`key`), as only it may."""
         codigo = codigo or new_id("sku_")
         response = await self.client.put(
-            f"/v1/contas/{conta['id']}/produtos/{codigo}", json={"nome": "Produto Teste"} | ficha,
+            f"/v1/contas/{conta['id']}/produtos/{codigo}",
+            json={"nome": "Produto Teste"} | ficha,
             headers=auth(key) if key else integrator.headers,
         )
         assert response.status == 200, await response.text()
@@ -342,8 +363,13 @@ class OAuthFactory:
         self.factory = factory
 
     async def app(
-        self, integrator: Integrator, *, tipo: str = "confidencial", ambiente: str = "teste",
-        redirect_uri: str = "https://app.integradora.test/callback", escopos: list[str] | None = None,
+        self,
+        integrator: Integrator,
+        *,
+        tipo: str = "confidencial",
+        ambiente: str = "teste",
+        redirect_uri: str = "https://app.integradora.test/callback",
+        escopos: list[str] | None = None,
         nome: str = "App da Integradora",
     ) -> OAuthApp:
         from graphql_api.core.principal import OAUTH_SCOPES
@@ -351,10 +377,17 @@ class OAuthFactory:
 
         if ambiente == "producao":
             await self.factory.released(integrator)
-        criado = await apps.criar(integrator.id, Ambiente(ambiente), {
-            "nome": nome, "tipo": tipo, "redirectUris": [redirect_uri],
-            "escopos": sorted(escopos if escopos is not None else OAUTH_SCOPES),
-        }, bus=self.factory.runtime.bus)
+        criado = await apps.criar(
+            integrator.id,
+            Ambiente(ambiente),
+            {
+                "nome": nome,
+                "tipo": tipo,
+                "redirectUris": [redirect_uri],
+                "escopos": sorted(escopos if escopos is not None else OAUTH_SCOPES),
+            },
+            bus=self.factory.runtime.bus,
+        )
         return OAuthApp(criado.app.id, criado.segredo, redirect_uri, integrator)
 
     async def vendedor(self, *, nome: str = "Loja do Vendedor", email: str | None = None) -> str:
@@ -364,10 +397,17 @@ class OAuthFactory:
         await Vendedor.create(id=vendedor_id, nome=nome, email=email or f"{vendedor_id}@loja.test", hash_senha="-")
         return vendedor_id
 
-    def pedido(self, app: OAuthApp, *, challenge: str, state: str, scope: str | None = None, **extra: str | None) -> dict:
+    def pedido(
+        self, app: OAuthApp, *, challenge: str, state: str, scope: str | None = None, **extra: str | None
+    ) -> dict:
         valores = {
-            "response_type": "code", "client_id": app.client_id, "redirect_uri": app.redirect_uri,
-            "scope": scope, "state": state, "code_challenge": challenge, "code_challenge_method": "S256",
+            "response_type": "code",
+            "client_id": app.client_id,
+            "redirect_uri": app.redirect_uri,
+            "scope": scope,
+            "state": state,
+            "code_challenge": challenge,
+            "code_challenge_method": "S256",
         } | extra
         return valores
 
@@ -383,7 +423,9 @@ class OAuthFactory:
         vendedor_id = vendedor_id or await self.vendedor()
         verifier, challenge = pkce_pair()
         state = new_id("st_")
-        principal = Principal(kind=CredentialKind.VENDEDOR, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=vendedor_id)
+        principal = Principal(
+            kind=CredentialKind.VENDEDOR, ambiente=Ambiente.TESTE, scopes=frozenset(), ator_id=vendedor_id
+        )
         pedido = autorizacoes.Pedido(self.pedido(app, challenge=challenge, state=state, scope=scope))
         destino = await autorizacoes.autorizar(principal, pedido, issuer=self.factory.runtime.settings.base_url)
         query = parse_qs(urlsplit(destino).query)
@@ -392,13 +434,17 @@ class OAuthFactory:
 
     async def tokens(self, app: OAuthApp, consentimento: Consentimento) -> dict:
         """Exchange the code at /oauth/token (HTTP Basic for confidential apps)."""
-        response = await self.factory.client.post("/oauth/token", data=self.troca(app, consentimento), **self.basic(app))
+        response = await self.factory.client.post(
+            "/oauth/token", data=self.troca(app, consentimento), **self.basic(app)
+        )
         assert response.status == 200, await response.text()
         return await response.json()
 
     def troca(self, app: OAuthApp, consentimento: Consentimento) -> dict:
         return {
-            "grant_type": "authorization_code", "code": consentimento.code, "redirect_uri": app.redirect_uri,
+            "grant_type": "authorization_code",
+            "code": consentimento.code,
+            "redirect_uri": app.redirect_uri,
             "code_verifier": consentimento.verifier,
         } | ({} if app.client_secret else {"client_id": app.client_id})
 

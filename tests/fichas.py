@@ -14,8 +14,24 @@ RICA = {
     "descricao": DESCRICAO,
     "marca": "Marca",
     "modelo": "CF-12",
-    "atributos": [{"nome": n, "valor": v} for n, v in (("Voltagem", "220 V"), ("Cor", "Inox"), ("Capacidade", "1,2 L"), ("Potência", "800 W"), ("Material", "Aço inox"))],
-    "dimensoes": {"largura": 20, "altura": 30.5, "profundidade": 18, "unidade": "cm", "pesoLiquido": 1.2, "unidadePeso": "kg"},
+    "atributos": [
+        {"nome": n, "valor": v}
+        for n, v in (
+            ("Voltagem", "220 V"),
+            ("Cor", "Inox"),
+            ("Capacidade", "1,2 L"),
+            ("Potência", "800 W"),
+            ("Material", "Aço inox"),
+        )
+    ],
+    "dimensoes": {
+        "largura": 20,
+        "altura": 30.5,
+        "profundidade": 18,
+        "unidade": "cm",
+        "pesoLiquido": 1.2,
+        "unidadePeso": "kg",
+    },
     "composicaoOferta": [{"item": "Cafeteira", "quantidade": 1}, {"item": "Filtro permanente", "quantidade": 1}],
     "garantia": "12 meses",
     "perguntas": [{"pergunta": "É bivolt?", "resposta": "Não, 220 V."}, {"pergunta": "Tem timer?", "resposta": "Não."}],

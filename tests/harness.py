@@ -280,8 +280,13 @@ def migrated_sqlite_database(data_dir: Path) -> Path:
             empty = Path(tempfile.mkdtemp(dir=_run_dir))
             env = os.environ | {"VITRINE_DATA_DIR": str(empty), "VITRINE_DATABASE_URL": ""}
             subprocess.run(
-                [sys.executable, "-m", "vitrine", "migrate"], cwd=ROOT, env=env, check=True, capture_output=True,
-                timeout=300, preexec_fn=tied_to_this_process(),
+                [sys.executable, "-m", "vitrine", "migrate"],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+                timeout=300,
+                preexec_fn=tied_to_this_process(),
             )
             # SQLite's backup API: a consistent copy whatever is still in the write-ahead log.
             source, copy = sqlite3.connect(empty / "vitrine.sqlite3"), sqlite3.connect(_run_dir / "migrando.sqlite3")

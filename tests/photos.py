@@ -18,7 +18,13 @@ from tests.render.cenarios import FONT_BOLD, cenario
 
 @lru_cache(maxsize=64)
 def photo(
-    seed: int = 1, *, size: int = 1200, fundo: str = "white", blur: float = 0, fmt: str = "JPEG", quality: int = 88,
+    seed: int = 1,
+    *,
+    size: int = 1200,
+    fundo: str = "white",
+    blur: float = 0,
+    fmt: str = "JPEG",
+    quality: int = 88,
     copia: int = 0,
 ) -> bytes:
     """A product-like photo: coloured blocks with dark outlines, centred on a background.
@@ -104,8 +110,12 @@ class PhotoHost:
         self._count(request)
         q = request.query
         body = photo(
-            int(request.match_info["seed"]), size=int(q.get("size", 1200)), fundo=q.get("fundo", "white"),
-            blur=float(q.get("blur", 0)), fmt=q.get("fmt", "JPEG"), quality=int(q.get("q", 88)),
+            int(request.match_info["seed"]),
+            size=int(q.get("size", 1200)),
+            fundo=q.get("fundo", "white"),
+            blur=float(q.get("blur", 0)),
+            fmt=q.get("fmt", "JPEG"),
+            quality=int(q.get("q", 88)),
             copia=int(q.get("copia", 0)),
         )
         if "atraso" in q:
@@ -126,7 +136,9 @@ class PhotoHost:
 
     async def html(self, request: web.Request) -> web.Response:
         self._count(request)
-        return web.Response(text="<!doctype html><html><body>Página não encontrada</body></html>", content_type="image/jpeg")
+        return web.Response(
+            text="<!doctype html><html><body>Página não encontrada</body></html>", content_type="image/jpeg"
+        )
 
     async def truncated(self, request: web.Request) -> web.Response:
         self._count(request)

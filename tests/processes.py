@@ -20,6 +20,11 @@ def start_vitrine(*args: str, env: dict[str, str], log: IO) -> subprocess.Popen:
     once), killed by the kernel when this process ends. Call from the main thread: the kernel
     ties the child to the thread that started it."""
     return subprocess.Popen(
-        [sys.executable, "-m", "vitrine", *args], cwd=ROOT, env=env,
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=tied_to_this_process(),
+        [sys.executable, "-m", "vitrine", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        preexec_fn=tied_to_this_process(),
     )

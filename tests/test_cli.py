@@ -6,7 +6,7 @@ import re
 import sqlite3
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -16,7 +16,9 @@ pytestmark = pytest.mark.skipif(
 
 
 def run(*args, env):
-    return subprocess.run([sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 @pytest.fixture
@@ -72,12 +74,24 @@ def cli_error(stderr: str) -> dict:
 
 
 def test_seller_creation(env):
-    created = run("vendedor", "create", "--nome", "Loja da Maria", "--email", " Maria@Loja.test ", "--senha", "uma senha bem longa", env=env)
+    created = run(
+        "vendedor",
+        "create",
+        "--nome",
+        "Loja da Maria",
+        "--email",
+        " Maria@Loja.test ",
+        "--senha",
+        "uma senha bem longa",
+        env=env,
+    )
     assert created.returncode == 0, created.stderr
     body = json.loads(created.stdout)
     assert body["vendedorId"].startswith("vnd_") and len(body["vendedorId"]) == 4 + 26
     assert body["nome"] == "Loja da Maria" and body["email"] == "maria@loja.test"
-    again = run("vendedor", "create", "--nome", "Outra", "--email", "maria@loja.test", "--senha", "outra senha longa", env=env)
+    again = run(
+        "vendedor", "create", "--nome", "Outra", "--email", "maria@loja.test", "--senha", "outra senha longa", env=env
+    )
     assert again.returncode != 0
     error = cli_error(again.stderr)
     assert error["type"] == "VALIDATION_FAILED" and [f["campo"] for f in error["fields"]] == ["email"]
@@ -93,9 +107,23 @@ def test_app_creation_prints_the_client_secret_once_and_errors_as_json(env, migr
     integrator = json.loads(run("integrator", "create", "--nome", "Apps", "--email", "a@apps.test", env=env).stdout)
     itg = integrator["integradorId"]
     created = run(
-        "app", "create", "--integrador", itg, "--nome", "Conector da Loja", "--ambiente", "teste",
-        "--tipo", "confidencial", "--redirect-uri", "https://loja.exemplo.com/cb",
-        "--redirect-uri", "http://localhost:8080/cb", "--escopos", "geracoes:criar produtos:ler", env=env,
+        "app",
+        "create",
+        "--integrador",
+        itg,
+        "--nome",
+        "Conector da Loja",
+        "--ambiente",
+        "teste",
+        "--tipo",
+        "confidencial",
+        "--redirect-uri",
+        "https://loja.exemplo.com/cb",
+        "--redirect-uri",
+        "http://localhost:8080/cb",
+        "--escopos",
+        "geracoes:criar produtos:ler",
+        env=env,
     )
     assert created.returncode == 0, created.stderr
     body = json.loads(created.stdout)
@@ -103,44 +131,102 @@ def test_app_creation_prints_the_client_secret_once_and_errors_as_json(env, migr
     assert re.fullmatch(r"cs_test_[A-Za-z0-9]{40}", body["clientSecret"])
     assert body["redirectUris"] == ["https://loja.exemplo.com/cb", "http://localhost:8080/cb"]
     assert body["escopos"] == ["produtos:ler", "geracoes:criar"]
-    assert (body["nome"], body["ambiente"], body["tipo"], body["situacao"]) == ("Conector da Loja", "teste", "confidencial", "ativo")
+    assert (body["nome"], body["ambiente"], body["tipo"], body["situacao"]) == (
+        "Conector da Loja",
+        "teste",
+        "confidencial",
+        "ativo",
+    )
     # only the hash is kept
     database = sqlite3.connect(migrated_data_dir / "vitrine.sqlite3")
-    stored = database.execute("SELECT hash_segredo, final_segredo FROM apps_oauth WHERE id = ?", (body["clientId"],)).fetchone()
+    stored = database.execute(
+        "SELECT hash_segredo, final_segredo FROM apps_oauth WHERE id = ?", (body["clientId"],)
+    ).fetchone()
     assert stored == (resumo(body["clientSecret"]), body["clientSecret"][-4:])
     public = run(
-        "app", "create", "--integrador", itg, "--nome", "App do Celular", "--tipo", "publico",
-        "--redirect-uri", "http://127.0.0.1:3000/cb", "--escopos", "contas:ler", env=env,
+        "app",
+        "create",
+        "--integrador",
+        itg,
+        "--nome",
+        "App do Celular",
+        "--tipo",
+        "publico",
+        "--redirect-uri",
+        "http://127.0.0.1:3000/cb",
+        "--escopos",
+        "contas:ler",
+        env=env,
     )
     assert public.returncode == 0, public.stderr
     assert json.loads(public.stdout)["clientSecret"] is None
     # refusals exit non-zero with the error as JSON
     refused = run(
-        "app", "create", "--integrador", itg, "--nome", "Ruim", "--tipo", "publico",
-        "--redirect-uri", "http://loja.exemplo.com/cb", "--redirect-uri", "https://a.exemplo.com/*",
-        "--escopos", "contas:escrever", env=env,
+        "app",
+        "create",
+        "--integrador",
+        itg,
+        "--nome",
+        "Ruim",
+        "--tipo",
+        "publico",
+        "--redirect-uri",
+        "http://loja.exemplo.com/cb",
+        "--redirect-uri",
+        "https://a.exemplo.com/*",
+        "--escopos",
+        "contas:escrever",
+        env=env,
     )
     assert refused.returncode != 0
     error = cli_error(refused.stderr)
     assert error["type"] == "VALIDATION_FAILED"
     assert [f["campo"] for f in error["fields"]] == ["escopos", "redirectUris", "redirectUris"]
     live = run(
-        "app", "create", "--integrador", itg, "--nome", "Produção", "--ambiente", "producao", "--tipo", "confidencial",
-        "--redirect-uri", "https://loja.exemplo.com/cb", "--escopos", "produtos:ler", env=env,
+        "app",
+        "create",
+        "--integrador",
+        itg,
+        "--nome",
+        "Produção",
+        "--ambiente",
+        "producao",
+        "--tipo",
+        "confidencial",
+        "--redirect-uri",
+        "https://loja.exemplo.com/cb",
+        "--escopos",
+        "produtos:ler",
+        env=env,
     )
     assert live.returncode != 0 and cli_error(live.stderr)["type"] == "PRODUCTION_NOT_RELEASED"
-    missing = run("app", "create", "--integrador", "itg_nao_existe", "--nome", "X", "--tipo", "publico",
-                  "--redirect-uri", "https://a.exemplo.com/cb", "--escopos", "contas:ler", env=env)
+    missing = run(
+        "app",
+        "create",
+        "--integrador",
+        "itg_nao_existe",
+        "--nome",
+        "X",
+        "--tipo",
+        "publico",
+        "--redirect-uri",
+        "https://a.exemplo.com/cb",
+        "--escopos",
+        "contas:ler",
+        env=env,
+    )
     assert missing.returncode != 0 and cli_error(missing.stderr)["type"] == "NOT_FOUND"
     assert database.execute("SELECT count(*) FROM apps_oauth").fetchone() == (2,)
     database.close()
 
 
 def test_staff_confirm_a_purchase_from_the_command_line(env, migrated_data_dir):
-    integrator = json.loads(run("integrator", "create", "--nome", "Compras", "--email", "c@compras.test", env=env).stdout)
+    integrator = json.loads(
+        run("integrator", "create", "--nome", "Compras", "--email", "c@compras.test", env=env).stdout
+    )
     itg = integrator["integradorId"]
     database = sqlite3.connect(migrated_data_dir / "vitrine.sqlite3")
-    agora = datetime.now(timezone.utc)
+    agora = datetime.now(UTC)
 
     def pending(recarga_id: str, *, expira_em: datetime) -> None:
         """A pending production purchase, as POST /v1/recargas leaves it."""
@@ -193,13 +279,49 @@ def test_plans_listed_changed_and_published(env):
     assert [p["codigo"] for p in planos] == ["gratuito", "essencial", "profissional", "escala"]
     assert planos[1]["precoCentavos"] == 9900 and planos[1]["limites"]["porMinutoChave"] == 600
     integrator = json.loads(run("integrator", "create", "--nome", "X", "--email", "x@x.test", env=env).stdout)
-    changed = run("plano", "mudar", "--integrador", integrator["integradorId"], "--ambiente", "teste", "--plano", "profissional", env=env)
+    changed = run(
+        "plano",
+        "mudar",
+        "--integrador",
+        integrator["integradorId"],
+        "--ambiente",
+        "teste",
+        "--plano",
+        "profissional",
+        env=env,
+    )
     assert changed.returncode == 0, changed.stderr
     body = json.loads(changed.stdout)
-    assert body["plano"]["codigo"] == "profissional" and body["mudancaAgendada"] is None and body["cicloFimEm"].endswith("Z")
-    down = json.loads(run("plano", "mudar", "--integrador", integrator["integradorId"], "--ambiente", "teste", "--plano", "essencial", env=env).stdout)
+    assert (
+        body["plano"]["codigo"] == "profissional"
+        and body["mudancaAgendada"] is None
+        and body["cicloFimEm"].endswith("Z")
+    )
+    down = json.loads(
+        run(
+            "plano",
+            "mudar",
+            "--integrador",
+            integrator["integradorId"],
+            "--ambiente",
+            "teste",
+            "--plano",
+            "essencial",
+            env=env,
+        ).stdout
+    )
     assert down["plano"]["codigo"] == "profissional" and down["mudancaAgendada"]["plano"]["codigo"] == "essencial"
-    unknown = run("plano", "mudar", "--integrador", integrator["integradorId"], "--ambiente", "teste", "--plano", "platina", env=env)
+    unknown = run(
+        "plano",
+        "mudar",
+        "--integrador",
+        integrator["integradorId"],
+        "--ambiente",
+        "teste",
+        "--plano",
+        "platina",
+        env=env,
+    )
     assert unknown.returncode != 0 and cli_error(unknown.stderr)["type"] == "VALIDATION_FAILED"
     published = run("plano", "publicar", "--codigo", "essencial", "--creditos-mensais", "600", env=env)
     assert published.returncode == 0, published.stderr

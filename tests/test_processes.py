@@ -67,11 +67,22 @@ def test_a_worker_and_its_processes_die_when_the_test_run_is_killed(migrated_dat
     data_dir = migrated_data_dir
     namespace = f"test-orphans-{secrets.token_hex(3)}"
     # Its own SQLite database and Redis namespace: the worker takes nothing of this session's.
-    env = os.environ | {"VITRINE_DATA_DIR": str(data_dir), "VITRINE_DATABASE_URL": "",
-                        "VITRINE_REDIS_URL": REDIS_URL, "VITRINE_REDIS_NAMESPACE": namespace}
+    env = os.environ | {
+        "VITRINE_DATA_DIR": str(data_dir),
+        "VITRINE_DATABASE_URL": "",
+        "VITRINE_REDIS_URL": REDIS_URL,
+        "VITRINE_REDIS_NAMESPACE": namespace,
+    }
     log = data_dir / "worker.log"
-    parent = subprocess.Popen([sys.executable, "-c", PARENT, str(log)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                              text=True, start_new_session=True, preexec_fn=tied_to_this_process())
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT, str(log)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=tied_to_this_process(),
+    )
     pids: list[int] = []
     try:
         worker = int(parent.stdout.readline())

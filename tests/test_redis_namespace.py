@@ -96,8 +96,9 @@ async def test_a_worker_takes_tasks_only_from_its_own_namespace(worker_process):
     assert ours.redis_namespace == REDIS_NAMESPACE
     # A task no worker knows: a worker that takes it logs and drops it, nothing else happens.
     task_id, unknown = secrets.token_hex(8), "tarefa_de_teste_inexistente"
-    message = json.dumps({"task_id": task_id, "task_name": unknown, "labels": {}, "labels_types": {},
-                          "args": [], "kwargs": {}}).encode()
+    message = json.dumps(
+        {"task_id": task_id, "task_name": unknown, "labels": {}, "labels_types": {}, "args": [], "kwargs": {}}
+    ).encode()
     redis = Redis.from_url(REDIS_URL)
     brokers = [_make_broker(ours), _make_broker(theirs)]
     try:
@@ -116,4 +117,3 @@ async def test_a_worker_takes_tasks_only_from_its_own_namespace(worker_process):
             await broker.shutdown()
         await redis.delete(theirs.task_queue)
         await redis.aclose()
-

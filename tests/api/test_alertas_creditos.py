@@ -12,9 +12,9 @@ import pytest
 from graphql_api.core.ids import new_id
 from graphql_api.core.relogio import agora
 from graphql_api.core.scalars import parse_timestamp
+from graphql_api.creditos import alertas
 from graphql_api.email.models import Email
 from graphql_api.evento.models import Evento
-from graphql_api.creditos import alertas
 from tests.api.test_avisos import entregas, registrar
 from tests.api.test_integracao import status
 from tests.api.test_planos import get, liquidar, reservar
@@ -75,9 +75,15 @@ async def test_quota_thresholds_notify_once_each_and_email_the_contacts(
     assert recebido.valido is True and recebido.evento["tipo"] == "cota.alerta"
     plano = await get(client, "/plano", integrator.key)
     assert recebido.evento["data"] == {
-        "ambiente": "teste", "limiar": 70, "percentualUsado": 70, "cotaMensal": 500, "creditosUsados": 350,
-        "creditosRestantes": 150, "creditosPacote": 1000,
-        "cicloInicioEm": plano["cicloInicioEm"], "cicloFimEm": plano["cicloFimEm"],
+        "ambiente": "teste",
+        "limiar": 70,
+        "percentualUsado": 70,
+        "cotaMensal": 500,
+        "creditosUsados": 350,
+        "creditosRestantes": 150,
+        "creditosPacote": 1000,
+        "cicloInicioEm": plano["cicloInicioEm"],
+        "cicloFimEm": plano["cicloFimEm"],
     }
     # and the contacts get one e-mail; the alert is open in the status
     await eventually(lambda: um_email(smtp_inbox, "70% da cota"), timeout=15)
@@ -165,8 +171,13 @@ async def test_low_credits_notify_once_and_again_only_after_rising_above(client,
     [recebido] = receptor.recebidos
     assert recebido.valido is True and recebido.evento["tipo"] == "creditos.baixos"
     assert recebido.evento["data"] == {
-        "ambiente": "teste", "creditosDisponiveis": 40, "creditosPlano": 0, "creditosPacote": 40,
-        "creditosReservados": 20, "limite": 50, "cotaMensal": 0,
+        "ambiente": "teste",
+        "creditosDisponiveis": 40,
+        "creditosPlano": 0,
+        "creditosPacote": 40,
+        "creditosReservados": 20,
+        "limite": 50,
+        "cotaMensal": 0,
     }
     # lower still: nothing more
     await reservar(integrator, "ger_b2", 10)
@@ -205,8 +216,12 @@ async def test_a_package_in_two_consecutive_cycles_emails_the_cheaper_plan(
     # then the contacts are told the Essencial plan (500 a month, R$ 99) would have cost less
     alerta = await eventually(lambda: aberto(client, integrator, "pacote_recorrente", live), timeout=15)
     assert alerta["evidencia"] == {
-        "planoAtual": "gratuito", "pagoCentavos": 79000 + 4900, "usoMaximo": 400,
-        "recargas": [primeira["id"], segunda["id"]], "planoSugerido": "essencial", "custoSugeridoCentavos": 19800,
+        "planoAtual": "gratuito",
+        "pagoCentavos": 79000 + 4900,
+        "usoMaximo": 400,
+        "recargas": [primeira["id"], segunda["id"]],
+        "planoSugerido": "essencial",
+        "custoSugeridoCentavos": 19800,
     }
     await eventually(lambda: um_email(smtp_inbox, "dois ciclos seguidos"), timeout=15)
     texto = mails(smtp_inbox, "dois ciclos seguidos")[0].get_content()
@@ -217,7 +232,9 @@ async def test_a_package_in_two_consecutive_cycles_emails_the_cheaper_plan(
     assert "pacote_recorrente" not in await abertos(client, integrator, live)
 
 
-async def test_repeated_packages_without_a_cheaper_plan_still_tell_it(client, factory, integrator, live, smtp_inbox, relogio):
+async def test_repeated_packages_without_a_cheaper_plan_still_tell_it(
+    client, factory, integrator, live, smtp_inbox, relogio
+):
     # heavy use: 9000 credits a cycle; no plan of the catalogue covers it for less than the packages
     await comprar_e_pagar(client, live, "pacote_10000")
     await reservar(integrator, "ger_h1", 9000, ambiente="producao")
@@ -235,7 +252,7 @@ async def test_repeated_packages_without_a_cheaper_plan_still_tell_it(client, fa
 
 async def comprar_e_pagar(client, key: str, pacote: str) -> dict:
     recarga = await comprar(client, key, pacote)
-    assert (await confirmar(client, recarga["id"], quando=agora()))  # the service's clock.status == 200
+    assert await confirmar(client, recarga["id"], quando=agora())  # the service's clock.status == 200
     return recarga
 
 

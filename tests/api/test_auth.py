@@ -22,7 +22,12 @@ async def test_missing_authorization_is_401_with_envelope_and_request_id(client)
 
 async def test_malformed_and_unknown_keys_are_401(client, integrator):
     # an OAuth-shaped token too: no OAuth token is issued yet (docs/autenticacao.md)
-    for token in ("nonsense", "sk_test_short", "oat_test_" + "a" * 40, integrator.key[:-1] + ("x" if integrator.key[-1] != "x" else "y")):
+    for token in (
+        "nonsense",
+        "sk_test_short",
+        "oat_test_" + "a" * 40,
+        integrator.key[:-1] + ("x" if integrator.key[-1] != "x" else "y"),
+    ):
         response = await client.get("/v1/saldo", headers=auth(token))
         assert response.status == 401, token
         assert_error(await response.json(), "UNAUTHORIZED")

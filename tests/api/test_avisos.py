@@ -6,29 +6,31 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from graphql_api.aviso.entregas import agenda_nominal
-from graphql_api.aviso.testes import situacao_assinatura
 from graphql_api.aviso.models import Aviso, Entrega
+from graphql_api.aviso.testes import situacao_assinatura
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
-from graphql_api.core.transactions import transaction
 from graphql_api.core.principal import ALL_SCOPES, OAUTH_SCOPES, Ambiente, CredentialKind, Principal
+from graphql_api.core.transactions import transaction
 from graphql_api.evento.amostras import amostra
 from graphql_api.evento.catalog import EVENT_TYPES
 from graphql_api.executor import Operation, run
-from portal import avisos as portal_avisos
 from graphql_api.operations import aviso as ops
+from portal import avisos as portal_avisos
 from tests.api.test_auth import assert_error
 from tests.factories import eventually
 from tests.receptor import Receptor
 
 
 async def registrar(client, integrator, receptor, eventos=("geracao.concluida",)) -> dict:
-    response = await client.put("/v1/avisos", json={"url": receptor.url, "eventos": list(eventos)}, headers=integrator.headers)
+    response = await client.put(
+        "/v1/avisos", json={"url": receptor.url, "eventos": list(eventos)}, headers=integrator.headers
+    )
     assert response.status == 201, await response.text()
     aviso = (await response.json())["data"]
     receptor.segredos.append(aviso["segredo"])
@@ -52,7 +54,9 @@ async def test_first_registration_shows_the_secret_once_and_the_same_url_updates
     assert aviso["situacao"] == "ativo" and aviso["eventos"] == ["geracao.concluida"]
     # when the same url is registered again, by POST this time
     response = await client.post(
-        "/v1/avisos", json={"url": receptor.url, "eventos": ["geracao.falhou", "produto.conferido"]}, headers=integrator.headers
+        "/v1/avisos",
+        json={"url": receptor.url, "eventos": ["geracao.falhou", "produto.conferido"]},
+        headers=integrator.headers,
     )
     # then it is updated, without a new secret, and never duplicated
     assert response.status == 200
@@ -67,7 +71,9 @@ async def test_first_registration_shows_the_secret_once_and_the_same_url_updates
 
 async def test_concurrent_first_registrations_of_one_url_create_one_address(client, integrator, receptor):
     payload = {"url": receptor.url, "eventos": ["geracao.concluida"]}
-    responses = await asyncio.gather(*(client.put("/v1/avisos", json=payload, headers=integrator.headers) for _ in range(3)))
+    responses = await asyncio.gather(
+        *(client.put("/v1/avisos", json=payload, headers=integrator.headers) for _ in range(3))
+    )
     assert sorted(r.status for r in responses) == [200, 200, 201]
     assert await Aviso.filter(integrador_id=integrator.id).count() == 1
 
@@ -78,6 +84,7 @@ async def test_the_secret_is_stored_encrypted_only(client, integrator, receptor)
     key_b64 = aviso["segredo"].removeprefix("whsec_")
     assert key_b64 not in row.segredo_cifrado and aviso["segredo"] not in row.segredo_cifrado
     assert row.segredo_cifrado.startswith("gAAAA")  # a Fernet token
+
     # and the call log keeps the response without it
     async def logged():
         body = await (await client.get("/v1/integracao/chamadas?endpoint=/avisos", headers=integrator.headers)).json()
@@ -85,7 +92,9 @@ async def test_the_secret_is_stored_encrypted_only(client, integrator, receptor)
         return body["data"][0]["requestId"]
 
     request_id = await eventually(logged)
-    detail = (await (await client.get(f"/v1/integracao/chamadas/{request_id}", headers=integrator.headers)).json())["data"]
+    detail = (await (await client.get(f"/v1/integracao/chamadas/{request_id}", headers=integrator.headers)).json())[
+        "data"
+    ]
     logged_body = json.dumps(detail["corpoRecebido"])
     assert key_b64 not in logged_body and "whsec_" in logged_body
 
@@ -110,7 +119,9 @@ async def test_private_addresses_are_refused_after_resolution(client, factory, i
     # The suite allows private addresses (its receivers run on 127.0.0.1); production does not.
     monkeypatch.setattr(factory.runtime.outbound, "allow_private", False)
     for url in ("https://127.0.0.1/avisos", "https://10.1.2.3/x", "https://[::1]/x", "https://localhost:8443/avisos"):
-        response = await client.put("/v1/avisos", json={"url": url, "eventos": ["geracao.concluida"]}, headers=integrator.headers)
+        response = await client.put(
+            "/v1/avisos", json={"url": url, "eventos": ["geracao.concluida"]}, headers=integrator.headers
+        )
         assert response.status == 422, url
         [problem] = (await response.json())["error"]["fields"]
         assert (problem["campo"], problem["codigo"]) == ("url", "endereco_proibido"), url
@@ -129,24 +140,34 @@ async def test_addresses_belong_to_one_integrator_and_environment(client, factor
 async def test_oauth_tokens_get_403_on_every_notice_operation(client, factory, integrator):
     # OAuth itself is another issue: its principal is built here as the OAuth door will build it.
     oauth = Principal(
-        kind=CredentialKind.OAUTH, ambiente=Ambiente.TESTE, scopes=OAUTH_SCOPES | {"avisos:gerenciar"},
-        integrador_id=integrator.id, conta_id="cta_x",
+        kind=CredentialKind.OAUTH,
+        ambiente=Ambiente.TESTE,
+        scopes=OAUTH_SCOPES | {"avisos:gerenciar"},
+        integrador_id=integrator.id,
+        conta_id="cta_x",
     )
     context = Context(runtime=factory.runtime, principal=oauth)
     operations = [
         (ops.REGISTRAR_AVISO, {"dados": {"url": "https://exemplo.com.br/", "eventos": ["geracao.concluida"]}}),
-        (ops.LISTAR_AVISOS, {}), (ops.OBTER_AVISO, {"id": "avs_x"}), (ops.REMOVER_AVISO, {"id": "avs_x"}),
-        (ops.ROTACIONAR_SEGREDO, {"id": "avs_x"}), (ops.LISTAR_ENTREGAS, {"avisoId": "avs_x"}),
-        (ops.REENVIAR_ENTREGA, {"avisoId": "avs_x", "entregaId": "ent_x"}), (ops.TESTAR_AVISO, {}),
+        (ops.LISTAR_AVISOS, {}),
+        (ops.OBTER_AVISO, {"id": "avs_x"}),
+        (ops.REMOVER_AVISO, {"id": "avs_x"}),
+        (ops.ROTACIONAR_SEGREDO, {"id": "avs_x"}),
+        (ops.LISTAR_ENTREGAS, {"avisoId": "avs_x"}),
+        (ops.REENVIAR_ENTREGA, {"avisoId": "avs_x", "entregaId": "ent_x"}),
+        (ops.TESTAR_AVISO, {}),
         (ops.OBTER_TESTE, {"id": "tst_x"}),
-        (portal_avisos.TESTES, {"avisoId": "avs_x"}), (Operation("query { eventosAviso { nome } }"), {}),
+        (portal_avisos.TESTES, {"avisoId": "avs_x"}),
+        (Operation("query { eventosAviso { nome } }"), {}),
     ]
     for operation, variables in operations:
         with pytest.raises(ApiError) as refused:
             await run(operation, context, variables)
         assert refused.value.type == "FORBIDDEN" and refused.value.status == 403
     # and the integrator's own key passes the same check
-    key = Principal(kind=CredentialKind.API_KEY, ambiente=Ambiente.TESTE, scopes=ALL_SCOPES, integrador_id=integrator.id)
+    key = Principal(
+        kind=CredentialKind.API_KEY, ambiente=Ambiente.TESTE, scopes=ALL_SCOPES, integrador_id=integrator.id
+    )
     assert (await run(ops.LISTAR_AVISOS, Context(runtime=factory.runtime, principal=key), {}))["avisos"]["itens"] == []
 
 
@@ -169,12 +190,15 @@ async def test_an_event_is_delivered_signed_with_the_contract_payload(client, fa
     [recebido] = receptor.recebidos
     assert recebido.valido is True
     assert recebido.evento == {
-        "id": evento.id, "tipo": "geracao.concluida", "criadoEm": recebido.evento["criadoEm"],
-        "contaId": conta["id"], "data": amostra("geracao.concluida").dados.model_dump(mode="json"),
+        "id": evento.id,
+        "tipo": "geracao.concluida",
+        "criadoEm": recebido.evento["criadoEm"],
+        "contaId": conta["id"],
+        "data": amostra("geracao.concluida").dados.model_dump(mode="json"),
     }
     assert recebido.cabecalhos["x-vitrine-signature"] == recebido.cabecalhos["webhook-signature"]
     assert recebido.cabecalhos["content-type"] == "application/json"
-    assert abs(int(recebido.cabecalhos["webhook-timestamp"]) - datetime.now(timezone.utc).timestamp()) < 30
+    assert abs(int(recebido.cabecalhos["webhook-timestamp"]) - datetime.now(UTC).timestamp()) < 30
     [entrega] = await entregas(client, integrator, aviso["id"])
     assert entrega["id"] == recebido.webhook_id and entrega["eventoId"] == evento.id
     assert entrega["ultimoStatus"] == 204 and len(entrega["tentativas"]) == 1
@@ -194,7 +218,9 @@ async def test_events_of_a_linked_account_carry_its_conta_id(client, factory, in
     assert receptor.recebidos[0].evento["contaId"] == vinculada.id and receptor.recebidos[0].valido
 
 
-async def test_failures_are_retried_with_the_same_webhook_id_honouring_retry_after(client, factory, integrator, receptor):
+async def test_failures_are_retried_with_the_same_webhook_id_honouring_retry_after(
+    client, factory, integrator, receptor
+):
     # given a receiver that fails twice (the second time asking for 2 s) before accepting
     aviso = await registrar(client, integrator, receptor)
     receptor.respostas = [(500, {}), (503, {"Retry-After": "2"})]
@@ -237,7 +263,9 @@ async def test_an_unreachable_address_is_retried_and_recorded(client, factory, i
     assert (await Aviso.get(id=aviso["id"])).falhando_desde is not None
 
 
-async def test_410_switches_the_address_off_and_emails_the_integrator(client, factory, integrator, receptor, smtp_inbox):
+async def test_410_switches_the_address_off_and_emails_the_integrator(
+    client, factory, integrator, receptor, smtp_inbox
+):
     # given an address that answers 410 Gone
     aviso = await registrar(client, integrator, receptor)
     receptor.respostas = [(410, {})]
@@ -250,6 +278,7 @@ async def test_410_switches_the_address_off_and_emails_the_integrator(client, fa
 
     data = await eventually(switched_off, timeout=15)
     assert "410" in data["motivoDesativacao"] and data["desativadoEm"]
+
     # then the integrator is told by e-mail through the real SMTP server
     async def mailed():
         assert any("desativado" in m["Subject"] for m in smtp_inbox)
@@ -261,13 +290,19 @@ async def test_410_switches_the_address_off_and_emails_the_integrator(client, fa
     await factory.evento(integrator)
     [entrega] = await entregas(client, integrator, aviso["id"])
     assert entrega["situacao"] == "falhou" and entrega["ultimoStatus"] == 410
-    response = await client.post(f"/v1/avisos/{aviso['id']}/entregas/{entrega['id']}/reenvio", headers=integrator.headers)
+    response = await client.post(
+        f"/v1/avisos/{aviso['id']}/entregas/{entrega['id']}/reenvio", headers=integrator.headers
+    )
     assert response.status == 409 and (await response.json())["error"]["type"] == "NOTICE_ADDRESS_DISABLED"
-    again = await client.put("/v1/avisos", json={"url": receptor.url, "eventos": ["geracao.concluida"]}, headers=integrator.headers)
+    again = await client.put(
+        "/v1/avisos", json={"url": receptor.url, "eventos": ["geracao.concluida"]}, headers=integrator.headers
+    )
     assert again.status == 200 and (await again.json())["data"]["situacao"] == "ativo"
 
 
-async def test_an_address_failing_for_an_hour_triggers_one_alert_email(client, factory, integrator, receptor, smtp_inbox):
+async def test_an_address_failing_for_an_hour_triggers_one_alert_email(
+    client, factory, integrator, receptor, smtp_inbox
+):
     # given an address that keeps answering 500
     aviso = await registrar(client, integrator, receptor)
     receptor.respostas = [(500, {})] * 50
@@ -303,7 +338,9 @@ async def test_an_address_failing_for_an_hour_triggers_one_alert_email(client, f
     assert len([m for m in smtp_inbox if "falhando" in m["Subject"]]) == 1
     # the alert is open in the integration status, and closes when the address answers again
     status = (await (await client.get("/v1/integracao/status", headers=integrator.headers)).json())["data"]
-    assert [(a["tipo"], a["evidencia"]["avisoId"]) for a in status["alertasAbertos"]] == [("aviso_falhando", aviso["id"])]
+    assert [(a["tipo"], a["evidencia"]["avisoId"]) for a in status["alertasAbertos"]] == [
+        ("aviso_falhando", aviso["id"])
+    ]
     receptor.respostas = []
     await factory.evento(integrator)
 
@@ -314,7 +351,9 @@ async def test_an_address_failing_for_an_hour_triggers_one_alert_email(client, f
     await eventually(closed, timeout=15)
 
 
-async def test_retries_end_after_the_schedule_and_the_address_is_switched_off_after_72h(client, factory, integrator, receptor, settings):
+async def test_retries_end_after_the_schedule_and_the_address_is_switched_off_after_72h(
+    client, factory, integrator, receptor, settings
+):
     # the schedule: exponential, capped, adding up to at least 24 hours
     agenda = agenda_nominal(settings.model_copy(update={"aviso_backoff_base_segundos": 10.0}))
     assert agenda[:4] == [10.0, 30.0, 90.0, 270.0] and max(agenda) == 6 * 3600 and sum(agenda) >= 24 * 3600
@@ -322,7 +361,9 @@ async def test_retries_end_after_the_schedule_and_the_address_is_switched_off_af
     aviso = await registrar(client, integrator, receptor)
     receptor.respostas = [(500, {})] * 5
     last = len(agenda_nominal(settings))
-    await Aviso.filter(id=aviso["id"]).update(falhando_desde=datetime.now(timezone.utc) - timedelta(hours=73), alerta_falha_em=datetime.now(timezone.utc))
+    await Aviso.filter(id=aviso["id"]).update(
+        falhando_desde=datetime.now(UTC) - timedelta(hours=73), alerta_falha_em=datetime.now(UTC)
+    )
     async with transaction():  # the first attempt is queued when this commits
         evento = await factory.evento(integrator)
         await Entrega.filter(evento_id=evento.id).update(tentativas=last)
@@ -348,7 +389,9 @@ async def test_manual_redelivery_sends_again_with_the_same_id(client, factory, i
         return entrega
 
     entrega = await eventually(delivered, timeout=15)
-    response = await client.post(f"/v1/avisos/{aviso['id']}/entregas/{entrega['id']}/reenvio", headers=integrator.headers)
+    response = await client.post(
+        f"/v1/avisos/{aviso['id']}/entregas/{entrega['id']}/reenvio", headers=integrator.headers
+    )
     assert response.status == 202
     assert (await response.json())["data"]["id"] == entrega["id"]
 
@@ -367,7 +410,9 @@ async def test_manual_redelivery_sends_again_with_the_same_id(client, factory, i
 async def test_rotation_sends_both_signatures_during_the_grace_period(client, factory, integrator, receptor):
     aviso = await registrar(client, integrator, receptor)
     old = receptor.segredos[0]
-    response = await client.post(f"/v1/avisos/{aviso['id']}/segredo/rotacao", json={"carenciaHoras": 2}, headers=integrator.headers)
+    response = await client.post(
+        f"/v1/avisos/{aviso['id']}/segredo/rotacao", json={"carenciaHoras": 2}, headers=integrator.headers
+    )
     assert response.status == 200
     rotated = (await response.json())["data"]
     assert rotated["segredo"].startswith("whsec_") and rotated["segredo"] != old
@@ -380,14 +425,16 @@ async def test_rotation_sends_both_signatures_during_the_grace_period(client, fa
     assert Receptor(old).verificar(recebido.corpo, recebido.cabecalhos)
     assert Receptor(rotated["segredo"]).verificar(recebido.corpo, recebido.cabecalhos)
     # once the grace period is over the previous secret is not kept
-    await Aviso.filter(id=aviso["id"]).update(segredo_anterior_expira_em=datetime.now(timezone.utc) - timedelta(seconds=1))
+    await Aviso.filter(id=aviso["id"]).update(segredo_anterior_expira_em=datetime.now(UTC) - timedelta(seconds=1))
 
     async def dropped():
         assert (await Aviso.get(id=aviso["id"])).segredo_anterior_cifrado is None
 
     await eventually(dropped)
     # a rotation without grace drops the old secret at once
-    response = await client.post(f"/v1/avisos/{aviso['id']}/segredo/rotacao", json={"carenciaHoras": 0}, headers=integrator.headers)
+    response = await client.post(
+        f"/v1/avisos/{aviso['id']}/segredo/rotacao", json={"carenciaHoras": 0}, headers=integrator.headers
+    )
     newest = (await response.json())["data"]
     assert newest["segredoAnteriorExpiraEm"] is None
     await factory.evento(integrator)
@@ -396,7 +443,9 @@ async def test_rotation_sends_both_signatures_during_the_grace_period(client, fa
     assert len(second.cabecalhos["webhook-signature"].split(" ")) == 1
     assert Receptor(newest["segredo"]).verificar(second.corpo, second.cabecalhos)
     assert not Receptor(rotated["segredo"]).verificar(second.corpo, second.cabecalhos)
-    bad = await client.post(f"/v1/avisos/{aviso['id']}/segredo/rotacao", json={"carenciaHoras": 1000}, headers=integrator.headers)
+    bad = await client.post(
+        f"/v1/avisos/{aviso['id']}/segredo/rotacao", json={"carenciaHoras": 1000}, headers=integrator.headers
+    )
     assert bad.status == 422
 
 
@@ -410,7 +459,7 @@ async def test_a_delivery_left_in_flight_is_taken_back_by_the_sweep(client, fact
     async with transaction():
         evento = await factory.evento(integrator)
         await Entrega.filter(evento_id=evento.id).update(
-            situacao="enviando", tentativas=1, reserva="morto", em_voo_desde=datetime.now(timezone.utc) - timedelta(minutes=5)
+            situacao="enviando", tentativas=1, reserva="morto", em_voo_desde=datetime.now(UTC) - timedelta(minutes=5)
         )
 
     async def delivered():
@@ -454,7 +503,10 @@ async def test_a_worker_killed_mid_delivery_loses_nothing(client, factory, integ
 
 async def wait_tests(client, integrator, ids: list[str]) -> list[dict]:
     async def done():
-        results = [(await (await client.get(f"/v1/testes-de-avisos/{i}", headers=integrator.headers)).json())["data"] for i in ids]
+        results = [
+            (await (await client.get(f"/v1/testes-de-avisos/{i}", headers=integrator.headers)).json())["data"]
+            for i in ids
+        ]
         assert all(r["situacao"] == "concluido" for r in results)
         return results
 
@@ -474,13 +526,15 @@ async def test_the_three_test_deliveries_against_a_correct_receiver(client, inte
     assert results["timestamp_antigo"]["resposta"]["status"] == 401
     assert all(r["veredito"] == "passou" for r in results.values())
     old = int(results["timestamp_antigo"]["enviado"]["cabecalhos"]["webhook-timestamp"])
-    assert 590 <= datetime.now(timezone.utc).timestamp() - old <= 660
+    assert 590 <= datetime.now(UTC).timestamp() - old <= 660
     sent = results["valida"]["enviado"]
     assert sent["cabecalhos"]["webhook-id"] == results["valida"]["id"]
     assert '"tipo":"aviso.teste"' in sent["corpo"]
     caso = {t["id"]: t["caso"] for t in testes}
     assert {caso[r.webhook_id]: r.valido for r in receptor.recebidos} == {
-        "valida": True, "assinatura_errada": False, "timestamp_antigo": False,
+        "valida": True,
+        "assinatura_errada": False,
+        "timestamp_antigo": False,
     }
     situacao = await situacao_assinatura(integrator.id, "teste")
     assert situacao.situacao == "ok" and situacao.ultima_falha is None and len(situacao.testes) == 3
@@ -543,7 +597,9 @@ async def test_the_documented_receiver_passes_the_three_test_deliveries(client, 
     app = web.Application()
     app.router.add_post("/avisos", forward)
     url = await https_server(app) + "/avisos"
-    response = await client.put("/v1/avisos", json={"url": url, "eventos": list(EVENT_TYPES)}, headers=integrator.headers)
+    response = await client.put(
+        "/v1/avisos", json={"url": url, "eventos": list(EVENT_TYPES)}, headers=integrator.headers
+    )
     monkeypatch.setenv("VITRINE_SEGREDO_AVISOS", (await response.json())["data"]["segredo"])
     namespace: dict = {}
     exec(compile(code, str(source), "exec"), namespace)

@@ -2,7 +2,7 @@
 
 import json
 import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -137,7 +137,7 @@ async def test_every_filter_of_the_listing(client, factory, integrator):
     assert await endpoints(f"?chave=sk_test_{other_key.split('_')[2]}") == ["/contas"]
     assert await endpoints("?endpoint=/v1/contas/{contaId}") == ["/contas/{contaId}"]
     assert await endpoints("?ambiente=producao") == []
-    today = datetime.now(timezone.utc).date()
+    today = datetime.now(UTC).date()
     assert len(await endpoints(f"?de={today}&ate={today}")) >= 6
     assert await endpoints(f"?ate={today - timedelta(days=1)}") == []
     # dates read as id ranges hold at the calendar's ends too
@@ -192,7 +192,7 @@ async def test_retention_purges_bodies_after_30_days_and_records_after_90(client
         for _ in range(3)
     ]
     await detail(client, integrator, ids[-1])
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     await Chamada.filter(id=ids[0]).update(criado_em=now - timedelta(days=31))
     await Chamada.filter(id=ids[1]).update(criado_em=now - timedelta(days=91))
     await chamadas.expurgar(now)
@@ -211,9 +211,16 @@ async def test_a_batch_written_again_after_a_lost_acknowledgement_is_stored_once
 
     def record():
         return call_record(
-            integrator.id, chave_id="abcdefghijkl", metodo="GET", endpoint="/saldo", caminho="/v1/saldo",
-            status=200, duracao_ms=1.5, content_type=None, request_body=None,
-            response_body='{"data":{"nota":"fale com joana@loja.com.br"}}'.encode(),
+            integrator.id,
+            chave_id="abcdefghijkl",
+            metodo="GET",
+            endpoint="/saldo",
+            caminho="/v1/saldo",
+            status=200,
+            duracao_ms=1.5,
+            content_type=None,
+            request_body=None,
+            response_body=b'{"data":{"nota":"fale com joana@loja.com.br"}}',
         )
 
     writer = CallLogWriter(flush_seconds=60, body_limit=65536)
@@ -259,7 +266,7 @@ async def test_the_error_rate_count_does_not_wait_for_the_requests_connection(cl
     from graphql_api.core.transactions import transaction
 
     assert (await client.get("/v1/saldo", headers=integrator.headers)).status == 200
-    since = datetime.now(timezone.utc) - timedelta(minutes=15)
+    since = datetime.now(UTC) - timedelta(minutes=15)
 
     async def counted():
         assert (await repository.count_since(integrator.id, "teste", since))[0] >= 1

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import aiohttp
@@ -24,11 +24,27 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def record(integrador_id: str | None, **fields) -> CallRecord:
     values = dict(
-        id=new_id("req_"), integrador_id=integrador_id, ambiente="teste", credencial="api_key", chave_id=None,
-        conta_id=None, metodo="POST", endpoint="/contas", caminho="/v1/contas", status=201, duracao_ms=1.0,
-        codigo_erro=None, mensagem_erro=None, causa_erro=None, replay=False, idempotency_key=None,
-        authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40, content_type="application/json",
-        request_body=b'{"nome": "n"}', response_body=b'{"data": {}}', criado_em=datetime.now(timezone.utc),
+        id=new_id("req_"),
+        integrador_id=integrador_id,
+        ambiente="teste",
+        credencial="api_key",
+        chave_id=None,
+        conta_id=None,
+        metodo="POST",
+        endpoint="/contas",
+        caminho="/v1/contas",
+        status=201,
+        duracao_ms=1.0,
+        codigo_erro=None,
+        mensagem_erro=None,
+        causa_erro=None,
+        replay=False,
+        idempotency_key=None,
+        authorization="Bearer sk_test_abcdefghijkl_" + "x" * 40,
+        content_type="application/json",
+        request_body=b'{"nome": "n"}',
+        response_body=b'{"data": {}}',
+        criado_em=datetime.now(UTC),
     )
     return CallRecord(**(values | fields))
 
@@ -65,7 +81,7 @@ async def test_every_column_is_stored_as_the_call_had_it(client, integrator, jso
     one in the call log's own process): texts with accents, quotes and a NUL, numbers, booleans,
     dates and the JSON columns, present or empty, read back as they were."""
     writer = CallLogWriter(flush_seconds=3600, body_limit=64 * 1024, json_batches=json_batches)
-    when = datetime(2026, 11, 26, 3, 4, 5, 678901, tzinfo=timezone.utc)
+    when = datetime(2026, 11, 26, 3, 4, 5, 678901, tzinfo=UTC)
     full = record(
         integrator.id,
         metodo="PUT",
@@ -187,8 +203,12 @@ def _start(port: int, log: Path, env: dict[str, str] | None = None) -> subproces
     """`vitrine serve` as deployed: the call log written by its own process (the default)."""
     env = os.environ | {"VITRINE_PORT": str(port)} | (env or {})
     process = subprocess.Popen(
-        [sys.executable, "-m", "vitrine", "serve"], cwd=ROOT, env=env,
-        stdout=open(log, "a"), stderr=subprocess.STDOUT, start_new_session=True,
+        [sys.executable, "-m", "vitrine", "serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=open(log, "a"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -232,5 +252,5 @@ async def test_a_graceful_stop_writes_every_buffered_call(factory, tmp_path):
     assert "5000 buffered calls written at shutdown" in log.read_text()
     stored = 0
     for start in range(0, len(ids), 500):
-        stored += await Chamada.filter(id__in=ids[start:start + 500]).count()
+        stored += await Chamada.filter(id__in=ids[start : start + 500]).count()
     assert stored == 5000

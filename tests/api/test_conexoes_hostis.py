@@ -94,7 +94,9 @@ async def test_a_body_that_stops_arriving_is_408_and_the_connection_closes(clien
 
 async def test_the_oauth_token_endpoint_answers_a_stalled_body_408_the_oauth_way(client):
     reader, writer = await connect(client)
-    writer.write(head("POST", "/oauth/token", "Content-Type: application/x-www-form-urlencoded", length=100) + b"grant_type")
+    writer.write(
+        head("POST", "/oauth/token", "Content-Type: application/x-www-form-urlencoded", length=100) + b"grant_type"
+    )
     status, headers, body = await answer(reader)
     assert status == 408
     assert json.loads(body)["error"] == "invalid_request"
@@ -105,7 +107,13 @@ async def test_the_oauth_token_endpoint_answers_a_stalled_body_408_the_oauth_way
 async def test_a_stalled_body_on_v1_is_408_in_the_call_log(client, integrator):
     reader, writer = await connect(client)
     writer.write(
-        head("POST", "/v1/contas", f"Authorization: Bearer {integrator.key}", "Content-Type: application/json", length=100)
+        head(
+            "POST",
+            "/v1/contas",
+            f"Authorization: Bearer {integrator.key}",
+            "Content-Type: application/json",
+            length=100,
+        )
         + b'{"nome": "a'
     )
     status, headers, body = await answer(reader)
@@ -153,8 +161,12 @@ async def test_a_client_hanging_up_mid_body_is_its_own_499_not_our_500(client, i
     reader, writer = await connect(client)
     writer.write(
         head(
-            "POST", "/v1/contas", f"Authorization: Bearer {integrator.key}", "Content-Type: application/json",
-            "Expect: 100-continue", length=200,
+            "POST",
+            "/v1/contas",
+            f"Authorization: Bearer {integrator.key}",
+            "Content-Type: application/json",
+            "Expect: 100-continue",
+            length=200,
         )
     )
     # (the 100 Continue says the service took the request and now waits for its body)

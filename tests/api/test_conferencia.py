@@ -45,7 +45,16 @@ async def test_rich_ficha_is_screened_and_approved_for_every_type(client, factor
     assert done["fotos"]["recebidas"] == 6 and done["fotos"]["aprovadas"] == 6
     first = done["fotos"]["itens"][0]
     assert first["id"].startswith("img_")  # an approved photo can be edited by id
-    assert first | {"url": None, "id": None} == {"id": None, "url": None, "ordem": 1, "principal": True, "situacao": "aprovada", "largura": 1200, "altura": 1200, "motivos": []}
+    assert first | {"url": None, "id": None} == {
+        "id": None,
+        "url": None,
+        "ordem": 1,
+        "principal": True,
+        "situacao": "aprovada",
+        "largura": 1200,
+        "altura": 1200,
+        "motivos": [],
+    }
     r = await resultado(client, integrator, produto["id"])
     assert r["_"]["situacao"] == "concluida" and r["_"]["versaoProduto"] == 1 and r["_"]["id"].startswith("cnf_")
     assert r["_"]["produtoId"] == produto["id"] and r["_"]["consultarNovamenteEm"] is None
@@ -53,7 +62,9 @@ async def test_rich_ficha_is_screened_and_approved_for_every_type(client, factor
     assert galeria["aprovado"] and galeria["quantidadeMaximaImagens"] == 10
     assert galeria["quantidadesAprovadas"] == [3, 5, 7, 10] and galeria["notaVideo"] is None
     # 6 photos + highlights, measures, box, warranty, social proof, Q&A = 12 > 10
-    assert galeria["pendencias"] == [{"codigo": "GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "severidade": "fraco", "campo": "imagens"}]
+    assert galeria["pendencias"] == [
+        {"codigo": "GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO", "severidade": "fraco", "campo": "imagens"}
+    ]
     assert r["video_apresentacao"]["aprovado"] and r["video_apresentacao"]["pendencias"] == []
     assert r["video_apresentacao"]["notaVideo"] == 100
     assert r["video_apresentacao"]["quantidadesAprovadas"] is None
@@ -63,19 +74,27 @@ async def test_rich_ficha_is_screened_and_approved_for_every_type(client, factor
     # and the event for the notices is recorded, once
     eventos = await Evento.filter(integrador_id=integrator.id, tipo="produto.conferido")
     assert len(eventos) == 1
-    assert eventos[0].dados["conferencia"]["id"] == r["_"]["id"] and eventos[0].dados["produto"]["situacao"] == "aprovado"
+    assert (
+        eventos[0].dados["conferencia"]["id"] == r["_"]["id"] and eventos[0].dados["produto"]["situacao"] == "aprovado"
+    )
     # and the originals are in media storage
     stored = await Foto.filter(produto_id=produto["id"])
     assert len(stored) == 6 and all([await factory.runtime.storage.has(f.arquivo) for f in stored])
 
 
-async def test_every_bad_photo_gets_its_reason_and_nothing_else_is_affected(client, factory, integrator, conta, photo_site):
+async def test_every_bad_photo_gets_its_reason_and_nothing_else_is_affected(
+    client, factory, integrator, conta, photo_site
+):
     # given one ficha with every kind of bad photo, and a healthy product sent at the same time
     bad = [
         ("/foto/1.jpg?fundo=escuro", "aprovada", set()),  # a plain dark background is cut out: nothing to say
         ("/foto/2.jpg?blur=6", "reprovada", {("FOTO_DESFOCADA", "bloqueio")}),
         ("/foto/3.jpg?size=300", "reprovada", {("FOTO_RESOLUCAO_BAIXA", "bloqueio")}),
-        ("/foto/4.jpg?size=800", "aprovada", {("FOTO_RESOLUCAO_ABAIXO_DO_IDEAL", "fraco"), ("FOTO_PRODUTO_PEQUENO", "fraco")}),
+        (
+            "/foto/4.jpg?size=800",
+            "aprovada",
+            {("FOTO_RESOLUCAO_ABAIXO_DO_IDEAL", "fraco"), ("FOTO_PRODUTO_PEQUENO", "fraco")},
+        ),
         ("/foto/1.jpg?fundo=escuro&copia=1000&q=70", "reprovada", {("FOTO_QUASE_DUPLICADA", "bloqueio")}),
         ("/status/404", "reprovada", {("FOTO_HTTP_ERRO", "bloqueio")}),
         ("/status/500", "reprovada", {("FOTO_HTTP_ERRO", "bloqueio")}),
@@ -108,7 +127,9 @@ async def test_every_bad_photo_gets_its_reason_and_nothing_else_is_affected(clie
     r = await resultado(client, integrator, broken["id"])
     assert r["galeria"]["aprovado"] and codigos(r["galeria"]) >= {"GALERIA_SEM_MEDIDAS"}
     assert not {c for c in codigos(r["galeria"]) if c.startswith("GALERIA_PRINCIPAL_")}  # the dark principal is fine
-    assert not r["video_cinepremium"]["aprovado"] and "CINEPREMIUM_FOTOS_INSUFICIENTES" in codigos(r["video_cinepremium"])
+    assert not r["video_cinepremium"]["aprovado"] and "CINEPREMIUM_FOTOS_INSUFICIENTES" in codigos(
+        r["video_cinepremium"]
+    )
 
 
 async def test_principal_photo_is_the_one_marked_or_the_first(client, factory, integrator, conta, photo_site):
@@ -123,11 +144,15 @@ async def test_principal_photo_is_the_one_marked_or_the_first(client, factory, i
     # and the gallery, approved, says another photo will make the main image
     r = await resultado(client, integrator, done["id"])
     assert r["galeria"]["aprovado"]
-    assert {"codigo": "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL", "severidade": "fraco", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+    assert {"codigo": "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL", "severidade": "fraco", "campo": "imagens.principal"} in r[
+        "galeria"
+    ]["pendencias"]
     assert "GALERIA_SEM_FOTO_RECORTAVEL" not in codigos(r["galeria"])
 
 
-async def test_text_over_the_photo_is_warned_about_and_a_printed_label_is_not(client, factory, integrator, conta, photo_site):
+async def test_text_over_the_photo_is_warned_about_and_a_printed_label_is_not(
+    client, factory, integrator, conta, photo_site
+):
     # given a principal with a FRETE GRÁTIS banner, a shop name and an @handle, and a bottle with its label
     imagens = cenas(photo_site, "texto_sobreposto", "rotulada")
     done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=imagens))
@@ -140,7 +165,9 @@ async def test_text_over_the_photo_is_warned_about_and_a_printed_label_is_not(cl
     # and the gallery warns that the photo making the main image carries text
     r = await resultado(client, integrator, done["id"])
     assert r["galeria"]["aprovado"]
-    assert {"codigo": "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO", "severidade": "fraco", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+    assert {"codigo": "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO", "severidade": "fraco", "campo": "imagens.principal"} in r[
+        "galeria"
+    ]["pendencias"]
 
 
 async def test_a_label_alone_gives_no_text_pendencia(client, factory, integrator, conta, photo_site):
@@ -151,7 +178,9 @@ async def test_a_label_alone_gives_no_text_pendencia(client, factory, integrator
     assert not {c for c in codigos(r["galeria"]) if c.startswith("GALERIA_PRINCIPAL_")}
 
 
-async def test_a_small_product_is_warned_about_before_the_main_image_enlarges_it(client, factory, integrator, conta, photo_site):
+async def test_a_small_product_is_warned_about_before_the_main_image_enlarges_it(
+    client, factory, integrator, conta, photo_site
+):
     # given a principal where a small bottle takes a quarter of the photo
     imagens = cenas(photo_site, "pequeno_descentrado") + [fotos(photo_site, 25)[0] | {"ordem": 2}]
     done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=imagens))
@@ -164,7 +193,11 @@ async def test_a_small_product_is_warned_about_before_the_main_image_enlarges_it
     # and the gallery warns that the main image will be blurred
     r = await resultado(client, integrator, done["id"])
     assert r["galeria"]["aprovado"]
-    assert {"codigo": "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA", "severidade": "fraco", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+    assert {
+        "codigo": "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA",
+        "severidade": "fraco",
+        "campo": "imagens.principal",
+    } in r["galeria"]["pendencias"]
 
 
 async def test_no_photo_that_can_be_cut_out_blocks_the_gallery_only(client, factory, integrator, conta, photo_site):
@@ -176,10 +209,13 @@ async def test_no_photo_that_can_be_cut_out_blocks_the_gallery_only(client, fact
     # then the gallery is refused for it, and its order is answered with the fix
     r = await resultado(client, integrator, done["id"])
     assert not r["galeria"]["aprovado"] and r["galeria"]["quantidadesAprovadas"] == []
-    assert {"codigo": "GALERIA_SEM_FOTO_RECORTAVEL", "severidade": "bloqueio", "campo": "imagens.principal"} in r["galeria"]["pendencias"]
+    assert {"codigo": "GALERIA_SEM_FOTO_RECORTAVEL", "severidade": "bloqueio", "campo": "imagens.principal"} in r[
+        "galeria"
+    ]["pendencias"]
     assert "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL" not in codigos(r["galeria"])
     response = await client.post(
-        "/v1/galerias", json={"produtoId": done["id"], "quantidadeImagens": 3},
+        "/v1/galerias",
+        json={"produtoId": done["id"], "quantidadeImagens": 3},
         headers=integrator.headers | {"Idempotency-Key": "sem-recorte"},
     )
     assert response.status == 409
@@ -189,10 +225,14 @@ async def test_no_photo_that_can_be_cut_out_blocks_the_gallery_only(client, fact
     assert field["campo"] == "imagens.principal" and "PNG com o fundo transparente" in field["mensagem"]
 
 
-async def test_new_versions_reuse_unchanged_photos_and_identical_ones_start_nothing(client, factory, integrator, conta, photo_site):
+async def test_new_versions_reuse_unchanged_photos_and_identical_ones_start_nothing(
+    client, factory, integrator, conta, photo_site
+):
     # given a checked product with two photos
     imagens = fotos(photo_site, 31, 32)
-    v1 = await factory.conferido(integrator, await factory.produto(integrator, conta, codigo="SKU-REUSO", **RICA, imagens=imagens))
+    v1 = await factory.conferido(
+        integrator, await factory.produto(integrator, conta, codigo="SKU-REUSO", **RICA, imagens=imagens)
+    )
     first = (await resultado(client, integrator, v1["id"]))["_"]
     # when the same ficha is sent again
     same = await factory.produto(integrator, conta, codigo="SKU-REUSO", **RICA, imagens=imagens)
@@ -201,7 +241,9 @@ async def test_new_versions_reuse_unchanged_photos_and_identical_ones_start_noth
     assert (await resultado(client, integrator, v1["id"]))["_"]["id"] == first["id"]
     assert await Conferencia.filter(produto_id=v1["id"]).count() == 1
     # when the text changes but the photos do not
-    v2 = await factory.produto(integrator, conta, codigo="SKU-REUSO", **(RICA | {"garantia": "24 meses"}), imagens=imagens)
+    v2 = await factory.produto(
+        integrator, conta, codigo="SKU-REUSO", **(RICA | {"garantia": "24 meses"}), imagens=imagens
+    )
     assert v2["versao"] == 2 and v2["situacao"] == "conferindo"
     assert {f["situacao"] for f in v2["fotos"]["itens"]} == {"pendente"}
     v2 = await factory.conferido(integrator, v2)
@@ -213,7 +255,9 @@ async def test_new_versions_reuse_unchanged_photos_and_identical_ones_start_noth
     assert await Foto.filter(produto_id=v1["id"]).count() == 2
     # when a photo's content changes behind the same URL (the server forgets the old ETag)
     changed = [imagens[0], {"url": photo_site("/foto/33.jpg?q=80"), "ordem": 2}]
-    v3 = await factory.conferido(integrator, await factory.produto(integrator, conta, codigo="SKU-REUSO", **RICA, imagens=changed))
+    v3 = await factory.conferido(
+        integrator, await factory.produto(integrator, conta, codigo="SKU-REUSO", **RICA, imagens=changed)
+    )
     assert v3["versao"] == 3 and v3["fotos"]["aprovadas"] == 2
     assert await Foto.filter(produto_id=v1["id"]).count() == 3
 
@@ -228,6 +272,7 @@ async def test_post_answers_202_while_checking_and_200_when_done(client, factory
     body = (await response.json())["data"]
     assert body["situacao"] == "em_andamento" and body["resultados"] == [] and body["concluidaEm"] is None
     assert body["consultarNovamenteEm"] and 1 <= int(response.headers["Retry-After"]) <= 5
+
     # and later it is 200 with the same check, done
     async def done():
         again = await conferir(client, integrator, produto["id"])
@@ -259,17 +304,25 @@ async def test_ficha_without_photos_is_rejected_for_every_type_with_its_pendenci
     r = await resultado(client, integrator, done["id"])
     assert not any(r[t]["aprovado"] for t in ("galeria", "video_apresentacao", "video_cinepremium"))
     assert r["galeria"]["quantidadesAprovadas"] == [] and r["galeria"]["quantidadeMaximaImagens"] == 0
-    bloqueios = {(p["codigo"], p["campo"]) for t in ("galeria", "video_apresentacao", "video_cinepremium")
-                 for p in r[t]["pendencias"] if p["severidade"] == "bloqueio"}
+    bloqueios = {
+        (p["codigo"], p["campo"])
+        for t in ("galeria", "video_apresentacao", "video_cinepremium")
+        for p in r[t]["pendencias"]
+        if p["severidade"] == "bloqueio"
+    }
     assert bloqueios == {
         ("GALERIA_SEM_FOTO_APROVADA", "imagens"),
-        ("APRESENTACAO_FOTOS_INSUFICIENTES", "imagens"), ("APRESENTACAO_DESCRICAO_CURTA", "descricao"),
-        ("CINEPREMIUM_FOTOS_INSUFICIENTES", "imagens"), ("CINEPREMIUM_DESCRICAO_CURTA", "descricao"),
+        ("APRESENTACAO_FOTOS_INSUFICIENTES", "imagens"),
+        ("APRESENTACAO_DESCRICAO_CURTA", "descricao"),
+        ("CINEPREMIUM_FOTOS_INSUFICIENTES", "imagens"),
+        ("CINEPREMIUM_DESCRICAO_CURTA", "descricao"),
     }
     assert r["video_apresentacao"]["notaVideo"] == 5  # only the "scenes" share: it has none to miss
 
 
-async def test_daily_limit_schedules_automatic_checks_and_refuses_manual_ones(client, factory, integrator, conta, photo_site):
+async def test_daily_limit_schedules_automatic_checks_and_refuses_manual_ones(
+    client, factory, integrator, conta, photo_site
+):
     # given 10 versions in a row: 10 checks, the last one with a photo host in trouble
     produto = None
     for n in range(9):
@@ -308,24 +361,32 @@ async def test_daily_limit_schedules_automatic_checks_and_refuses_manual_ones(cl
 
 async def test_a_lost_or_crashed_check_is_recovered_by_the_sweep(client, factory, integrator, conta, photo_site):
     # given a finished check whose worker "crashed" mid-run: still running, lease expired
-    done = await factory.conferido(integrator, await factory.produto(integrator, conta, **RICA, imagens=fotos(photo_site, 51)))
+    done = await factory.conferido(
+        integrator, await factory.produto(integrator, conta, **RICA, imagens=fotos(photo_site, 51))
+    )
     check = await Conferencia.get(produto_id=done["id"])
     long_ago = datetime.now(UTC) - timedelta(minutes=10)
     await Conferencia.filter(id=check.id).update(situacao="em_andamento", reservada_ate=long_ago, resultados=None)
     # when the sweep runs
     await varrer.kiq()
+
     # then the check runs again and ends
     async def rerun():
         row = await Conferencia.get(id=check.id)
         assert row.situacao == "concluida" and row.tentativas == 2
+
     await eventually(rerun, timeout=60, interval=0.1)
     # given one that broke too often, and whose message was lost
-    await Conferencia.filter(id=check.id).update(situacao="em_andamento", reservada_ate=None, admitida_em=long_ago, tentativas=3)
+    await Conferencia.filter(id=check.id).update(
+        situacao="em_andamento", reservada_ate=None, admitida_em=long_ago, tentativas=3
+    )
     await varrer.kiq()
+
     # then it fails, the product says so, and a POST starts a new run that succeeds
     async def failed():
         response = await client.get(f"/v1/contas/{conta['id']}/produtos/{done['codigo']}", headers=integrator.headers)
         assert (await response.json())["data"]["situacao"] == "conferencia_falhou"
+
     await eventually(failed, timeout=60, interval=0.1)
     assert (await Conferencia.get(id=check.id)).situacao == "falhou"
     response = await conferir(client, integrator, done["id"])
@@ -374,13 +435,19 @@ async def test_get_and_list_products_of_an_account(client, factory, integrator, 
     assert bad.status == 422 and (await bad.json())["error"]["fields"][0]["campo"] == "situacao"
     assert (await client.get("/v1/contas/cta_nao_existe/produtos", headers=integrator.headers)).status == 404
     other = await factory.conta(integrator)
-    assert (await (await client.get(f"/v1/contas/{other['id']}/produtos", headers=integrator.headers)).json())["data"] == []
+    assert (await (await client.get(f"/v1/contas/{other['id']}/produtos", headers=integrator.headers)).json())[
+        "data"
+    ] == []
 
 
-async def test_photos_measured_by_an_older_analysis_are_measured_again_from_the_stored_original(client, factory, integrator, conta, photo_site):
+async def test_photos_measured_by_an_older_analysis_are_measured_again_from_the_stored_original(
+    client, factory, integrator, conta, photo_site
+):
     # given a checked product whose two stored photos carry measures of the first analysis
     imagens = cenas(photo_site, "texto_sobreposto", "pequeno_descentrado")
-    v1 = await factory.conferido(integrator, await factory.produto(integrator, conta, codigo="SKU-ANTIGA", **RICA, imagens=imagens))
+    v1 = await factory.conferido(
+        integrator, await factory.produto(integrator, conta, codigo="SKU-ANTIGA", **RICA, imagens=imagens)
+    )
     stored = {f.url: f for f in await Foto.filter(produto_id=v1["id"])}
     old_keys = ("formato", "largura", "altura", "nitidez", "hash")
     for foto in stored.values():
@@ -390,7 +457,10 @@ async def test_photos_measured_by_an_older_analysis_are_measured_again_from_the_
     await factory.runtime.storage.remove(stored[imagens[1]["url"]].arquivo)
     # when a new version re-uses them
     v2 = await factory.conferido(
-        integrator, await factory.produto(integrator, conta, codigo="SKU-ANTIGA", **(RICA | {"garantia": "2 anos"}), imagens=imagens)
+        integrator,
+        await factory.produto(
+            integrator, conta, codigo="SKU-ANTIGA", **(RICA | {"garantia": "2 anos"}), imagens=imagens
+        ),
     )
     # then the first is measured again, without being stored twice, and warned about as before
     assert v2["versao"] == 2 and await Foto.filter(produto_id=v1["id"]).count() == 2

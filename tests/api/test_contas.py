@@ -6,20 +6,30 @@ from tests.factories import auth
 
 
 async def test_create_account_has_the_contract_shape(client, integrator):
-    response = await client.post("/v1/contas", json={"codigoExterno": "loja-1", "nome": "Loja Um"}, headers=integrator.headers)
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "loja-1", "nome": "Loja Um"}, headers=integrator.headers
+    )
     assert response.status == 201
     conta = (await response.json())["data"]
     assert conta["id"].startswith("cta_")
     assert conta | {"id": None, "criadoEm": None, "atualizadoEm": None} == {
-        "id": None, "codigoExterno": "loja-1", "nome": "Loja Um", "origem": "subconta",
-        "situacao": "ativa", "ambiente": "teste", "criadoEm": None, "atualizadoEm": None,
+        "id": None,
+        "codigoExterno": "loja-1",
+        "nome": "Loja Um",
+        "origem": "subconta",
+        "situacao": "ativa",
+        "ambiente": "teste",
+        "criadoEm": None,
+        "atualizadoEm": None,
     }
     assert conta["criadoEm"].endswith("Z")
 
 
 async def test_repeated_codigo_externo_is_409_with_the_existing_id(client, factory, integrator):
     existing = await factory.conta(integrator, codigo_externo="repetido")
-    response = await client.post("/v1/contas", json={"codigoExterno": "repetido", "nome": "Outra"}, headers=integrator.headers)
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "repetido", "nome": "Outra"}, headers=integrator.headers
+    )
     assert response.status == 409
     body = await response.json()
     assert_error(body, "ACCOUNT_ALREADY_EXISTS")
@@ -29,7 +39,9 @@ async def test_repeated_codigo_externo_is_409_with_the_existing_id(client, facto
 
 
 async def test_invalid_account_lists_every_field_problem(client, integrator):
-    response = await client.post("/v1/contas", json={"codigoExterno": 12, "nome": "", "extra": 1}, headers=integrator.headers)
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": 12, "nome": "", "extra": 1}, headers=integrator.headers
+    )
     assert response.status == 422
     fields = {f["campo"]: f["codigo"] for f in (await response.json())["error"]["fields"]}
     assert fields == {"codigoExterno": "tipo_invalido", "nome": "muito_curto", "extra": "desconhecido"}
@@ -69,7 +81,11 @@ async def test_list_filters_and_rejects_unknown_parameters(client, factory, inte
     assert [c["codigoExterno"] for c in body["data"]] == ["alvo"]
     response = await client.get("/v1/contas?codigo=alvo", headers=integrator.headers)
     assert response.status == 422
-    assert (await response.json())["error"]["fields"][0] == {"campo": "codigo", "codigo": "desconhecido", "mensagem": "Parâmetro desconhecido."}
+    assert (await response.json())["error"]["fields"][0] == {
+        "campo": "codigo",
+        "codigo": "desconhecido",
+        "mensagem": "Parâmetro desconhecido.",
+    }
     for bad in ("limite=0", "limite=101", "limite=abc"):
         assert (await client.get(f"/v1/contas?{bad}", headers=integrator.headers)).status == 422, bad
 
@@ -77,7 +93,15 @@ async def test_list_filters_and_rejects_unknown_parameters(client, factory, inte
 async def test_saldo_has_the_contract_shape_per_environment(client, factory, integrator):
     saldo = (await (await client.get("/v1/saldo", headers=integrator.headers)).json())["data"]
     # the contract's fields, and the split of the available credits by pool (docs/creditos.md)
-    assert set(saldo) == {"modeloCobranca", "ambiente", "creditosDisponiveis", "creditosReservados", "atualizadoEm", "creditosPlano", "creditosPacote"}
+    assert set(saldo) == {
+        "modeloCobranca",
+        "ambiente",
+        "creditosDisponiveis",
+        "creditosReservados",
+        "atualizadoEm",
+        "creditosPlano",
+        "creditosPacote",
+    }
     assert saldo["ambiente"] == "teste" and saldo["creditosDisponiveis"] > 0 and saldo["creditosReservados"] == 0
     assert saldo["creditosPlano"] + saldo["creditosPacote"] == saldo["creditosDisponiveis"]
     live = await factory.key(integrator, ambiente=Ambiente.PRODUCAO)

@@ -100,7 +100,9 @@ async def test_guides_render_and_unknown_pages_are_404(client):
 async def test_media_links_refuse_tampering_and_expiry(client, factory):
     storage = factory.runtime.storage
     if not isinstance(storage, MediaStorage):
-        pytest.skip("the file store's own links (/midia): S3's presigned links are tested in tests/unit/test_storage_s3.py")
+        pytest.skip(
+            "the file store's own links (/midia): S3's presigned links are tested in tests/unit/test_storage_s3.py"
+        )
     storage.save("testes/ok.txt", b"conteudo")
     url, _ = storage.signed_url("testes/ok.txt")
     path = url.split("vitrine.test", 1)[1]

@@ -13,8 +13,12 @@ from tests.factories import eventually
 async def test_message_goes_through_the_outbox_to_the_smtp_server(client, factory, settings, smtp_inbox):
     async with transaction():
         email = await emails.enviar(
-            para="alertas@integradora.test", assunto="Teste de alerta", texto="Olá, acentuação ok.",
-            tipo="teste", integrador_id=None, smtp_url=settings.smtp_url,
+            para="alertas@integradora.test",
+            assunto="Teste de alerta",
+            texto="Olá, acentuação ok.",
+            tipo="teste",
+            integrador_id=None,
+            smtp_url=settings.smtp_url,
         )
         assert email.situacao == "pendente"
 
@@ -29,13 +33,17 @@ async def test_message_goes_through_the_outbox_to_the_smtp_server(client, factor
 
 
 async def test_without_smtp_the_message_stays_in_the_outbox(client):
-    email = await emails.enviar(para="x@y.test", assunto="Só na caixa", texto="t", tipo="teste", integrador_id=None, smtp_url=None)
+    email = await emails.enviar(
+        para="x@y.test", assunto="Só na caixa", texto="t", tipo="teste", integrador_id=None, smtp_url=None
+    )
     assert (await Email.get(id=email.id)).situacao == "na_caixa"
 
 
 async def test_a_failed_attempt_is_recorded_with_its_next_attempt_and_holds_no_worker(client, settings):
     # A row no task was queued for: the attempt below is the only one.
-    email = await emails.enviar(para="x@y.test", assunto="Falha", texto="t", tipo="teste", integrador_id=None, smtp_url=None)
+    email = await emails.enviar(
+        para="x@y.test", assunto="Falha", texto="t", tipo="teste", integrador_id=None, smtp_url=None
+    )
     await Email.filter(id=email.id).update(situacao="pendente")
     before = agora()
     assert await emails.entregar(email.id, "smtp://127.0.0.1:1", settings) is False
@@ -45,12 +53,20 @@ async def test_a_failed_attempt_is_recorded_with_its_next_attempt_and_holds_no_w
     assert emails.BACKOFF_SECONDS[0] <= waited < emails.BACKOFF_SECONDS[0] + 2
 
 
-async def test_a_message_the_server_refuses_for_now_is_retried_by_the_sweep_and_sent_once(client, settings, smtp_inbox, smtp_control):
+async def test_a_message_the_server_refuses_for_now_is_retried_by_the_sweep_and_sent_once(
+    client, settings, smtp_inbox, smtp_control
+):
     subject = f"Recusado uma vez {secrets.token_hex(4)}"
     smtp_control.refuse[subject] = 1
     async with transaction():
-        email = await emails.enviar(para="alertas@integradora.test", assunto=subject, texto="t", tipo="teste",
-                                    integrador_id=None, smtp_url=settings.smtp_url)
+        email = await emails.enviar(
+            para="alertas@integradora.test",
+            assunto=subject,
+            texto="t",
+            tipo="teste",
+            integrador_id=None,
+            smtp_url=settings.smtp_url,
+        )
 
     async def refused():
         stored = await Email.get(id=email.id)
@@ -71,13 +87,16 @@ async def test_a_message_the_server_refuses_for_now_is_retried_by_the_sweep_and_
     assert [m["Subject"] for m in smtp_inbox].count(subject) == 1
 
 
-async def test_a_message_whose_worker_dies_mid_send_goes_out_once(client, settings, smtp_inbox, smtp_control, worker_process):
+async def test_a_message_whose_worker_dies_mid_send_goes_out_once(
+    client, settings, smtp_inbox, smtp_control, worker_process
+):
     address = f"morto-{secrets.token_hex(4)}@integradora.test"
     subject = f"Worker morto {address}"
     smtp_control.hold.add(address)  # the server stalls this message before its data is sent
     async with transaction():
-        email = await emails.enviar(para=address, assunto=subject, texto="t", tipo="teste", integrador_id=None,
-                                    smtp_url=settings.smtp_url)
+        email = await emails.enviar(
+            para=address, assunto=subject, texto="t", tipo="teste", integrador_id=None, smtp_url=settings.smtp_url
+        )
 
     async def sending():
         assert address in smtp_control.held

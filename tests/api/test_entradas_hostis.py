@@ -57,7 +57,7 @@ async def aviso_id(client, integrator, receptor):
 async def test_an_id_that_cannot_exist_is_404(client, integrator, conta, aviso_id, method, template, bad_id):
     path = template.format(x=bad_id, conta=conta["id"], aviso=aviso_id)
     headers = integrator.headers | {"Idempotency-Key": "idem-hostil-1"}
-    body = BODIES.get(method) or BODIES.get(path[path.rfind("/"):])
+    body = BODIES.get(method) or BODIES.get(path[path.rfind("/") :])
     response = await client.request(method, path, json=body, headers=headers)
     assert response.status == 404, (path, await response.text())
     assert_error(await response.json(), "NOT_FOUND")
@@ -65,7 +65,9 @@ async def test_an_id_that_cannot_exist_is_404(client, integrator, conta, aviso_i
 
 async def test_a_sku_too_long_or_with_control_characters_is_refused_on_put(client, integrator, conta):
     for codigo in ("S" * 300, "SKU%01A", "SKU%7FA"):
-        response = await client.put(f"/v1/contas/{conta['id']}/produtos/{codigo}", json={"nome": "P"}, headers=integrator.headers)
+        response = await client.put(
+            f"/v1/contas/{conta['id']}/produtos/{codigo}", json={"nome": "P"}, headers=integrator.headers
+        )
         assert response.status == 422, (codigo, await response.text())
         assert (await response.json())["error"]["fields"][0]["campo"] == "codigo"
 
@@ -131,12 +133,16 @@ async def test_a_valid_cursor_of_the_right_kind_still_pages(client, integrator, 
         ('{"nome": "P", "provaSocial": {"vendidos": 99999999999999999999999}}', "provaSocial.vendidos"),
         ('{"nome": "P", "provaSocial": {"vendidos": -99999999999999999999999}}', "provaSocial.vendidos"),
         ('{"nome": "P", "dimensoes": {"largura": 1e400}}', "dimensoes.largura"),
-        ('{"nome": "P", "atributos": [{"nome": "a", "valor": "b"}, {"nome": "c", "valor": 1e999}]}', "atributos[1].valor"),
+        (
+            '{"nome": "P", "atributos": [{"nome": "a", "valor": "b"}, {"nome": "c", "valor": 1e999}]}',
+            "atributos[1].valor",
+        ),
     ],
 )
 async def test_numbers_beyond_64_bits_or_infinite_are_422_naming_the_field(client, integrator, conta, raw, campo):
     response = await client.put(
-        f"/v1/contas/{conta['id']}/produtos/SKU-N", data=raw.encode(),
+        f"/v1/contas/{conta['id']}/produtos/SKU-N",
+        data=raw.encode(),
         headers=integrator.headers | {"Content-Type": "application/json"},
     )
     assert response.status == 422, await response.text()
@@ -174,11 +180,15 @@ async def test_control_characters_are_refused_in_account_fields(client, integrat
 
 async def test_free_text_keeps_newlines_and_tabs_but_refuses_other_control_characters(client, integrator, conta):
     path = f"/v1/contas/{conta['id']}/produtos/SKU-T"
-    ok = await client.put(path, json={"nome": "Produto", "descricao": "Linha 1\nLinha 2\r\n\tfim"}, headers=integrator.headers)
+    ok = await client.put(
+        path, json={"nome": "Produto", "descricao": "Linha 1\nLinha 2\r\n\tfim"}, headers=integrator.headers
+    )
     assert ok.status == 200, await ok.text()
     bad = await client.put(path, json={"nome": "Produto", "descricao": "sino\x07"}, headers=integrator.headers)
     assert bad.status == 422
-    assert [(f["campo"], f["codigo"]) for f in (await bad.json())["error"]["fields"]] == [("descricao", "caractere_invalido")]
+    assert [(f["campo"], f["codigo"]) for f in (await bad.json())["error"]["fields"]] == [
+        ("descricao", "caractere_invalido")
+    ]
     name = await client.put(path, json={"nome": "Pro\nduto"}, headers=integrator.headers)
     assert name.status == 422  # a name is one line
 
@@ -236,13 +246,16 @@ async def test_a_whole_number_written_with_a_fraction_is_an_integer(client, inte
     # JSON has one number type: 3.0 is the integer 3, as JSON Schema says
     raw = b'{"nome": "P", "provaSocial": {"vendidos": 3.0, "notaMedia": 4.5}}'
     response = await client.put(
-        f"/v1/contas/{conta['id']}/produtos/SKU-F", data=raw, headers=integrator.headers | {"Content-Type": "application/json"}
+        f"/v1/contas/{conta['id']}/produtos/SKU-F",
+        data=raw,
+        headers=integrator.headers | {"Content-Type": "application/json"},
     )
     assert response.status == 200, await response.text()
     ficha = await client.get(f"/v1/contas/{conta['id']}/produtos/SKU-F", headers=integrator.headers)
     assert ficha.status == 200
     bad = await client.put(
-        f"/v1/contas/{conta['id']}/produtos/SKU-F", data=b'{"nome": "P", "provaSocial": {"vendidos": 3.5}}',
+        f"/v1/contas/{conta['id']}/produtos/SKU-F",
+        data=b'{"nome": "P", "provaSocial": {"vendidos": 3.5}}',
         headers=integrator.headers | {"Content-Type": "application/json"},
     )
     assert bad.status == 422
@@ -308,7 +321,9 @@ async def test_a_cursor_of_another_list_is_422(client, factory, integrator):
     a, b = await factory.conta(integrator), await factory.conta(integrator)
     produto_de_a = await factory.produto(integrator, a)
     await factory.produto(integrator, b)
-    response = await client.get(f"/v1/contas/{b['id']}/produtos?cursor={produto_de_a['id']}", headers=integrator.headers)
+    response = await client.get(
+        f"/v1/contas/{b['id']}/produtos?cursor={produto_de_a['id']}", headers=integrator.headers
+    )
     assert response.status == 422, await response.text()
     assert [f["campo"] for f in (await response.json())["error"]["fields"]] == ["cursor"]
     # but a list paged while its items are deleted still pages, the cursor's own item gone
@@ -343,7 +358,9 @@ async def test_a_query_error_says_it_is_about_the_query_string(client, integrato
     # and the call log says the same
 
     async def logged():
-        call = await client.get(f"/v1/integracao/chamadas/{response.headers['X-Request-Id']}", headers=integrator.headers)
+        call = await client.get(
+            f"/v1/integracao/chamadas/{response.headers['X-Request-Id']}", headers=integrator.headers
+        )
         assert call.status == 200
         return (await call.json())["data"]
 

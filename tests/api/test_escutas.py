@@ -101,7 +101,8 @@ async def test_listen_forwards_signed_notices_records_the_answer_and_ends_on_ctr
     # and the report is a call of the call log, like every call
     async def no_registro() -> None:
         response = await client.get(
-            "/v1/integracao/chamadas", params={"endpoint": "/avisos/escutas/{escutaId}/entregas/{entregaId}/resultado"},
+            "/v1/integracao/chamadas",
+            params={"endpoint": "/avisos/escutas/{escutaId}/entregas/{entregaId}/resultado"},
             headers=integrator.headers,
         )
         assert [c["status"] for c in (await response.json())["data"]] == [200]
@@ -211,7 +212,9 @@ async def test_an_endless_or_trickling_local_answer_is_cut_as_a_registered_addre
 
     async def encaminhado(caminho: str, visto: str, timeout: float) -> tuple[object, dict]:
         """A notice forwarded to `caminho`, once the command printed `visto`: (the run, the delivery)."""
-        execucao = await vitrine_cli.iniciar("listen", "--forward-to", str(servidor.make_url(caminho)), chave=integrator.key)
+        execucao = await vitrine_cli.iniciar(
+            "listen", "--forward-to", str(servidor.make_url(caminho)), chave=integrator.key
+        )
         escuta_id = (await execucao.linha("Sessão de escuta")).split()[3]
         await execucao.linha("Encaminhando")
         await disparar(client, integrator, "geracao.concluida")
@@ -247,7 +250,9 @@ async def test_a_malformed_stream_or_forward_address_is_an_error_message_not_a_t
     encerradas = []
 
     async def abrir_escuta(request: web.Request) -> web.Response:
-        return web.json_response({"data": {"id": "esc_x", "segredo": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}, status=201)
+        return web.json_response(
+            {"data": {"id": "esc_x", "segredo": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}}, status=201
+        )
 
     async def fluxo(request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
@@ -268,7 +273,11 @@ async def test_a_malformed_stream_or_forward_address_is_an_error_message_not_a_t
     for _ in range(3):
         # when the command reads it
         code, _, erro = await vitrine_cli.executar(
-            "listen", "--forward-to", "http://127.0.0.1:9/avisos", chave=integrator.key, url=str(servico.make_url("/v1"))
+            "listen",
+            "--forward-to",
+            "http://127.0.0.1:9/avisos",
+            chave=integrator.key,
+            url=str(servico.make_url("/v1")),
         )
         # then it says so and ends the session
         assert code == 1
@@ -389,7 +398,9 @@ async def test_closing_the_stream_frees_the_session_and_a_session_takes_one_stre
     assert fluxo.headers["X-Request-Id"].startswith("req_")
     assert await fluxo.content.readline() == b"event: sessao\n"
     dados = json.loads((await fluxo.content.readline()).removeprefix(b"data: "))
-    assert dados["id"] == aberta["id"] and dados["situacao"] == "conectada" and dados["eventos"] == ["geracao.concluida"]
+    assert (
+        dados["id"] == aberta["id"] and dados["situacao"] == "conectada" and dados["eventos"] == ["geracao.concluida"]
+    )
     # a second stream of the same session is refused
     await assert_error(await client.get(url, headers=integrator.headers), 409, "NOTICE_LISTEN_CLOSED")
     # when the client goes away without a word
@@ -420,8 +431,14 @@ async def test_an_event_of_another_process_wakes_the_stream_at_once(
     execucao, _ = await escutando(vitrine_cli, integrator, receptor_local)
     await asyncio.sleep(1)  # the stream is now waiting for deliveries, not reading them
     outro = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.outro_processo", integrator.id, "geracao.concluida",
-        cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "tests.outro_processo",
+        integrator.id,
+        "geracao.concluida",
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     saida, erro = await outro.communicate()
     assert outro.returncode == 0, erro.decode()

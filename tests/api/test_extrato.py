@@ -15,8 +15,17 @@ from tests.api.test_planos import assert_ledger_is_the_balance, get
 from tests.factories import auth
 
 CAMPOS = {
-    "id", "tipo", "creditosDisponiveis", "creditosReservados", "creditosPlano", "creditosPacote",
-    "disponiveisApos", "geracaoId", "recargaId", "descricao", "criadoEm",
+    "id",
+    "tipo",
+    "creditosDisponiveis",
+    "creditosReservados",
+    "creditosPlano",
+    "creditosPacote",
+    "disponiveisApos",
+    "geracaoId",
+    "recargaId",
+    "descricao",
+    "criadoEm",
 }
 
 
@@ -38,7 +47,14 @@ async def test_entries_carry_signed_amounts_by_pool_and_the_balance_after_them(c
     entries = await get(client, "/extrato", integrator.key)
     assert all(set(e) == CAMPOS for e in entries)
     assert [e["tipo"] for e in entries] == [
-        "ajuste", "liberacao", "reserva", "liberacao", "captura", "reserva", "concessao_plano", "recarga",
+        "ajuste",
+        "liberacao",
+        "reserva",
+        "liberacao",
+        "captura",
+        "reserva",
+        "concessao_plano",
+        "recarga",
     ]
     # oldest first: each entry's balance after it is the previous one's plus its own amount
     saldo = 0
@@ -73,7 +89,9 @@ async def test_filters_by_type_generation_and_moment(client, factory, integrator
     assert [e["id"] for e in depois] == [ultimo["id"]]
     antes = await get(client, f"/extrato?ate={(quando - timedelta(days=1)).date().isoformat()}", integrator.key)
     assert ultimo["id"] not in {e["id"] for e in antes} and len(antes) == 7  # all but the last
-    no_dia = await get(client, f"/extrato?de={quando.date().isoformat()}&ate={quando.date().isoformat()}&tipo=ajuste", integrator.key)
+    no_dia = await get(
+        client, f"/extrato?de={quando.date().isoformat()}&ate={quando.date().isoformat()}&tipo=ajuste", integrator.key
+    )
     assert [e["id"] for e in no_dia] == [ultimo["id"]]
     assert len(await get(client, "/extrato?de=0001-01-01&ate=9999-12-31", integrator.key)) == 8  # the calendar's ends
 
@@ -83,7 +101,9 @@ async def test_pagination_walks_the_whole_ledger_newest_first(client, integrator
     todas = await get(client, "/extrato", integrator.key)
     vistos, cursor = [], None
     while True:
-        response = await client.get("/v1/extrato?limite=3" + (f"&cursor={cursor}" if cursor else ""), headers=integrator.headers)
+        response = await client.get(
+            "/v1/extrato?limite=3" + (f"&cursor={cursor}" if cursor else ""), headers=integrator.headers
+        )
         body = await response.json()
         assert response.status == 200 and body["paginacao"]["limite"] == 3
         vistos += [e["id"] for e in body["data"]]
@@ -124,7 +144,10 @@ async def test_an_idempotent_replay_adds_no_entry(client, factory, integrator, a
         replay = await client.post("/v1/galerias", json=body, headers=headers)
         assert replay.status == 201 and replay.headers["Idempotent-Replayed"] == "true"
     assert await get(client, "/extrato", integrator.key) == antes
-    assert [e["tipo"] for e in await get(client, f"/extrato?geracaoId={geracao_id}", integrator.key)] == ["captura", "reserva"]
+    assert [e["tipo"] for e in await get(client, f"/extrato?geracaoId={geracao_id}", integrator.key)] == [
+        "captura",
+        "reserva",
+    ]
 
 
 async def test_twenty_concurrent_generations_with_a_balance_for_five(client, factory, integrator, aprovado):
@@ -134,7 +157,9 @@ async def test_twenty_concurrent_generations_with_a_balance_for_five(client, fac
     body = {"produtoId": aprovado["id"], "quantidadeImagens": 3}
     responses = await asyncio.gather(
         *(
-            client.post("/v1/galerias", json=body, headers=auth(integrator.key, **{"Idempotency-Key": f"vinte-{i:02d}"}))
+            client.post(
+                "/v1/galerias", json=body, headers=auth(integrator.key, **{"Idempotency-Key": f"vinte-{i:02d}"})
+            )
             for i in range(20)
         )
     )

@@ -4,7 +4,7 @@ generation is rendered by a new worker."""
 import logging
 import os
 import signal
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -31,8 +31,14 @@ async def aprovado(factory, integrator, photo_site):
 async def _again(geracao_id: str) -> None:
     """Back in the queue with no task message: only the call below renders it."""
     await Geracao.filter(id=geracao_id).update(
-        situacao="na_fila", etapa="na_fila", reservada_ate=None, tentativas=0, resultados={}, erro=None,
-        concluida_em=None, enfileirada_em=datetime.now(timezone.utc),
+        situacao="na_fila",
+        etapa="na_fila",
+        reservada_ate=None,
+        tentativas=0,
+        resultados={},
+        erro=None,
+        concluida_em=None,
+        enfileirada_em=datetime.now(UTC),
     )
 
 

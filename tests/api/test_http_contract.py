@@ -57,7 +57,9 @@ async def test_chunked_body_over_the_limit_is_413(client, integrator):
 
 async def test_non_json_body_is_415(client, integrator):
     response = await client.post(
-        "/v1/contas", data="codigoExterno=1", headers={**integrator.headers, "Content-Type": "application/x-www-form-urlencoded"}
+        "/v1/contas",
+        data="codigoExterno=1",
+        headers={**integrator.headers, "Content-Type": "application/x-www-form-urlencoded"},
     )
     assert response.status == 415
     assert_error(await response.json(), "UNSUPPORTED_MEDIA_TYPE")

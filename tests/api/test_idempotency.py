@@ -24,7 +24,9 @@ async def test_same_key_same_body_replays_without_creating_again(client, integra
     first = await client.post("/v1/contas", json=body, headers=with_key(integrator, "chave-idem-0001"))
     assert first.status == 201
     assert "Idempotent-Replayed" not in first.headers
-    again = await client.post("/v1/contas", json={"nome": "Loja", "codigoExterno": "idem-1"}, headers=with_key(integrator, "chave-idem-0001"))
+    again = await client.post(
+        "/v1/contas", json={"nome": "Loja", "codigoExterno": "idem-1"}, headers=with_key(integrator, "chave-idem-0001")
+    )
     assert again.status == 201
     assert again.headers["Idempotent-Replayed"] == "true"
     assert await again.json() == await first.json()
@@ -33,8 +35,12 @@ async def test_same_key_same_body_replays_without_creating_again(client, integra
 
 
 async def test_same_key_different_body_is_409(client, integrator):
-    await client.post("/v1/contas", json={"codigoExterno": "a", "nome": "A"}, headers=with_key(integrator, "chave-idem-0002"))
-    response = await client.post("/v1/contas", json={"codigoExterno": "b", "nome": "B"}, headers=with_key(integrator, "chave-idem-0002"))
+    await client.post(
+        "/v1/contas", json={"codigoExterno": "a", "nome": "A"}, headers=with_key(integrator, "chave-idem-0002")
+    )
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "b", "nome": "B"}, headers=with_key(integrator, "chave-idem-0002")
+    )
     assert response.status == 409
     assert_error(await response.json(), "IDEMPOTENCY_KEY_REUSED")
     assert await count_accounts(client, integrator) == 1
@@ -42,7 +48,9 @@ async def test_same_key_different_body_is_409(client, integrator):
 
 @pytest.mark.parametrize("bad", ["curta", "x" * 121, "com espaço!", "acentuação-1"])
 async def test_malformed_key_is_400_with_a_field_error(client, integrator, bad):
-    response = await client.post("/v1/contas", json={"codigoExterno": "z", "nome": "Z"}, headers=with_key(integrator, bad))
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "z", "nome": "Z"}, headers=with_key(integrator, bad)
+    )
     assert response.status == 400
     body = await response.json()
     assert_error(body, "IDEMPOTENCY_KEY_INVALID")
@@ -73,9 +81,13 @@ async def test_a_second_request_while_the_first_runs_is_409_in_progress(client, 
 
 async def test_failed_request_is_not_stored_and_can_be_retried(client, integrator):
     key = "chave-falha-01"
-    response = await client.post("/v1/contas", json={"codigoExterno": "", "nome": "X"}, headers=with_key(integrator, key))
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "", "nome": "X"}, headers=with_key(integrator, key)
+    )
     assert response.status == 422
-    response = await client.post("/v1/contas", json={"codigoExterno": "", "nome": "X"}, headers=with_key(integrator, key))
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "", "nome": "X"}, headers=with_key(integrator, key)
+    )
     assert response.status == 422 and "Idempotent-Replayed" not in response.headers
 
 

@@ -1,6 +1,6 @@
 """Integration steps judged from real calls, production access, live keys, staff actions."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -12,7 +12,7 @@ from graphql_api.evento.amostras import amostra
 from graphql_api.evento.models import Evento
 from graphql_api.evento.payloads import DadosGeracaoConcluida
 from graphql_api.integracao import service as integracao
-from graphql_api.integracao.models import EtapaIntegracao, Espera429
+from graphql_api.integracao.models import Espera429, EtapaIntegracao
 from tests.api.test_auth import assert_error
 from tests.factories import auth, eventually
 from tests.fichas import RICA, fotos
@@ -41,8 +41,14 @@ async def test_initial_status_has_the_contract_shape(client, integrator):
     data = await status(client, integrator)
     assert data["ambiente"] == "teste" and data["etapasObrigatorias"] == 8
     assert [e["codigo"] for e in data["etapas"]] == [
-        "CHAVE_E_PRIMEIRA_CHAMADA", "SUBCONTA_CRIADA", "PRODUTO_APROVADO", "GALERIA_TESTE",
-        "VIDEO_TESTE", "AVISOS_ASSINATURA", "IDEMPOTENCIA", "LIMITE_429",
+        "CHAVE_E_PRIMEIRA_CHAMADA",
+        "SUBCONTA_CRIADA",
+        "PRODUTO_APROVADO",
+        "GALERIA_TESTE",
+        "VIDEO_TESTE",
+        "AVISOS_ASSINATURA",
+        "IDEMPOTENCIA",
+        "LIMITE_429",
     ]
     assert data["producao"]["situacao"] == "bloqueada" and data["producao"]["liberacao"] is None
     assert data["producao"]["motivo"]
@@ -78,7 +84,9 @@ async def test_idempotency_step_fails_without_the_key_and_recovers_after_seven_d
     for _ in range(2):
         await client.post("/v1/contas", json=body, headers=auth(integrator.key, **{"Idempotency-Key": "repetida-123"}))
     await wait_step(client, integrator, "IDEMPOTENCIA", "ok")
-    missing = await client.post("/v1/galerias", json={"produtoId": "prd_x", "quantidadeImagens": 5}, headers=integrator.headers)
+    missing = await client.post(
+        "/v1/galerias", json={"produtoId": "prd_x", "quantidadeImagens": 5}, headers=integrator.headers
+    )
     assert missing.status == 400
     assert_error(await missing.json(), "IDEMPOTENCY_KEY_REQUIRED")
     etapa = await wait_step(client, integrator, "IDEMPOTENCIA", "falhou")
@@ -137,10 +145,16 @@ def _galeria(geracao_id: str) -> DadosGeracaoConcluida:
 
 async def test_generation_steps_count_test_generations_only(client, integrator):
     async with transaction():
-        await eventos.registrar("geracao.concluida", integrador_id=integrator.id, ambiente="producao", conta_id=None,
-                                dados=_galeria("ger_prod"))
-        evento = await eventos.registrar("geracao.concluida", integrador_id=integrator.id, ambiente="teste", conta_id=None,
-                                         dados=_galeria("ger_1"))
+        await eventos.registrar(
+            "geracao.concluida",
+            integrador_id=integrator.id,
+            ambiente="producao",
+            conta_id=None,
+            dados=_galeria("ger_prod"),
+        )
+        evento = await eventos.registrar(
+            "geracao.concluida", integrador_id=integrator.id, ambiente="teste", conta_id=None, dados=_galeria("ger_1")
+        )
     etapa = await wait_step(client, integrator, "GALERIA_TESTE", "ok")
     assert etapa["evidencia"] == {"eventId": evento.id, "geracaoId": "ger_1"}
     assert step(await status(client, integrator), "VIDEO_TESTE")["situacao"] == "pendente"
@@ -155,7 +169,13 @@ async def test_production_request_lists_every_missing_step(client, integrator):
     assert_error(body, "INTEGRATION_STEPS_PENDING")
     fields = body["error"]["fields"]
     assert {f["codigo"] for f in fields} == {
-        "SUBCONTA_CRIADA", "PRODUTO_APROVADO", "GALERIA_TESTE", "VIDEO_TESTE", "AVISOS_ASSINATURA", "IDEMPOTENCIA", "LIMITE_429",
+        "SUBCONTA_CRIADA",
+        "PRODUTO_APROVADO",
+        "GALERIA_TESTE",
+        "VIDEO_TESTE",
+        "AVISOS_ASSINATURA",
+        "IDEMPOTENCIA",
+        "LIMITE_429",
     }
     assert all(f["campo"] == "etapas" and f["mensagem"] for f in fields)
 
@@ -164,9 +184,15 @@ async def _all_steps_ok(integrator_id: str) -> None:
     """Shortcut for the release rules below; the full journey is tested end to end."""
     for etapa in integracao.ETAPAS:
         await EtapaIntegracao.update_or_create(
-            integrador_id=integrator_id, codigo=etapa.codigo,
-            defaults={"situacao": "ok", "evidencia": {"requestId": "req_x"},
-                      "estado": {"ultimaRepeticao": {"em": "2026-01-01T00:00:00.000Z", "requestId": "req_x", "endpoint": "/contas"}}},
+            integrador_id=integrator_id,
+            codigo=etapa.codigo,
+            defaults={
+                "situacao": "ok",
+                "evidencia": {"requestId": "req_x"},
+                "estado": {
+                    "ultimaRepeticao": {"em": "2026-01-01T00:00:00.000Z", "requestId": "req_x", "endpoint": "/contas"}
+                },
+            },
         )
 
 
@@ -197,18 +223,28 @@ async def test_release_is_automatic_and_repeatable_and_live_keys_need_the_contra
 async def test_environments_are_isolated_both_ways(client, factory, integrator):
     live = await factory.key(integrator, ambiente=Ambiente.PRODUCAO)
     test_conta = await factory.conta(integrator, codigo_externo="so-teste")
-    live_conta = (await (await client.post("/v1/contas", json={"codigoExterno": "so-prod", "nome": "P"}, headers=auth(live))).json())["data"]
+    live_conta = (
+        await (
+            await client.post("/v1/contas", json={"codigoExterno": "so-prod", "nome": "P"}, headers=auth(live))
+        ).json()
+    )["data"]
     assert live_conta["ambiente"] == "producao"
     assert (await client.get(f"/v1/contas/{test_conta['id']}", headers=auth(live))).status == 404
     assert (await client.get(f"/v1/contas/{live_conta['id']}", headers=integrator.headers)).status == 404
-    test_list = [c["codigoExterno"] for c in (await (await client.get("/v1/contas", headers=integrator.headers)).json())["data"]]
-    live_list = [c["codigoExterno"] for c in (await (await client.get("/v1/contas", headers=auth(live))).json())["data"]]
+    test_list = [
+        c["codigoExterno"] for c in (await (await client.get("/v1/contas", headers=integrator.headers)).json())["data"]
+    ]
+    live_list = [
+        c["codigoExterno"] for c in (await (await client.get("/v1/contas", headers=auth(live))).json())["data"]
+    ]
     assert test_list == ["so-teste"] and live_list == ["so-prod"]
     # the same codigoExterno may exist once per environment
-    assert (await client.post("/v1/contas", json={"codigoExterno": "so-teste", "nome": "P"}, headers=auth(live))).status == 201
+    assert (
+        await client.post("/v1/contas", json={"codigoExterno": "so-teste", "nome": "P"}, headers=auth(live))
+    ).status == 201
 
 
-STAFF_PAUSE = 'mutation($id: String!, $motivo: String!) { pausarIntegrador(id: $id, motivo: $motivo) { situacao } }'
+STAFF_PAUSE = "mutation($id: String!, $motivo: String!) { pausarIntegrador(id: $id, motivo: $motivo) { situacao } }"
 
 
 async def staff_token():
@@ -226,7 +262,9 @@ async def graphql(client, token, query, **variables):
 async def test_graphql_endpoint_is_for_staff_only(client, integrator):
     response = await client.post("/graphql", json={"query": "{ contratoVigente { versao } }"})
     assert response.status == 401
-    response = await client.post("/graphql", json={"query": "{ contratoVigente { versao } }"}, headers=integrator.headers)
+    response = await client.post(
+        "/graphql", json={"query": "{ contratoVigente { versao } }"}, headers=integrator.headers
+    )
     assert response.status == 403
     assert_error(await response.json(), "FORBIDDEN")
     status_code, body = await graphql(client, await staff_token(), "{ contratoVigente { versao titulo } }")
@@ -236,7 +274,12 @@ async def test_graphql_endpoint_is_for_staff_only(client, integrator):
 async def test_staff_pause_and_suspension_take_effect_and_are_recorded(client, factory, integrator):
     token = await staff_token()
     live = await factory.key(integrator, ambiente=Ambiente.PRODUCAO)
-    _, body = await graphql(client, token, 'mutation($id: String!) { suspenderProducao(id: $id, motivo: "Abuso de limites") { producaoSituacao } }', id=integrator.id)
+    _, body = await graphql(
+        client,
+        token,
+        'mutation($id: String!) { suspenderProducao(id: $id, motivo: "Abuso de limites") { producaoSituacao } }',
+        id=integrator.id,
+    )
     assert body["data"]["suspenderProducao"]["producaoSituacao"] == "suspensa"
     response = await client.get("/v1/saldo", headers=auth(live))
     assert response.status == 403
@@ -244,7 +287,9 @@ async def test_staff_pause_and_suspension_take_effect_and_are_recorded(client, f
     assert (await client.get("/v1/saldo", headers=integrator.headers)).status == 200  # test keeps working
     data = await status(client, integrator)
     assert data["producao"]["situacao"] == "suspensa" and data["producao"]["motivo"] == "Abuso de limites"
-    await graphql(client, token, 'mutation($id: String!) { restaurarProducao(id: $id) { producaoSituacao } }', id=integrator.id)
+    await graphql(
+        client, token, "mutation($id: String!) { restaurarProducao(id: $id) { producaoSituacao } }", id=integrator.id
+    )
     assert (await client.get("/v1/saldo", headers=auth(live))).status == 200
     _, body = await graphql(client, token, STAFF_PAUSE, id=integrator.id, motivo="Fatura em aberto")
     assert body["data"]["pausarIntegrador"]["situacao"] == "pausado"
@@ -264,14 +309,21 @@ async def test_staff_actions_need_a_reason_and_new_contract_versions_need_a_new_
     _, body = await graphql(client, token, STAFF_PAUSE, id=integrator.id, motivo=" ")
     assert body["errors"][0]["extensions"]["type"] == "VALIDATION_FAILED"
     await factory.released(integrator)
-    _, body = await graphql(client, token, 'mutation { publicarContrato(titulo: "v nova", texto: "Cláusulas novas.") { versao publicadoPor } }')
+    _, body = await graphql(
+        client,
+        token,
+        'mutation { publicarContrato(titulo: "v nova", texto: "Cláusulas novas.") { versao publicadoPor } }',
+    )
     assert body["data"]["publicarContrato"]["publicadoPor"]
     from graphql_api.chave import service as chaves
     from graphql_api.core.errors import ApiError
 
     with pytest.raises(ApiError) as refused:
         await chaves.criar_chave(integrator.id, Ambiente.PRODUCAO)
-    assert refused.value.type == "CONTRACT_NOT_ACCEPTED" and str(body["data"]["publicarContrato"]["versao"]) in refused.value.description
+    assert (
+        refused.value.type == "CONTRACT_NOT_ACCEPTED"
+        and str(body["data"]["publicarContrato"]["versao"]) in refused.value.description
+    )
 
 
 async def test_error_rate_alert_opens_emails_and_closes(client, factory, smtp_inbox):
@@ -296,7 +348,7 @@ async def test_error_rate_alert_opens_emails_and_closes(client, factory, smtp_in
 
     await eventually(mailed, timeout=15)
     # a quarter of an hour later those calls are out of the window
-    await Chamada.filter(integrador_id=integrator.id).update(criado_em=datetime.now(timezone.utc) - timedelta(minutes=16))
+    await Chamada.filter(integrador_id=integrator.id).update(criado_em=datetime.now(UTC) - timedelta(minutes=16))
 
     async def closed():
         integracao._last_rate_check.clear()
@@ -306,7 +358,9 @@ async def test_error_rate_alert_opens_emails_and_closes(client, factory, smtp_in
     await eventually(closed, timeout=10)
 
 
-async def test_the_contract_is_read_by_the_integrator_and_staff_and_accepted_by_portal_owners(client, factory, integrator):
+async def test_the_contract_is_read_by_the_integrator_and_staff_and_accepted_by_portal_owners(
+    client, factory, integrator
+):
     from graphql_api.core.context import Context
     from graphql_api.core.errors import ApiError
     from graphql_api.core.principal import ALL_SCOPES, OAUTH_SCOPES, ROLE_SCOPES, CredentialKind, Papel, Principal
@@ -316,7 +370,10 @@ async def test_the_contract_is_read_by_the_integrator_and_staff_and_accepted_by_
     aceitar = Operation("mutation($versao: Int!) { aceitarContrato(versao: $versao) { versao aceitoPor } }")
 
     def context(kind, scopes, **extra):
-        return Context(runtime=factory.runtime, principal=Principal(kind, Ambiente.TESTE, scopes, integrador_id=integrator.id, **extra))
+        return Context(
+            runtime=factory.runtime,
+            principal=Principal(kind, Ambiente.TESTE, scopes, integrador_id=integrator.id, **extra),
+        )
 
     key = context(CredentialKind.API_KEY, ALL_SCOPES)
     data = await run(ler, key, {})

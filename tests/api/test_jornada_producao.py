@@ -14,14 +14,18 @@ from tests.receptor import Receptor
 
 
 def cli(*args: str) -> dict:
-    result = subprocess.run([sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=os.environ.copy(), timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "vitrine", *args], capture_output=True, text=True, env=os.environ.copy(), timeout=60
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
 async def test_from_zero_to_production(client, factory, https_server, photo_site):
     # the CLI gives the integrator and its test key (same database as the running service)
-    created = await asyncio.to_thread(cli, "integrator", "create", "--nome", "Jornada Integra", "--email", "ops@jornada.test")
+    created = await asyncio.to_thread(
+        cli, "integrator", "create", "--nome", "Jornada Integra", "--email", "ops@jornada.test"
+    )
     key, integrador_id = created["chaveTeste"], created["integradorId"]
 
     async def call(method, path, **kwargs):
@@ -51,10 +55,14 @@ async def test_from_zero_to_production(client, factory, https_server, photo_site
     assert_error(body, "INTEGRATION_STEPS_PENDING")
     assert len(body["error"]["fields"]) == 7
     # 2. a sub-account
-    conta = (await (await call("POST", "/v1/contas", json={"codigoExterno": "loja-1", "nome": "Loja 1"})).json())["data"]
+    conta = (await (await call("POST", "/v1/contas", json={"codigoExterno": "loja-1", "nome": "Loja 1"})).json())[
+        "data"
+    ]
     await until("SUBCONTA_CRIADA")
     # 3. a product whose check approves it
-    put = await call("PUT", f"/v1/contas/{conta['id']}/produtos/SKU-1", json=RICA | {"imagens": fotos(photo_site, 1, 2, 3, 4, 5, 6)})
+    put = await call(
+        "PUT", f"/v1/contas/{conta['id']}/produtos/SKU-1", json=RICA | {"imagens": fotos(photo_site, 1, 2, 3, 4, 5, 6)}
+    )
     produto = (await put.json())["data"]
     await until("PRODUTO_APROVADO")
     # 4 and 7. a gallery, repeated safely with the same Idempotency-Key
@@ -66,13 +74,20 @@ async def test_from_zero_to_production(client, factory, https_server, photo_site
     await until("IDEMPOTENCIA")
     await until("GALERIA_TESTE")
     # 5. a video
-    video = await call("POST", "/v1/videos", json={"produtoId": produto["id"], "tipo": "apresentacao"}, headers={"Idempotency-Key": "jornada-video-1"})
+    video = await call(
+        "POST",
+        "/v1/videos",
+        json={"produtoId": produto["id"], "tipo": "apresentacao"},
+        headers={"Idempotency-Key": "jornada-video-1"},
+    )
     assert video.status == 201
     await until("VIDEO_TESTE")
     # 6. a notice address whose receiver verifies signatures, and the three test deliveries
     receptor = Receptor()
     receptor.url = await https_server(receptor.app()) + "/avisos"
-    aviso = (await (await call("PUT", "/v1/avisos", json={"url": receptor.url, "eventos": ["geracao.concluida"]})).json())["data"]
+    aviso = (
+        await (await call("PUT", "/v1/avisos", json={"url": receptor.url, "eventos": ["geracao.concluida"]})).json()
+    )["data"]
     receptor.segredos.append(aviso["segredo"])
     assert (await call("POST", "/v1/avisos/teste")).status == 202
     await until("AVISOS_ASSINATURA")
@@ -86,15 +101,26 @@ async def test_from_zero_to_production(client, factory, https_server, photo_site
     response = await call("POST", "/v1/integracao/pedido-producao")
     assert response.status == 200
     data = (await response.json())["data"]
-    assert data["etapasConcluidas"] == 8 and data["producao"]["situacao"] == "liberada" and data["producao"]["liberacao"] == "automatica"
+    assert (
+        data["etapasConcluidas"] == 8
+        and data["producao"]["situacao"] == "liberada"
+        and data["producao"]["liberacao"] == "automatica"
+    )
     assert all(e["evidencia"] for e in data["etapas"])
     assert (await call("POST", "/v1/integracao/pedido-producao")).status == 200
     # a live key needs the contract: refused, then accepted through the CLI, then created
-    refused = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "vitrine", "key", "create", "--integrador", integrador_id, "--ambiente", "producao"],
-                                      capture_output=True, text=True, env=os.environ.copy())
+    refused = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "vitrine", "key", "create", "--integrador", integrador_id, "--ambiente", "producao"],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
     assert refused.returncode != 0 and "CONTRACT_NOT_ACCEPTED" in refused.stderr
     await asyncio.to_thread(cli, "contract", "accept", "--integrador", integrador_id, "--por", "Responsável Jornada")
-    live = (await asyncio.to_thread(cli, "key", "create", "--integrador", integrador_id, "--ambiente", "producao"))["chave"]
+    live = (await asyncio.to_thread(cli, "key", "create", "--integrador", integrador_id, "--ambiente", "producao"))[
+        "chave"
+    ]
     saldo = (await (await client.get("/v1/saldo", headers=auth(live))).json())["data"]
     assert live.startswith("sk_live_") and saldo["ambiente"] == "producao"
     # and production sees none of the test data

@@ -23,8 +23,14 @@ from tests.factories import eventually
 
 ESTRANHA = "https://outra.exemplo.test"
 EXPOSTOS = {
-    "x-request-id", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
-    "idempotent-replayed", "location", "www-authenticate",
+    "x-request-id",
+    "retry-after",
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "idempotent-replayed",
+    "location",
+    "www-authenticate",
 }
 
 
@@ -89,7 +95,9 @@ async def seller_portal(client):
     return browser
 
 
-async def test_a_public_apps_page_runs_the_whole_flow_with_fetch(client, oauth, integrator, seller_portal, pagina, retorno):
+async def test_a_public_apps_page_runs_the_whole_flow_with_fetch(
+    client, oauth, integrator, seller_portal, pagina, retorno
+):
     base = str(client.make_url("")).rstrip("/")
     app = await oauth.app(integrator, tipo="publico", redirect_uri=retorno)
     answers: list[httpx.Response] = []
@@ -99,8 +107,13 @@ async def test_a_public_apps_page_runs_the_whole_flow_with_fetch(client, oauth, 
 
     # authlib's client, sending Origin as a browser does on every fetch of a page at pagina
     async with AsyncOAuth2Client(
-        client_id=app.client_id, redirect_uri=retorno, scope="contas:ler produtos:ler", code_challenge_method="S256",
-        token_endpoint_auth_method="none", headers={"Origin": pagina}, event_hooks={"response": [keep]},
+        client_id=app.client_id,
+        redirect_uri=retorno,
+        scope="contas:ler produtos:ler",
+        code_challenge_method="S256",
+        token_endpoint_auth_method="none",
+        headers={"Origin": pagina},
+        event_hooks={"response": [keep]},
     ) as navegador:
         # the metadata, then the preflight a JSON or form fetch with extra headers makes
         meta = await navegador.request("GET", f"{base}/.well-known/oauth-authorization-server", withhold_token=True)
@@ -145,13 +158,17 @@ async def test_a_v1_preflight_needs_no_key_and_is_not_an_integrators_call(client
     answer = await client.options(
         "/v1/galerias",
         headers={
-            "Origin": pagina, "Access-Control-Request-Method": "POST",
+            "Origin": pagina,
+            "Access-Control-Request-Method": "POST",
             "Access-Control-Request-Headers": "authorization, content-type, idempotency-key",
-        } | integrator.headers,
+        }
+        | integrator.headers,
     )
     assert answer.status == 204, await answer.text()
     assert_readable_by(answer, pagina)
-    assert {"authorization", "content-type", "idempotency-key"} <= listed(answer.headers["Access-Control-Allow-Headers"])
+    assert {"authorization", "content-type", "idempotency-key"} <= listed(
+        answer.headers["Access-Control-Allow-Headers"]
+    )
     assert {"get", "post", "put", "delete"} == listed(answer.headers["Access-Control-Allow-Methods"])
     assert int(answer.headers["Access-Control-Max-Age"]) > 0
     assert await answer.read() == b""
@@ -179,7 +196,13 @@ async def test_other_origins_may_not_read_anything(client, oauth, integrator, pa
     # a confidential app's origin is a server's: no CORS for it
     await oauth.app(integrator, tipo="confidencial", redirect_uri="https://servidor.integradora.test/retorno")
     await oauth.app(integrator, tipo="publico", redirect_uri=retorno)
-    for origin in (ESTRANHA, "https://servidor.integradora.test", "null", pagina + ":8443", "http://painel.integradora.test"):
+    for origin in (
+        ESTRANHA,
+        "https://servidor.integradora.test",
+        "null",
+        pagina + ":8443",
+        "http://painel.integradora.test",
+    ):
         # the browser's question is refused, with the reason for whoever reads the network panel
         answer = await preflight(client, "/v1/contas", origin, method="GET", headers="authorization")
         assert answer.status == 403
@@ -216,8 +239,11 @@ async def test_server_calls_without_origin_are_as_before(client, oauth, integrat
 
 def _pessoa(integrador_id: str) -> Principal:
     return Principal(
-        kind=CredentialKind.PORTAL, ambiente=Ambiente.TESTE, scopes=ROLE_SCOPES[Papel.DONO],
-        integrador_id=integrador_id, ator_id="usr_cors",
+        kind=CredentialKind.PORTAL,
+        ambiente=Ambiente.TESTE,
+        scopes=ROLE_SCOPES[Papel.DONO],
+        integrador_id=integrador_id,
+        ator_id="usr_cors",
     )
 
 
@@ -243,7 +269,9 @@ async def test_the_allowed_origins_follow_app_changes_at_once(client, factory, o
     assert not await allowed(client, novo)
 
 
-async def test_the_origins_are_kept_in_memory_until_an_app_change_is_published(client, oauth, integrator, pagina, retorno):
+async def test_the_origins_are_kept_in_memory_until_an_app_change_is_published(
+    client, oauth, integrator, pagina, retorno
+):
     app = await oauth.app(integrator, tipo="publico", redirect_uri=retorno)
     assert await allowed(client, pagina)
     # a change written behind the service's back is not read on each request ...
@@ -255,7 +283,9 @@ async def test_the_origins_are_kept_in_memory_until_an_app_change_is_published(c
     assert not await allowed(client, pagina)
 
 
-async def test_an_app_change_reaches_another_web_process_at_once(client, aiohttp_client, settings, factory, oauth, integrator, pagina, retorno):
+async def test_an_app_change_reaches_another_web_process_at_once(
+    client, aiohttp_client, settings, factory, oauth, integrator, pagina, retorno
+):
     """Two web processes' worth of state on the same database and Redis: an origin allowed by both
     is refused by the other as soon as one disables the app."""
     from tests.harness import BACKEND

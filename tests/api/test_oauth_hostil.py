@@ -24,10 +24,18 @@ async def _public(oauth, integrator):
     ("name", "headers", "body"),
     [
         ("form bytes that are not UTF-8", FORM, b"grant_type=refresh_token&refresh_token=ort_\xff&client_id={cid}"),
-        ("a charset nobody knows", {"Content-Type": f"{FORM['Content-Type']}; charset=nada-8"}, b"grant_type=refresh_token&client_id={cid}"),
+        (
+            "a charset nobody knows",
+            {"Content-Type": f"{FORM['Content-Type']}; charset=nada-8"},
+            b"grant_type=refresh_token&client_id={cid}",
+        ),
         ("a body gzip says it is but is not", FORM | {"Content-Encoding": "gzip"}, b"grant_type=refresh_token"),
         ("JSON nested past any stack", JSON, b"[" * 100_000 + b"]" * 100_000),
-        ("JSON with a lone surrogate", JSON, b'{"grant_type": "refresh_token", "refresh_token": "ort_\\ud800", "client_id": "{cid}"}'),
+        (
+            "JSON with a lone surrogate",
+            JSON,
+            b'{"grant_type": "refresh_token", "refresh_token": "ort_\\ud800", "client_id": "{cid}"}',
+        ),
         ("a repeated field whose name is not ASCII", FORM, b"%C3%A7=1&%C3%A7=2&client_id={cid}"),
         ("a repeated field named with a quote", FORM, b"%22=1&%22=2&client_id={cid}"),
     ],
@@ -87,7 +95,7 @@ async def test_a_paused_integrator_is_403_for_its_oauth_tokens_at_once(client, o
     _, body = await graphql(
         client,
         await staff_token(),
-        "mutation($id: String!) { pausarIntegrador(id: $id, motivo: \"Fatura em aberto\") { situacao } }",
+        'mutation($id: String!) { pausarIntegrador(id: $id, motivo: "Fatura em aberto") { situacao } }',
         id=integrator.id,
     )
     assert body["data"]["pausarIntegrador"]["situacao"] == "pausado"
@@ -127,7 +135,9 @@ async def test_after_the_seller_revokes_the_api_key_cannot_change_the_linked_acc
     assert put.status == 200, await put.text()
     revoked = await client.post("/oauth/revogar", data={"token": tokens["refresh_token"]}, **oauth.basic(app))
     assert revoked.status == 200
-    response = await client.put(f"/v1/contas/{conta}/produtos/sku-1", json={"nome": "Do integrador"}, headers=integrator.headers)
+    response = await client.put(
+        f"/v1/contas/{conta}/produtos/sku-1", json={"nome": "Do integrador"}, headers=integrator.headers
+    )
     assert response.status == 403, await response.text()
     assert (await response.json())["error"]["type"] == "FORBIDDEN"
     for path in (f"/v1/contas/{conta}/produtos/sku-1", f"/v1/contas/{conta}/produtos"):
@@ -140,7 +150,9 @@ async def test_the_api_key_does_not_write_where_the_seller_granted_only_reading(
     app = await oauth.app(integrator, escopos=["produtos:ler"])
     tokens = await oauth.tokens(app, await oauth.consentir(app))
     conta = tokens["conta_id"]
-    response = await client.put(f"/v1/contas/{conta}/produtos/sku-1", json={"nome": "Do integrador"}, headers=integrator.headers)
+    response = await client.put(
+        f"/v1/contas/{conta}/produtos/sku-1", json={"nome": "Do integrador"}, headers=integrator.headers
+    )
     assert response.status == 403, await response.text()
 
 
@@ -163,7 +175,6 @@ async def test_the_api_key_sees_the_linked_account_but_none_of_its_content(clien
     sub = await factory.conta(integrator)
     own = await factory.produto(integrator, sub)
     assert own["contaId"] == sub["id"]
-
 
 
 async def test_a_revocation_during_a_token_lookup_is_not_undone_by_the_cache(client, oauth, integrator, monkeypatch):

@@ -83,7 +83,9 @@ async def test_code_replay_is_invalid_grant_and_revokes_what_the_code_gave(clien
     consentimento = await oauth.consentir(app)
     tokens = await oauth.tokens(app, consentimento)
     assert (await client.get("/v1/contas", headers=auth(tokens["access_token"]))).status == 200
-    await oauth_error(await token_call(client, oauth.troca(app, consentimento), app=app, oauth=oauth), 400, "invalid_grant")
+    await oauth_error(
+        await token_call(client, oauth.troca(app, consentimento), app=app, oauth=oauth), 400, "invalid_grant"
+    )
     refused = await client.get("/v1/contas", headers=auth(tokens["access_token"]))
     assert refused.status == 401
     assert (await refused.json())["error"]["type"] == "UNAUTHORIZED"
@@ -97,7 +99,9 @@ async def test_wrong_verifier_kills_the_code_and_ends_the_authorisation(client, 
     wrong = oauth.troca(app, consentimento) | {"code_verifier": "x" * 64}
     await oauth_error(await token_call(client, wrong, app=app, oauth=oauth), 400, "invalid_grant")
     # the right verifier comes too late: the code died with the wrong one
-    await oauth_error(await token_call(client, oauth.troca(app, consentimento), app=app, oauth=oauth), 400, "invalid_grant")
+    await oauth_error(
+        await token_call(client, oauth.troca(app, consentimento), app=app, oauth=oauth), 400, "invalid_grant"
+    )
     conta = await Conta.get(vendedor_id__isnull=False, integrador_id=integrator.id)
     assert conta.situacao == "pausada"
 
@@ -164,7 +168,9 @@ async def test_a_code_of_another_app_is_invalid_grant(client, factory, oauth, in
     app = await oauth.app(integrator)
     other = await oauth.app(await factory.integrator(nome="Outra"), redirect_uri=app.redirect_uri)
     consentimento = await oauth.consentir(app)
-    await oauth_error(await token_call(client, oauth.troca(other, consentimento), app=other, oauth=oauth), 400, "invalid_grant")
+    await oauth_error(
+        await token_call(client, oauth.troca(other, consentimento), app=other, oauth=oauth), 400, "invalid_grant"
+    )
     assert (await token_call(client, oauth.troca(app, consentimento), app=app, oauth=oauth)).status == 200
 
 
@@ -188,7 +194,11 @@ async def test_refresh_rotates_and_reuse_revokes_the_whole_family(client, oauth,
 async def test_refresh_may_narrow_the_scope_but_not_widen_it(client, oauth, integrator):
     app = await oauth.app(integrator)
     tokens = await oauth.tokens(app, await oauth.consentir(app, scope="produtos:ler geracoes:ler"))
-    wider = {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "scope": "produtos:ler geracoes:criar"}
+    wider = {
+        "grant_type": "refresh_token",
+        "refresh_token": tokens["refresh_token"],
+        "scope": "produtos:ler geracoes:criar",
+    }
     await oauth_error(await token_call(client, wider, app=app, oauth=oauth), 400, "invalid_scope")
     narrower = {"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"], "scope": "geracoes:ler"}
     response = await token_call(client, narrower, app=app, oauth=oauth)
@@ -197,7 +207,9 @@ async def test_refresh_may_narrow_the_scope_but_not_widen_it(client, oauth, inte
     assert narrowed["scope"] == "geracoes:ler"
     # the refresh token still carries what the seller authorised
     again = {"grant_type": "refresh_token", "refresh_token": narrowed["refresh_token"]}
-    assert (await (await token_call(client, again, app=app, oauth=oauth)).json())["scope"] == "produtos:ler geracoes:ler"
+    assert (await (await token_call(client, again, app=app, oauth=oauth)).json())[
+        "scope"
+    ] == "produtos:ler geracoes:ler"
 
 
 async def test_revocation_ends_the_authorisation_and_pauses_the_account(client, oauth, integrator):
@@ -249,7 +261,12 @@ async def test_a_disabled_app_is_invalid_client_and_its_tokens_401(client, oauth
 
 async def test_twenty_authentication_failures_block_the_app_for_ten_minutes(client, oauth, integrator):
     app = await oauth.app(integrator)
-    wrong = {"grant_type": "refresh_token", "refresh_token": "ort_nada", "client_id": app.client_id, "client_secret": "errado"}
+    wrong = {
+        "grant_type": "refresh_token",
+        "refresh_token": "ort_nada",
+        "client_id": app.client_id,
+        "client_secret": "errado",
+    }
     for _ in range(20):
         await oauth_error(await token_call(client, wrong), 401, "invalid_client")
     right = {"grant_type": "refresh_token", "refresh_token": "ort_nada"}
@@ -328,7 +345,9 @@ async def test_the_code_lives_60_seconds(client, oauth, integrator, relogio):
     relogio.avancar(seconds=59)
     assert (await token_call(client, oauth.troca(app, in_time), app=app, oauth=oauth)).status == 200
     relogio.avancar(seconds=2)
-    body = await oauth_error(await token_call(client, oauth.troca(app, late), app=app, oauth=oauth), 400, "invalid_grant")
+    body = await oauth_error(
+        await token_call(client, oauth.troca(app, late), app=app, oauth=oauth), 400, "invalid_grant"
+    )
     assert "expirado" in body["error_description"]
 
 

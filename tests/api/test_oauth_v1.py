@@ -89,8 +89,15 @@ async def imagem_gerada(factory, integrator: Integrator, conta_id: str) -> str:
     Image.new("RGB", (600, 600), "white").save(jpeg, "JPEG")
     await factory.runtime.storage.put(arquivo, jpeg.getvalue())
     imagem = await registrar(
-        integrador_id=integrator.id, ambiente="teste", conta_id=conta_id, produto_id=None, geracao_id=geracao.id,
-        origem="galeria", arquivo=arquivo, largura=600, altura=600,
+        integrador_id=integrator.id,
+        ambiente="teste",
+        conta_id=conta_id,
+        produto_id=None,
+        geracao_id=geracao.id,
+        origem="galeria",
+        arquivo=arquivo,
+        largura=600,
+        altura=600,
     )
     return imagem.id
 
@@ -120,8 +127,17 @@ ROTAS = [
     # With the scope the request reaches the order's own rules: this product has no approved
     # check yet (409), the image edit runs (201). Real orders: test_generations_debit_...
     Rota("POST", "/galerias", "geracoes:criar", (409,), {"produtoId": "{produto}", "quantidadeImagens": 3}, True),
-    Rota("POST", "/videos", "geracoes:criar", (409,), {"produtoId": "{produto}", "tipo": "apresentacao", "avatar": "automatico"}, True),
-    Rota("POST", "/imagens/{imagem}/edicoes", "geracoes:criar", (201,), {"operacoes": [{"tipo": "fundo_branco"}]}, True),
+    Rota(
+        "POST",
+        "/videos",
+        "geracoes:criar",
+        (409,),
+        {"produtoId": "{produto}", "tipo": "apresentacao", "avatar": "automatico"},
+        True,
+    ),
+    Rota(
+        "POST", "/imagens/{imagem}/edicoes", "geracoes:criar", (201,), {"operacoes": [{"tipo": "fundo_branco"}]}, True
+    ),
 ]
 
 
@@ -151,7 +167,10 @@ async def test_each_route_needs_its_scope(client, factory, oauth, integrator, ro
     produto = await factory.produto(integrator, conta, codigo="SKU-1", key=pleno.access_token)
     geracao = await factory.geracao(integrator, conta_id=pleno.conta_id, produto_id=produto["id"])
     names = {
-        "conta": pleno.conta_id, "codigo": "SKU-1", "produto": produto["id"], "geracao": geracao.id,
+        "conta": pleno.conta_id,
+        "codigo": "SKU-1",
+        "produto": produto["id"],
+        "geracao": geracao.id,
         "imagem": await imagem_gerada(factory, integrator, pleno.conta_id),
     }
     # without the scope: 403 naming it, before the body is even looked at
@@ -159,7 +178,10 @@ async def test_each_route_needs_its_scope(client, factory, oauth, integrator, ro
     assert rota.scope in body["error"]["description"]
     if rota.method != "GET":
         broken = await client.request(
-            rota.method, "/v1" + _fill(rota.path, names), data=b"{nao e json", headers=sem.headers | {"Content-Type": "application/json"}
+            rota.method,
+            "/v1" + _fill(rota.path, names),
+            data=b"{nao e json",
+            headers=sem.headers | {"Content-Type": "application/json"},
         )
         await assert_missing_scope(broken, rota.scope)
     # with it: the route does its work
@@ -209,20 +231,46 @@ async def test_api_keys_keep_every_route(client, factory, integrator):
 
 
 RULE_5 = {
-    ("GET", "/saldo"), ("GET", "/extrato"), ("POST", "/contas"),
-    ("GET", "/planos"), ("GET", "/plano"), ("GET", "/cota-do-mes"),
-    ("PUT", "/avisos"), ("POST", "/avisos"), ("GET", "/avisos"), ("GET", "/avisos/{avisoId}"),
-    ("DELETE", "/avisos/{avisoId}"), ("POST", "/avisos/{avisoId}/segredo/rotacao"),
-    ("GET", "/avisos/{avisoId}/entregas"), ("POST", "/avisos/{avisoId}/entregas/{entregaId}/reenvio"),
-    ("POST", "/avisos/teste"), ("GET", "/testes-de-avisos/{testeId}"),
-    ("POST", "/avisos/escutas"), ("GET", "/avisos/escutas/{escutaId}"), ("DELETE", "/avisos/escutas/{escutaId}"),
-    ("GET", "/avisos/escutas/{escutaId}/eventos"), ("GET", "/avisos/escutas/{escutaId}/entregas"),
-    ("POST", "/avisos/escutas/{escutaId}/entregas/{entregaId}/resultado"), ("POST", "/avisos/disparos"),
-    ("GET", "/integracao/status"), ("GET", "/integracao/chamadas"), ("GET", "/integracao/chamadas/{requestId}"),
+    ("GET", "/saldo"),
+    ("GET", "/extrato"),
+    ("POST", "/contas"),
+    ("GET", "/planos"),
+    ("GET", "/plano"),
+    ("GET", "/cota-do-mes"),
+    ("PUT", "/avisos"),
+    ("POST", "/avisos"),
+    ("GET", "/avisos"),
+    ("GET", "/avisos/{avisoId}"),
+    ("DELETE", "/avisos/{avisoId}"),
+    ("POST", "/avisos/{avisoId}/segredo/rotacao"),
+    ("GET", "/avisos/{avisoId}/entregas"),
+    ("POST", "/avisos/{avisoId}/entregas/{entregaId}/reenvio"),
+    ("POST", "/avisos/teste"),
+    ("GET", "/testes-de-avisos/{testeId}"),
+    ("POST", "/avisos/escutas"),
+    ("GET", "/avisos/escutas/{escutaId}"),
+    ("DELETE", "/avisos/escutas/{escutaId}"),
+    ("GET", "/avisos/escutas/{escutaId}/eventos"),
+    ("GET", "/avisos/escutas/{escutaId}/entregas"),
+    ("POST", "/avisos/escutas/{escutaId}/entregas/{entregaId}/resultado"),
+    ("POST", "/avisos/disparos"),
+    ("GET", "/integracao/status"),
+    ("GET", "/integracao/chamadas"),
+    ("GET", "/integracao/chamadas/{requestId}"),
     ("POST", "/integracao/pedido-producao"),
-    ("GET", "/pacotes"), ("POST", "/recargas"), ("GET", "/recargas"), ("GET", "/recargas/{recargaId}"),
+    ("GET", "/pacotes"),
+    ("POST", "/recargas"),
+    ("GET", "/recargas"),
+    ("GET", "/recargas/{recargaId}"),
 }
-PREFIXES = {"escutaId": "esc_", "avisoId": "avs_", "entregaId": "ent_", "testeId": "tst_", "requestId": "req_", "recargaId": "rec_"}
+PREFIXES = {
+    "escutaId": "esc_",
+    "avisoId": "avs_",
+    "entregaId": "ent_",
+    "testeId": "tst_",
+    "requestId": "req_",
+    "recargaId": "rec_",
+}
 
 
 def test_the_integrator_only_routes_are_the_contracts():
@@ -239,7 +287,9 @@ async def test_integrator_only_routes_refuse_tokens_before_the_body(client, oaut
     body = b"{nao e json" if method != "GET" else None
     await assert_integrator_only(await client.request(method, url + "?limite=abc", data=body, headers=headers))
     # and the key reaches the route's own rules (those of a GET may ignore the query)
-    response = await client.request(method, url + "?limite=abc", data=body, headers=integrator.headers | {"Content-Type": "application/json"})
+    response = await client.request(
+        method, url + "?limite=abc", data=body, headers=integrator.headers | {"Content-Type": "application/json"}
+    )
     assert response.status in (200, 400, 404, 409, 422), (response.status, await response.text())
 
 
@@ -385,7 +435,9 @@ async def test_revocation_answers_401_at_once_and_refused_calls_stay_in_the_log(
     assert unknown.status == 401
 
     async def logged():
-        listed = await client.get(f"/v1/integracao/chamadas?clientId={vinculo.app.client_id}", headers=integrator.headers)
+        listed = await client.get(
+            f"/v1/integracao/chamadas?clientId={vinculo.app.client_id}", headers=integrator.headers
+        )
         rows = (await listed.json())["data"]
         assert [(r["status"], r["credencial"], r["clientId"], r["contaId"]) for r in rows] == [
             (401, "oauth", vinculo.app.client_id, vinculo.conta_id),
@@ -400,7 +452,9 @@ async def test_revocation_answers_401_at_once_and_refused_calls_stay_in_the_log(
 async def test_calls_made_with_a_token_carry_the_app_and_the_account_in_the_log(client, factory, oauth, integrator):
     vinculo = await vincular(oauth, integrator)
     outro_app = await vincular(oauth, integrator)  # a second app of the integrator
-    produto = await client.put(f"/v1/contas/{vinculo.conta_id}/produtos/SKU-LOG", json={"nome": "Com token"}, headers=vinculo.headers)
+    produto = await client.put(
+        f"/v1/contas/{vinculo.conta_id}/produtos/SKU-LOG", json={"nome": "Com token"}, headers=vinculo.headers
+    )
     assert produto.status == 200
     await factory.conta(integrator)  # made with the key
     proibida = await client.get("/v1/saldo", headers=vinculo.headers)
@@ -415,7 +469,8 @@ async def test_calls_made_with_a_token_carry_the_app_and_the_account_in_the_log(
     async def logged():
         feitas = await rows(f"?clientId={vinculo.app.client_id}")
         assert [(r["metodo"], r["endpoint"], r["status"]) for r in feitas] == [
-            ("GET", "/saldo", 403), ("PUT", "/contas/{contaId}/produtos/{codigo}", 200)
+            ("GET", "/saldo", 403),
+            ("PUT", "/contas/{contaId}/produtos/{codigo}", 200),
         ]
         assert {(r["credencial"], r["clientId"], r["contaId"], r["chave"]) for r in feitas} == {
             ("oauth", vinculo.app.client_id, vinculo.conta_id, None)
@@ -446,7 +501,9 @@ async def test_linked_account_notices_carry_conta_id_and_orders_debit_the_integr
     from graphql_api.imagem.models import Imagem
 
     eventos = ["produto.conferido", "geracao.concluida", "geracao.falhou"]
-    response = await client.put("/v1/avisos", json={"url": receptor.url, "eventos": eventos}, headers=integrator.headers)
+    response = await client.put(
+        "/v1/avisos", json={"url": receptor.url, "eventos": eventos}, headers=integrator.headers
+    )
     assert response.status == 201
     receptor.segredos.append((await response.json())["data"]["segredo"])
     vinculo = await vincular(oauth, integrator)
@@ -474,7 +531,9 @@ async def test_linked_account_notices_carry_conta_id_and_orders_debit_the_integr
     assert conferido["contaId"] == vinculo.conta_id and conferido["data"]["produto"]["contaId"] == vinculo.conta_id
     # the app orders a gallery: the integrator's wallet pays, the notice names the account
     antes = await saldo()
-    criada = await factory.pedir(vinculo.access_token, "/v1/galerias", {"produtoId": produto["id"], "quantidadeImagens": 3})
+    criada = await factory.pedir(
+        vinculo.access_token, "/v1/galerias", {"produtoId": produto["id"], "quantidadeImagens": 3}
+    )
     pronta = await factory.terminada(vinculo.access_token, criada["id"])
     assert pronta["situacao"] == "concluida"
     concluida = await recebido("geracao.concluida", lambda data: data["id"] == criada["id"])
@@ -485,7 +544,9 @@ async def test_linked_account_notices_carry_conta_id_and_orders_debit_the_integr
     # a failed order is announced with the account too, and costs nothing
     for item in (await factory.conferido(integrator, produto, key=vinculo.access_token))["fotos"]["itens"]:
         await factory.runtime.storage.remove((await Imagem.get(id=item["id"])).arquivo)
-    falha = await factory.pedir(vinculo.access_token, "/v1/galerias", {"produtoId": produto["id"], "quantidadeImagens": 3})
+    falha = await factory.pedir(
+        vinculo.access_token, "/v1/galerias", {"produtoId": produto["id"], "quantidadeImagens": 3}
+    )
     assert (await factory.terminada(vinculo.access_token, falha["id"]))["situacao"] == "falhou"
     falhou = await recebido("geracao.falhou", lambda data: data["id"] == falha["id"])
     assert falhou["contaId"] == vinculo.conta_id

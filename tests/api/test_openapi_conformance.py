@@ -56,10 +56,27 @@ async def test_every_operation_of_the_document_conforms(client, factory, tmp_pat
     config = tmp_path / "schemathesis.toml"
     config.write_text(CONFIG)
     command = [
-        str(Path(sys.executable).with_name("st")), "--config-file", str(config), "run", f"{base}/openapi.json", "--url", base,
-        "--checks", "all", "--seed", str(SEED), "--generation-deterministic",
-        "--max-examples", str(MAX_EXAMPLES), "--workers", "1", "--no-color",
-        "--report", "junit", "--report-dir", str(tmp_path),
+        str(Path(sys.executable).with_name("st")),
+        "--config-file",
+        str(config),
+        "run",
+        f"{base}/openapi.json",
+        "--url",
+        base,
+        "--checks",
+        "all",
+        "--seed",
+        str(SEED),
+        "--generation-deterministic",
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--workers",
+        "1",
+        "--no-color",
+        "--report",
+        "junit",
+        "--report-dir",
+        str(tmp_path),
     ]
     env = os.environ | {
         "SCHEMATHESIS_HOOKS": "tests.api.schemathesis_hooks",

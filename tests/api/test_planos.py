@@ -8,11 +8,9 @@ import pytest
 
 from graphql_api.core.scalars import parse_timestamp
 from graphql_api.core.transactions import transaction
+from graphql_api.creditos import catalogo, ciclo, planos
 from graphql_api.creditos import service as creditos
-from graphql_api.creditos.models import Carteira, Lancamento
-from graphql_api.creditos import catalogo, ciclo
-from graphql_api.creditos import planos
-from graphql_api.creditos.models import Assinatura, Plano
+from graphql_api.creditos.models import Assinatura, Carteira, Lancamento, Plano
 from tests.api.test_auth import assert_error
 from tests.api.test_integracao import graphql, staff_token
 from tests.factories import auth
@@ -61,7 +59,10 @@ async def test_the_catalogue_is_the_data_file_cheapest_first(client, integrator)
             "versao": 1,
             "precoCentavos": dados.precoCentavos,
             "creditosMensais": dados.creditosMensais,
-            "limites": {"porMinutoChave": dados.limitePorMinutoChave, "porMinutoIntegrador": dados.limitePorMinutoIntegrador},
+            "limites": {
+                "porMinutoChave": dados.limitePorMinutoChave,
+                "porMinutoIntegrador": dados.limitePorMinutoIntegrador,
+            },
         }
     # loading it again (every `vitrine migrate`) changes nothing
     assert await catalogo.sincronizar() == []
@@ -75,8 +76,14 @@ async def test_a_new_integrator_is_on_the_free_plan_with_a_monthly_cycle(client,
     assert fim == ciclo.somar_meses(inicio, 1)
     cota = await get(client, "/cota-do-mes", integrator.key)
     assert cota == {
-        "ambiente": "teste", "cotaMensal": 0, "creditosUsados": 0, "creditosRestantes": 0, "percentualUsado": 0,
-        "cicloInicioEm": atual["cicloInicioEm"], "cicloFimEm": atual["cicloFimEm"], "alertasAtingidos": [],
+        "ambiente": "teste",
+        "cotaMensal": 0,
+        "creditosUsados": 0,
+        "creditosRestantes": 0,
+        "percentualUsado": 0,
+        "cicloInicioEm": atual["cicloInicioEm"],
+        "cicloFimEm": atual["cicloFimEm"],
+        "alertasAtingidos": [],
     }
     saldo = await get(client, "/saldo", integrator.key)
     # the play credits of teste are package credits: they never expire with the cycle
@@ -93,7 +100,10 @@ async def test_upgrade_is_immediate_with_the_difference_granted(client, factory,
     await factory.plano(integrator, "profissional")
     depois = await get(client, "/plano", integrator.key)
     assert depois["plano"]["codigo"] == "profissional"
-    assert (depois["cicloInicioEm"], depois["cicloFimEm"]) == (antes["cicloInicioEm"], antes["cicloFimEm"])  # same cycle
+    assert (depois["cicloInicioEm"], depois["cicloFimEm"]) == (
+        antes["cicloInicioEm"],
+        antes["cicloFimEm"],
+    )  # same cycle
     cota = await get(client, "/cota-do-mes", integrator.key)
     assert (cota["cotaMensal"], cota["creditosUsados"], cota["creditosRestantes"]) == (2000, 300, 1700)
     extrato = await get(client, "/extrato?tipo=concessao_plano", integrator.key)
@@ -107,7 +117,9 @@ async def test_downgrade_waits_for_the_next_cycle_and_can_be_cancelled(client, f
     await factory.plano(integrator, "essencial")
     atual = await get(client, "/plano", integrator.key)
     assert atual["plano"]["codigo"] == "profissional"
-    assert atual["mudancaAgendada"]["plano"]["codigo"] == "essencial" and atual["mudancaAgendada"]["motivo"] == "reducao"
+    assert (
+        atual["mudancaAgendada"]["plano"]["codigo"] == "essencial" and atual["mudancaAgendada"]["motivo"] == "reducao"
+    )
     assert atual["mudancaAgendada"]["aplicaEm"] == atual["cicloFimEm"]
     assert (await get(client, "/cota-do-mes", integrator.key))["cotaMensal"] == 2000  # nothing taken now
     await planos.cancelar_mudanca(integrator.id, "teste")
@@ -123,9 +135,17 @@ async def test_downgrade_waits_for_the_next_cycle_and_can_be_cancelled(client, f
     assert (cota["cotaMensal"], cota["creditosUsados"], cota["creditosRestantes"]) == (500, 0, 500)
     extrato = await get(client, "/extrato", integrator.key)
     expiracao, concessao = extrato[1], extrato[0]
-    assert (expiracao["tipo"], expiracao["creditosDisponiveis"], expiracao["creditosPlano"]) == ("expiracao_plano", -1500, -1500)
+    assert (expiracao["tipo"], expiracao["creditosDisponiveis"], expiracao["creditosPlano"]) == (
+        "expiracao_plano",
+        -1500,
+        -1500,
+    )
     assert expiracao["criadoEm"] == atual["cicloFimEm"]  # dated at the cycle's end
-    assert (concessao["tipo"], concessao["creditosPlano"], concessao["criadoEm"]) == ("concessao_plano", 500, novo["cicloInicioEm"])
+    assert (concessao["tipo"], concessao["creditosPlano"], concessao["criadoEm"]) == (
+        "concessao_plano",
+        500,
+        novo["cicloInicioEm"],
+    )
     await assert_ledger_is_the_balance(integrator.id)
 
 
@@ -143,7 +163,9 @@ async def test_the_same_plan_cancels_a_scheduled_change_and_unknown_plans_are_re
     assert "essencial" in error.value.fields[0].mensagem
 
 
-async def test_unused_plan_credits_expire_at_the_cycle_end_and_package_credits_stay(client, factory, integrator, relogio):
+async def test_unused_plan_credits_expire_at_the_cycle_end_and_package_credits_stay(
+    client, factory, integrator, relogio
+):
     await factory.plano(integrator, "essencial")
     await reservar(integrator, "ger_exp1", 120)
     await liquidar(integrator, "ger_exp1", 120, 120)  # 120 plan credits spent
@@ -151,7 +173,10 @@ async def test_unused_plan_credits_expire_at_the_cycle_end_and_package_credits_s
     relogio.ate(parse_timestamp(atual["cicloFimEm"]))  # the end itself belongs to the next cycle
     saldo = await get(client, "/saldo", integrator.key)  # a read turns the cycle (no scheduler needed)
     assert (saldo["creditosPlano"], saldo["creditosPacote"]) == (500, 1000)
-    tipos = [(e["tipo"], e["creditosPlano"], e["creditosPacote"]) for e in await get(client, "/extrato?limite=3", integrator.key)]
+    tipos = [
+        (e["tipo"], e["creditosPlano"], e["creditosPacote"])
+        for e in await get(client, "/extrato?limite=3", integrator.key)
+    ]
     assert tipos == [("concessao_plano", 500, 0), ("expiracao_plano", -380, 0), ("captura", 0, 0)]
     # several months asleep: the cycle that holds now, and one expiry for the one that ended
     relogio.avancar(days=100)
@@ -181,7 +206,9 @@ async def test_spending_takes_plan_credits_first_then_package_credits(client, fa
     await assert_ledger_is_the_balance(integrator.id)
 
 
-async def test_plan_credits_of_a_generation_running_at_the_turn_expire_when_they_come_back(client, factory, integrator, relogio):
+async def test_plan_credits_of_a_generation_running_at_the_turn_expire_when_they_come_back(
+    client, factory, integrator, relogio
+):
     await factory.plano(integrator, "essencial")
     await factory.ajustar(integrator, -1000)  # no package credits: 500 plan credits only
     await reservar(integrator, "ger_turn1", 40)
@@ -287,12 +314,17 @@ async def test_a_new_version_applies_to_subscribers_at_their_next_cycle(client, 
     versao_atual = await Plano.get(codigo=codigo, vigente=True)
     novo = await catalogo.publicar_versao({"codigo": codigo, "creditosMensais": versao_atual.creditos_mensais + 100})
     assert novo.versao == versao_atual.versao + 1
-    assert (await catalogo.publicar_versao({"codigo": codigo, "creditosMensais": novo.creditos_mensais})).id == novo.id  # no change: no version
+    assert (
+        await catalogo.publicar_versao({"codigo": codigo, "creditosMensais": novo.creditos_mensais})
+    ).id == novo.id  # no change: no version
     oferecido = next(p for p in await get(client, "/planos", integrator.key) if p["codigo"] == codigo)
     assert (oferecido["versao"], oferecido["creditosMensais"]) == (novo.versao, novo.creditos_mensais)
     atual = await get(client, "/plano", integrator.key)
     assert atual["plano"]["versao"] == versao_atual.versao  # kept until the cycle ends
-    assert atual["mudancaAgendada"]["motivo"] == "nova_versao" and atual["mudancaAgendada"]["plano"]["versao"] == novo.versao
+    assert (
+        atual["mudancaAgendada"]["motivo"] == "nova_versao"
+        and atual["mudancaAgendada"]["plano"]["versao"] == novo.versao
+    )
     relogio.ate(parse_timestamp(atual["cicloFimEm"]))
     depois = await get(client, "/plano", integrator.key)
     assert depois["plano"]["versao"] == novo.versao and depois["mudancaAgendada"] is None
@@ -313,12 +345,25 @@ async def test_staff_change_plans_and_adjust_wallets_through_graphql_recorded(cl
     status, body = await graphql(client, token, STAFF_MUDAR, id=integrator.id, amb="teste", plano="profissional")
     assert status == 200 and body["data"]["mudarPlanoIntegrador"]["plano"]["codigo"] == "profissional", body
     _, body = await graphql(client, token, STAFF_MUDAR, id=integrator.id, amb="teste", plano="essencial")
-    assert body["data"]["mudarPlanoIntegrador"]["mudancaAgendada"] == {"plano": {"codigo": "essencial"}, "motivo": "reducao"}
+    assert body["data"]["mudarPlanoIntegrador"]["mudancaAgendada"] == {
+        "plano": {"codigo": "essencial"},
+        "motivo": "reducao",
+    }
     _, body = await graphql(client, token, STAFF_MUDAR, id=integrator.id, amb="lua", plano="essencial")
     assert body["errors"][0]["extensions"]["type"] == "VALIDATION_FAILED"
-    entrada = {"integradorId": integrator.id, "ambiente": "teste", "creditos": -200, "motivo": "Estorno de cortesia", "bolso": "pacote"}
+    entrada = {
+        "integradorId": integrator.id,
+        "ambiente": "teste",
+        "creditos": -200,
+        "motivo": "Estorno de cortesia",
+        "bolso": "pacote",
+    }
     _, body = await graphql(client, token, STAFF_AJUSTE, entrada=entrada)
-    assert body["data"]["ajustarCreditos"] == {"creditosDisponiveis": 2800, "creditosPlano": 2000, "creditosPacote": 800}
+    assert body["data"]["ajustarCreditos"] == {
+        "creditosDisponiveis": 2800,
+        "creditosPlano": 2000,
+        "creditosPacote": 800,
+    }
     _, body = await graphql(client, token, STAFF_AJUSTE, entrada=entrada | {"creditos": -900})
     assert body["errors"][0]["extensions"]["type"] == "VALIDATION_FAILED"  # a pool never goes below zero
     assert "800" in body["errors"][0]["extensions"]["fields"][0]["mensagem"]

@@ -31,9 +31,13 @@ async def test_past_the_key_limit_answers_429_and_does_not_process(client, facto
     relogio.no_comeco_de_um_minuto()
     integrator = await factory.integrator(limite_chave=3, limite_integrador=100)
     for i in range(3):
-        response = await client.post("/v1/contas", json={"codigoExterno": f"c{i}", "nome": "n"}, headers=integrator.headers)
+        response = await client.post(
+            "/v1/contas", json={"codigoExterno": f"c{i}", "nome": "n"}, headers=integrator.headers
+        )
         assert response.status == 201
-    response = await client.post("/v1/contas", json={"codigoExterno": "c-extra", "nome": "n"}, headers=integrator.headers)
+    response = await client.post(
+        "/v1/contas", json={"codigoExterno": "c-extra", "nome": "n"}, headers=integrator.headers
+    )
     assert response.status == 429
     assert_error(await response.json(), "TOO_MANY_REQUESTS")
     retry_after = int(response.headers["Retry-After"])

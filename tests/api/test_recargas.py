@@ -126,10 +126,14 @@ async def test_loading_the_catalogue_again_changes_nothing_and_switches_off_what
     assert await catalogo.carregar(connections.get("default")) == 3  # idempotent: same rows
     assert (await (await client.get("/v1/pacotes", headers=integrator.headers)).json())["data"] == before
     menor = tmp_path / "pacotes.json"
-    menor.write_text(json.dumps([{"codigo": "pacote_500", "nome": "Pacote 500", "creditos": 500, "precoCentavos": 4900}]))
+    menor.write_text(
+        json.dumps([{"codigo": "pacote_500", "nome": "Pacote 500", "creditos": 500, "precoCentavos": 4900}])
+    )
     try:
         await catalogo.carregar(connections.get("default"), menor)
-        codigos = [p["codigo"] for p in (await (await client.get("/v1/pacotes", headers=integrator.headers)).json())["data"]]
+        codigos = [
+            p["codigo"] for p in (await (await client.get("/v1/pacotes", headers=integrator.headers)).json())["data"]
+        ]
         assert codigos == ["pacote_500"]
         refused = await client.post("/v1/recargas", json={"pacote": "pacote_2000"}, headers=chave(integrator.key))
         assert refused.status == 422
@@ -161,12 +165,18 @@ async def test_idempotency_key_is_required_and_a_repeat_buys_nothing_again(clien
     missing = await client.post("/v1/recargas", json={"pacote": "pacote_500"}, headers=integrator.headers)
     assert missing.status == 400
     assert_error(await missing.json(), "IDEMPOTENCY_KEY_REQUIRED")
-    first = await client.post("/v1/recargas", json={"pacote": "pacote_500"}, headers=chave(integrator.key, "compra-0001"))
-    again = await client.post("/v1/recargas", json={"pacote": "pacote_500"}, headers=chave(integrator.key, "compra-0001"))
+    first = await client.post(
+        "/v1/recargas", json={"pacote": "pacote_500"}, headers=chave(integrator.key, "compra-0001")
+    )
+    again = await client.post(
+        "/v1/recargas", json={"pacote": "pacote_500"}, headers=chave(integrator.key, "compra-0001")
+    )
     assert (first.status, again.status) == (201, 201)
     assert again.headers["Idempotent-Replayed"] == "true"
     assert await again.json() == await first.json()
-    other = await client.post("/v1/recargas", json={"pacote": "pacote_2000"}, headers=chave(integrator.key, "compra-0001"))
+    other = await client.post(
+        "/v1/recargas", json={"pacote": "pacote_2000"}, headers=chave(integrator.key, "compra-0001")
+    )
     assert other.status == 409
     assert_error(await other.json(), "IDEMPOTENCY_KEY_REUSED")
     listed = (await (await client.get("/v1/recargas", headers=integrator.headers)).json())["data"]
@@ -256,7 +266,12 @@ async def test_bad_list_parameters_are_422(client, integrator, query, campo):
 async def test_a_purchase_of_another_integrator_or_environment_is_404(client, factory, integrator, live):
     mine = await comprar(client, integrator.key)
     other = await factory.integrator()
-    for key, recarga_id in ((other.key, mine["id"]), (live, mine["id"]), (integrator.key, new_id("rec_")), (integrator.key, "rec_x")):
+    for key, recarga_id in (
+        (other.key, mine["id"]),
+        (live, mine["id"]),
+        (integrator.key, new_id("rec_")),
+        (integrator.key, "rec_x"),
+    ):
         response = await client.get(f"/v1/recargas/{recarga_id}", headers=auth(key))
         assert response.status == 404, recarga_id
         assert_error(await response.json(), "NOT_FOUND")
@@ -271,7 +286,9 @@ async def test_a_production_purchase_pays_through_the_checkout_page_by_default(c
 
 async def test_with_an_external_provider_production_links_go_to_its_page(aiohttp_client, factory_for):
     settings = Settings(
-        pagamento_segredo=SEGREDO, pagamento_provedor="webhook", pagamento_link="https://pagar.exemplo.com/v/{recargaId}"
+        pagamento_segredo=SEGREDO,
+        pagamento_provedor="webhook",
+        pagamento_link="https://pagar.exemplo.com/v/{recargaId}",
     )
     client, factory = await factory_for(settings)
     integrator = await factory.integrator()
@@ -328,20 +345,32 @@ async def test_a_signed_confirmation_credits_the_package_once(client, integrator
     assert response.status == 200, await response.text()
     assert response.headers["X-Request-Id"].startswith("req_")
     assert (await response.json())["data"] == {
-        "recargaId": recarga["id"], "situacao": "paga", "aplicada": True, "repetida": False,
+        "recargaId": recarga["id"],
+        "situacao": "paga",
+        "aplicada": True,
+        "repetida": False,
     }
     paga = await ler(client, live, recarga["id"])
     assert paga["situacao"] == "paga" and paga["pagaEm"] is not None
     assert (await saldo(client, live))["creditosDisponiveis"] == 2000
     entry = await Lancamento.get(recarga_id=recarga["id"])
     assert (entry.tipo, entry.disponiveis, entry.pacote, entry.plano, entry.disponiveis_apos) == (
-        "compra_pacote", 2000, 2000, 0, 2000,
+        "compra_pacote",
+        2000,
+        2000,
+        0,
+        2000,
     )
     assert (await Recarga.get(id=recarga["id"])).referencia_provedor == "E2E123"
     # the same confirmation again (a provider retrying): 200, nothing more
     again = await confirmar(client, recarga["id"], msg_id="msg_pix_0001")
     assert again.status == 200
-    assert (await again.json())["data"] == {"recargaId": recarga["id"], "situacao": "paga", "aplicada": False, "repetida": True}
+    assert (await again.json())["data"] == {
+        "recargaId": recarga["id"],
+        "situacao": "paga",
+        "aplicada": False,
+        "repetida": True,
+    }
     # another message saying the same: agrees, applies nothing
     other = await confirmar(client, recarga["id"], msg_id="msg_pix_0002")
     assert other.status == 200 and (await other.json())["data"]["aplicada"] is False
@@ -599,7 +628,9 @@ async def test_ten_different_confirmations_of_one_payment_credit_once(client, in
 async def test_paid_and_refused_racing_exactly_one_wins(client, integrator, live):
     for _ in range(3):
         recarga = await comprar(client, live)
-        pay, refuse = await asyncio.gather(confirmar(client, recarga["id"], "paga"), confirmar(client, recarga["id"], "recusada"))
+        pay, refuse = await asyncio.gather(
+            confirmar(client, recarga["id"], "paga"), confirmar(client, recarga["id"], "recusada")
+        )
         statuses = sorted([pay.status, refuse.status])
         assert statuses == [200, 409], statuses
         final = (await ler(client, live, recarga["id"]))["situacao"]

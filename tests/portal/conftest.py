@@ -51,12 +51,20 @@ class Browser:
         token = await self.csrf(token_from or path)
         return await self.client.post(path, data={"csrf": token, **data}, allow_redirects=False, **kwargs)
 
-    async def signup(self, *, email: str | None = None, senha: str = SENHA, empresa: str = "Integradora Portal") -> Pessoa:
+    async def signup(
+        self, *, email: str | None = None, senha: str = SENHA, empresa: str = "Integradora Portal"
+    ) -> Pessoa:
         email = email or f"{new_id('p')}@integradora.test"
-        response = await self.submit("/cadastro", {
-            "empresa": empresa, "emailAlertas": "alertas@integradora.test", "nome": "Dona Ana",
-            "email": email, "senha": senha,
-        })
+        response = await self.submit(
+            "/cadastro",
+            {
+                "empresa": empresa,
+                "emailAlertas": "alertas@integradora.test",
+                "nome": "Dona Ana",
+                "email": email,
+                "senha": senha,
+            },
+        )
         assert response.status == 303, await response.text()
         return Pessoa(email, senha)
 
@@ -67,12 +75,16 @@ class Browser:
         return await self.submit("/sair", {}, token_from="/visao-geral")
 
     async def switch(self, ambiente: str):
-        response = await self.submit("/ambiente", {"ambiente": ambiente, "proximo": "/chaves"}, token_from="/visao-geral")
+        response = await self.submit(
+            "/ambiente", {"ambiente": ambiente, "proximo": "/chaves"}, token_from="/visao-geral"
+        )
         assert response.status == 303
         return response
 
     async def reauthenticate(self, pessoa: Pessoa, *, proximo: str = "/visao-geral"):
-        response = await self.submit("/reautenticar", {"senha": pessoa.senha, "proximo": proximo}, token_from="/reautenticar")
+        response = await self.submit(
+            "/reautenticar", {"senha": pessoa.senha, "proximo": proximo}, token_from="/reautenticar"
+        )
         assert response.status == 303
         return response
 
@@ -136,7 +148,9 @@ async def join(portal: Browser, new_portal, nome: str, papel: str) -> tuple[Brow
     assert response.status == 303
     link = await link_in_outbox(pessoa.email)
     browser = await new_portal()
-    response = await browser.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": pessoa.senha}, token_from=link)
+    response = await browser.submit(
+        "/senha/definir", {"token": link.split("=", 1)[1], "senha": pessoa.senha}, token_from=link
+    )
     assert response.status == 303
     assert (await browser.signin(pessoa)).status == 303
     return browser, pessoa

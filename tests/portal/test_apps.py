@@ -76,7 +76,11 @@ async def test_a_confidential_app_shows_its_secret_once_and_keeps_only_the_hash(
     assert app.hash_segredo == segredos.resumo(secret) and secret not in (app.hash_segredo or "")
     assert segredos.confere(app.hash_segredo, secret) and app.final_segredo == secret[-4:]
     assert (app.integrador_id, app.ambiente, app.nome, app.tipo, app.situacao) == (
-        await integrador_id(owner), "teste", "Conector da Loja", "confidencial", "ativo",
+        await integrador_id(owner),
+        "teste",
+        "Conector da Loja",
+        "confidencial",
+        "ativo",
     )
     assert app.redirect_uris == [URI, "http://localhost:8080/retorno"]
     assert app.escopos == ["produtos:ler", "geracoes:criar"]
@@ -172,7 +176,7 @@ async def test_a_rotation_inside_a_window_ends_the_oldest_and_the_window_is_chec
     response = await portal.submit(f"/apps/{client_id}/segredo", {"carenciaHoras": "168"})
     second = _SECRET.search(await response.text()).group(1)
     confirm = await portal.page(f"/apps/{client_id}/segredo")
-    assert f"O segredo anterior (<span class=\"mono\">…{first[-4:]}</span>) ainda vale até" in confirm
+    assert f'O segredo anterior (<span class="mono">…{first[-4:]}</span>) ainda vale até' in confirm
     response = await portal.submit(f"/apps/{client_id}/segredo", {"carenciaHoras": "1"})
     third = _SECRET.search(await response.text()).group(1)
     app = await AppOAuth.get(id=client_id)
@@ -193,7 +197,11 @@ async def test_editing_name_redirect_uris_and_scopes(portal, owner, published):
     assert URI in detail and 'value="produtos:ler" checked' in detail
     response = await portal.submit(
         f"/apps/{client_id}",
-        {"nome": "Conector v2", "redirectUris": "https://a.exemplo.com/cb\nhttps://b.exemplo.com/cb?x=1", "escopos": ["contas:ler"]},
+        {
+            "nome": "Conector v2",
+            "redirectUris": "https://a.exemplo.com/cb\nhttps://b.exemplo.com/cb?x=1",
+            "escopos": ["contas:ler"],
+        },
     )
     assert response.status == 303 and response.headers["Location"] == f"/apps/{client_id}?aviso=app_atualizado"
     app = await AppOAuth.get(id=client_id)
@@ -204,7 +212,8 @@ async def test_editing_name_redirect_uris_and_scopes(portal, owner, published):
     assert "App atualizado" in await portal.page(response.headers["Location"])
     # a refused edit changes nothing and says why beside each field
     response = await portal.submit(
-        f"/apps/{client_id}", {"nome": "", "redirectUris": "http://exemplo.com/cb\nhttps://ok.exemplo.com/x#y", "escopos": []}
+        f"/apps/{client_id}",
+        {"nome": "", "redirectUris": "http://exemplo.com/cb\nhttps://ok.exemplo.com/x#y", "escopos": []},
     )
     assert response.status == 422
     page = await response.text()
@@ -223,14 +232,20 @@ async def test_a_native_apps_addresses_follow_its_type_on_registration_and_edit(
     page = await portal.page(f"/apps/{client_id}")
     assert "com.exemplo.app:/volta" in page  # the field's hint says what a native app may use
     response = await portal.submit(
-        f"/apps/{client_id}", {"nome": "App do Celular", "redirectUris": "com.exemplo.app:/nova\nhttp://[::1]/volta", "escopos": ["contas:ler"]}
+        f"/apps/{client_id}",
+        {
+            "nome": "App do Celular",
+            "redirectUris": "com.exemplo.app:/nova\nhttp://[::1]/volta",
+            "escopos": ["contas:ler"],
+        },
     )
     assert response.status == 303, await response.text()
     assert (await AppOAuth.get(id=client_id)).redirect_uris == ["com.exemplo.app:/nova", "http://[::1]/volta"]
     # a confidential app's page refuses them, saying why
     confidencial, _ = await register(portal)
     response = await portal.submit(
-        f"/apps/{confidencial}", {"nome": "Conector", "redirectUris": "com.exemplo.app:/nova", "escopos": ["contas:ler"]}
+        f"/apps/{confidencial}",
+        {"nome": "Conector", "redirectUris": "com.exemplo.app:/nova", "escopos": ["contas:ler"]},
     )
     assert response.status == 422 and "só valem para apps públicos" in await response.text()
 
@@ -245,9 +260,13 @@ async def test_disabling_is_for_good(portal, owner, published):
     assert app.situacao == "desativado" and app.desativado_em is not None
     assert published == [CACHE_TOPIC]
     detail = await portal.page(f"/apps/{client_id}")
-    assert "A desativação é definitiva" in detail and 'action="/apps/' not in detail and "Rotacionar segredo" not in detail
+    assert (
+        "A desativação é definitiva" in detail and 'action="/apps/' not in detail and "Rotacionar segredo" not in detail
+    )
     # nothing changes a disabled app any more
-    response = await portal.submit(f"/apps/{client_id}", {"nome": "De volta", "redirectUris": URI, "escopos": ["contas:ler"]}, token_from="/apps")
+    response = await portal.submit(
+        f"/apps/{client_id}", {"nome": "De volta", "redirectUris": URI, "escopos": ["contas:ler"]}, token_from="/apps"
+    )
     assert response.status == 409 and "Este app OAuth está desativado" in await response.text()
     response = await portal.submit(f"/apps/{client_id}/segredo", {}, token_from="/apps")
     assert response.status == 409
@@ -294,7 +313,10 @@ async def test_two_creations_at_once_cannot_pass_the_limit_together(portal, owne
         ("https://usuario:senha@loja.exemplo.com/cb", "não pode ter usuário nem senha"),
         ("https://loja.exemplo.com/a b", "tem espaços"),
         ("https://" + "a" * 2000 + ".com/", "passa de 2000 caracteres"),
-        ("\n".join(f"https://loja.exemplo.com/{n}" for n in range(6)), "No máximo 5 endereços de retorno por app; foram 6."),
+        (
+            "\n".join(f"https://loja.exemplo.com/{n}" for n in range(6)),
+            "No máximo 5 endereços de retorno por app; foram 6.",
+        ),
         (f"{URI}\nhttps://outra.exemplo.com/cb\n{URI}", f"Endereço 3 ({URI}): repete o endereço 1."),
         ("", "Informe pelo menos um endereço de retorno"),
     ],
@@ -362,7 +384,11 @@ async def test_another_integrators_app_is_not_found(portal, owner, new_portal):
     await other.signup()
     assert client_id not in await other.page("/apps")
     assert (await other.get(f"/apps/{client_id}")).status == 404
-    for path, data in ((f"/apps/{client_id}", app_form(nome="Roubado")), (f"/apps/{client_id}/segredo", {}), (f"/apps/{client_id}/desativar", {})):
+    for path, data in (
+        (f"/apps/{client_id}", app_form(nome="Roubado")),
+        (f"/apps/{client_id}/segredo", {}),
+        (f"/apps/{client_id}/desativar", {}),
+    ):
         response = await other.submit(path, data, token_from="/apps")
         assert response.status == 404, path
     app = await AppOAuth.get(id=client_id)
@@ -391,8 +417,12 @@ async def test_developers_manage_apps_finance_only_reads(portal, owner, new_port
 
 async def test_every_app_form_needs_the_csrf_token(portal, owner):
     client_id, secret = await register(portal)
-    for path, data in (("/apps", app_form(nome="Sem token")), (f"/apps/{client_id}", app_form(nome="Sem token")),
-                       (f"/apps/{client_id}/segredo", {}), (f"/apps/{client_id}/desativar", {})):
+    for path, data in (
+        ("/apps", app_form(nome="Sem token")),
+        (f"/apps/{client_id}", app_form(nome="Sem token")),
+        (f"/apps/{client_id}/segredo", {}),
+        (f"/apps/{client_id}/desativar", {}),
+    ):
         for token in (None, "0" * 64):
             body = data | ({"csrf": token} if token else {})
             response = await portal.client.post(path, data=body, allow_redirects=False)
@@ -418,13 +448,20 @@ async def test_staff_read_apps_and_api_keys_never_reach_them(client, portal, own
     query = "query($i: String) { appsOAuth(integradorId: $i) { clientId tipo situacao escopos } }"
     _, body = await graphql(client, token, query, i=itg)
     assert body["data"]["appsOAuth"] == [
-        {"clientId": client_id, "tipo": "confidencial", "situacao": "ativo", "escopos": ["produtos:ler", "geracoes:criar"]}
+        {
+            "clientId": client_id,
+            "tipo": "confidencial",
+            "situacao": "ativo",
+            "escopos": ["produtos:ler", "geracoes:criar"],
+        }
     ]
     _, body = await graphql(client, token, "query($id: ID!) { appOAuth(id: $id) { nome ambiente } }", id=client_id)
     assert body["data"]["appOAuth"] == {"nome": "Conector da Loja", "ambiente": "teste"}
     _, body = await graphql(client, token, "{ appsOAuth { clientId } }")
     assert body["errors"][0]["extensions"]["fields"][0]["campo"] == "integradorId"
-    _, body = await graphql(client, token, "mutation($id: ID!) { desativarAppOAuth(id: $id) { situacao } }", id=client_id)
+    _, body = await graphql(
+        client, token, "mutation($id: ID!) { desativarAppOAuth(id: $id) { situacao } }", id=client_id
+    )
     assert body["errors"][0]["extensions"]["type"] == "FORBIDDEN"
     assert (await AppOAuth.get(id=client_id)).situacao == "ativo"
     # the integrator's API key, were a door to run these operations with it: refused inside the schema

@@ -89,7 +89,9 @@ async def test_test_deliveries_are_watched_until_their_three_verdicts(portal, ow
     assert fragment.count('<span class="badge ok">passou</span>') == 3
     for caso in ("Entrega válida", "Assinatura errada", "Horário de 10 minutos atrás"):
         assert caso in fragment
-    assert '<span class="badge ok">204</span>' in fragment and fragment.count('<span class="badge warn">401</span>') == 2
+    assert (
+        '<span class="badge ok">204</span>' in fragment and fragment.count('<span class="badge warn">401</span>') == 2
+    )
     assert "Os três testes passaram" in fragment
     assert [r.valido for r in receptor.recebidos[-3:]].count(True) == 1
     integracao = await portal.page("/integracao")
@@ -114,7 +116,9 @@ async def test_delivery_history_shows_attempts_and_redelivers(portal, owner, rec
     assert '<span class="badge ok">204</span>' in page and "geracao.concluida" in page
     entrega_id = receptor.recebidos[-1].webhook_id
     # when it is sent again by hand
-    response = await portal.submit(f"/avisos/{aviso_id}/entregas/{entrega_id}/reenviar", {}, token_from=f"/avisos/{aviso_id}")
+    response = await portal.submit(
+        f"/avisos/{aviso_id}/entregas/{entrega_id}/reenviar", {}, token_from=f"/avisos/{aviso_id}"
+    )
     assert response.status == 303 and response.headers["Location"] == f"/avisos/{aviso_id}?aviso=reenvio"
 
     # then a third attempt arrives with the same webhook-id
@@ -131,7 +135,8 @@ async def test_rotating_the_secret_asks_for_the_password_and_shows_the_new_one_o
     assert "Rotacionar o segredo" in confirm and 'name="carenciaHoras"' in confirm
     # without a fresh password: to the prompt, and back to this page afterwards
     response = await portal.submit(
-        f"/avisos/{aviso_id}/segredo", {"carenciaHoras": "24"},
+        f"/avisos/{aviso_id}/segredo",
+        {"carenciaHoras": "24"},
         headers={"Referer": str(portal.client.make_url(f"/avisos/{aviso_id}/segredo"))},
     )
     assert response.status == 303
@@ -161,7 +166,9 @@ async def test_removing_an_address_asks_first(portal, owner, receptor):
     assert (await portal.get(f"/avisos/{aviso_id}")).status == 404
 
 
-async def test_developers_manage_notices_finance_does_not_and_other_integrators_see_nothing(portal, new_portal, owner, receptor):
+async def test_developers_manage_notices_finance_does_not_and_other_integrators_see_nothing(
+    portal, new_portal, owner, receptor
+):
     aviso_id, _ = await _register(portal, receptor.url)
     developer, _ = await join(portal, new_portal, "Davi Dev", "desenvolvedor")
     assert receptor.url in await developer.page("/avisos")

@@ -79,7 +79,9 @@ async def test_the_consent_screen_says_who_asks_what_and_what_stays_hidden(porta
 
 async def test_authorise_sends_the_code_state_and_iss_to_the_app(client, portal, seller, app, oauth, settings):
     url = authorize_url(app)
-    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
+    response = await portal.submit(
+        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
+    )
     query = callback(response)
     assert query["code"].startswith("oac_") and query["state"] == "st-123"
     assert query["iss"] == settings.base_url
@@ -87,7 +89,9 @@ async def test_authorise_sends_the_code_state_and_iss_to_the_app(client, portal,
 
 async def test_cancel_sends_access_denied(portal, seller, app):
     url = authorize_url(app)
-    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="cancelar"), token_from=url)
+    response = await portal.submit(
+        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="cancelar"), token_from=url
+    )
     query = callback(response)
     assert query["error"] == "access_denied" and query["state"] == "st-123" and "code" not in query
 
@@ -128,13 +132,34 @@ async def test_a_bad_client_or_redirect_uri_is_an_error_page_never_a_redirect(po
     ("registrado", "pedido", "mostrado", "explicacao", "fonte"),
     [
         (REDIRECT, REDIRECT, "app.integradora.test", "", "https://app.integradora.test"),
-        ("https://app.integradora.test:8443/cb", None, "app.integradora.test:8443", "", "https://app.integradora.test:8443"),
-        ("http://127.0.0.1/oauth/volta", "http://127.0.0.1:51234/oauth/volta", "127.0.0.1:51234",
-         ", um programa neste computador", "http://127.0.0.1:51234"),
-        ("http://[::1]:8080/volta", "http://[::1]:40001/volta", "[::1]:40001",
-         ", um programa neste computador", "http://[::1]:40001"),
-        ("com.exemplo.app:/oauth/volta", None, "com.exemplo.app",
-         ", um aplicativo instalado neste aparelho", "com.exemplo.app:"),
+        (
+            "https://app.integradora.test:8443/cb",
+            None,
+            "app.integradora.test:8443",
+            "",
+            "https://app.integradora.test:8443",
+        ),
+        (
+            "http://127.0.0.1/oauth/volta",
+            "http://127.0.0.1:51234/oauth/volta",
+            "127.0.0.1:51234",
+            ", um programa neste computador",
+            "http://127.0.0.1:51234",
+        ),
+        (
+            "http://[::1]:8080/volta",
+            "http://[::1]:40001/volta",
+            "[::1]:40001",
+            ", um programa neste computador",
+            "http://[::1]:40001",
+        ),
+        (
+            "com.exemplo.app:/oauth/volta",
+            None,
+            "com.exemplo.app",
+            ", um aplicativo instalado neste aparelho",
+            "com.exemplo.app:",
+        ),
     ],
 )
 async def test_the_consent_screen_shows_where_the_code_goes(
@@ -154,12 +179,22 @@ async def test_the_consent_screen_shows_where_the_code_goes(
 async def test_only_a_loopback_ips_port_is_free(portal, seller, oauth, integrator):
     """RFC 8252 §7.3: any port of http://127.0.0.1 and http://[::1]; the rest exactly as registered."""
     ip = await oauth.app(integrator, tipo="publico", redirect_uri="http://127.0.0.1:8080/volta?app=1")
-    for usado in ("http://127.0.0.1:8080/volta?app=1", "http://127.0.0.1:9/volta?app=1", "http://127.0.0.1/volta?app=1"):
+    for usado in (
+        "http://127.0.0.1:8080/volta?app=1",
+        "http://127.0.0.1:9/volta?app=1",
+        "http://127.0.0.1/volta?app=1",
+    ):
         assert (await portal.get(authorize_url(ip, redirect_uri=usado))).status == 200, usado
     for usado in (
-        "http://127.0.0.1:9/volta", "http://127.0.0.1:9/volta?app=1&x=2", "http://127.0.0.1:9/volta/?app=1",
-        "https://127.0.0.1:9/volta?app=1", "http://localhost:8080/volta?app=1", "http://[::1]:8080/volta?app=1",
-        "http://127.0.0.1:0/volta?app=1", "http://127.0.0.1:65536/volta?app=1", "http://127.0.0.1:9@atacante.test/volta?app=1",
+        "http://127.0.0.1:9/volta",
+        "http://127.0.0.1:9/volta?app=1&x=2",
+        "http://127.0.0.1:9/volta/?app=1",
+        "https://127.0.0.1:9/volta?app=1",
+        "http://localhost:8080/volta?app=1",
+        "http://[::1]:8080/volta?app=1",
+        "http://127.0.0.1:0/volta?app=1",
+        "http://127.0.0.1:65536/volta?app=1",
+        "http://127.0.0.1:9@atacante.test/volta?app=1",
     ):
         response = await portal.get(authorize_url(ip, redirect_uri=usado))
         assert response.status == 400 and "Location" not in response.headers, usado
@@ -218,10 +253,14 @@ async def test_without_scope_the_request_is_for_every_allowed_scope(portal, sell
 async def test_ten_authorisations_in_ten_minutes_then_temporarily_unavailable(portal, seller, app):
     for _ in range(10):
         url = authorize_url(app)
-        response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
+        response = await portal.submit(
+            "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
+        )
         assert "code" in callback(response)
     url = authorize_url(app)
-    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
+    response = await portal.submit(
+        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
+    )
     assert callback(response)["error"] == "temporarily_unavailable"
 
 
@@ -232,7 +271,9 @@ async def test_a_staff_session_does_not_consent(portal, owner, app):
 
 async def test_the_linked_account_takes_the_store_name_under_the_app_integrator(portal, seller, app, oauth, integrator):
     url = authorize_url(app)
-    response = await portal.submit("/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url)
+    response = await portal.submit(
+        "/oauth/autorizar", dict(parse_qs(urlsplit(url).query), decisao="autorizar"), token_from=url
+    )
     assert "code" in callback(response)
     from graphql_api.conta.models import Conta
 

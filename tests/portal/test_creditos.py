@@ -5,9 +5,9 @@ plan link, package purchase and the purchases with their state."""
 import re
 
 from graphql_api.core.transactions import transaction
+from graphql_api.creditos import planos
 from graphql_api.creditos import service as creditos
 from graphql_api.integrador.models import Integrador
-from graphql_api.creditos import planos
 
 
 async def gastar(integrador_id: str, geracao_id: str, valor: int) -> None:
@@ -25,18 +25,20 @@ async def test_the_page_shows_balance_usage_ledger_and_purchases(portal, owner):
     assert "<dt>Do plano</dt><dd>380" in page and "<dt>De pacotes</dt><dd>1.000" in page
     assert "24% <span>da cota do mês usados" in page and 'href="/plano"' in page
     # the chart: server-side SVG with a title and description, bars, the cumulative line, the quota
-    svg = page[page.index("<svg"):page.index("</svg>")]
-    assert 'role="img"' in svg and "<title id=\"grafico-titulo\">" in svg and "<desc id=\"grafico-desc\">" in svg
-    assert "<rect" in svg and "<polyline" in svg and 'stroke-dasharray' in svg and "cota 500" in svg
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    assert 'role="img"' in svg and '<title id="grafico-titulo">' in svg and '<desc id="grafico-desc">' in svg
+    assert "<rect" in svg and "<polyline" in svg and "stroke-dasharray" in svg and "cota 500" in svg
     assert "120 créditos até hoje" in svg
-    assert "<script" not in svg and "http" not in svg.replace("http://www.w3.org/2000/svg", "")  # nothing from elsewhere
+    assert "<script" not in svg and "http" not in svg.replace(
+        "http://www.w3.org/2000/svg", ""
+    )  # nothing from elsewhere
     # the table fallback holds the same figures
     assert re.search(r"<td>\d\d/\d\d/\d{4}</td><td>120</td><td>120</td>", page)
     # the ledger with its pools and the balance after each entry
     assert "Créditos do plano" in page and "Cobrança" in page and "ger_portal1" in page
     # filtered by kind: only charges
     filtered = await portal.page("/creditos?tipo=captura")
-    ledger = filtered[filtered.index("t-movimentos"):]
+    ledger = filtered[filtered.index("t-movimentos") :]
     assert "Cobrança" in ledger and "Créditos do plano</strong>" not in ledger
     assert '<option value="captura" selected>' in filtered
     # a bad filter is said on the page
@@ -47,5 +49,5 @@ async def test_the_page_shows_balance_usage_ledger_and_purchases(portal, owner):
     response = await portal.submit("/extrato/comprar", {"pacote": "pacote_500"}, token_from="/creditos")
     assert response.status == 303 and "/checkout/rec_" in response.headers["Location"]
     page = await portal.page("/creditos")
-    compras = page[page.index("t-compras"):page.index("t-movimentos")]
+    compras = page[page.index("t-compras") : page.index("t-movimentos")]
     assert "rec_" in compras and "500" in compras and "R$ 49,00" in compras

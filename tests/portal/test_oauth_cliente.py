@@ -37,9 +37,14 @@ async def test_authlib_client_runs_the_whole_flow(client, portal, oauth, integra
         code_challenge_method="S256",
         token_endpoint_auth_method="client_secret_basic" if app.client_secret else "none",
     ) as integrador:
-        meta = (await integrador.request("GET", f"{base}/.well-known/oauth-authorization-server", withhold_token=True)).json()
+        meta = (
+            await integrador.request("GET", f"{base}/.well-known/oauth-authorization-server", withhold_token=True)
+        ).json()
         # The metadata names the service's public address; this test server listens elsewhere.
-        meta |= {k: base + urlsplit(meta[k]).path for k in ("authorization_endpoint", "token_endpoint", "revocation_endpoint")}
+        meta |= {
+            k: base + urlsplit(meta[k]).path
+            for k in ("authorization_endpoint", "token_endpoint", "revocation_endpoint")
+        }
         verifier = generate_token(64)
         url, state = integrador.create_authorization_url(meta["authorization_endpoint"], code_verifier=verifier)
         volta = await consent_in_browser(portal, url)
@@ -48,7 +53,9 @@ async def test_authlib_client_runs_the_whole_flow(client, portal, oauth, integra
         token = await integrador.fetch_token(
             meta["token_endpoint"], authorization_response=volta, code_verifier=verifier, state=state
         )
-        assert token["access_token"].startswith("oat_test_") and token["scope"] == "contas:ler produtos:ler geracoes:ler"
+        assert (
+            token["access_token"].startswith("oat_test_") and token["scope"] == "contas:ler produtos:ler geracoes:ler"
+        )
         conta = await integrador.get(f"{base}/v1/contas/{token['conta_id']}")
         assert conta.status_code == 200 and conta.json()["data"]["nome"] == "Loja do Fluxo"
 
@@ -84,7 +91,10 @@ async def test_a_native_production_app_runs_the_flow_with_its_own_redirect(
     await portal.seller_signup(nome="Loja do Celular")
     redirect_uri = usado.format(porta=49152 + secrets.randbelow(16000))
     async with AsyncOAuth2Client(
-        client_id=app.client_id, redirect_uri=redirect_uri, scope="contas:ler", code_challenge_method="S256",
+        client_id=app.client_id,
+        redirect_uri=redirect_uri,
+        scope="contas:ler",
+        code_challenge_method="S256",
         token_endpoint_auth_method="none",
     ) as aplicativo:
         verifier = generate_token(64)
@@ -106,15 +116,21 @@ async def test_the_token_step_needs_the_port_the_authorisation_used(client, port
     app = await oauth.app(integrator, tipo="publico", redirect_uri="http://127.0.0.1/oauth/volta")
     await portal.seller_signup()
     async with AsyncOAuth2Client(
-        client_id=app.client_id, redirect_uri="http://127.0.0.1:50001/oauth/volta", scope="contas:ler",
-        code_challenge_method="S256", token_endpoint_auth_method="none",
+        client_id=app.client_id,
+        redirect_uri="http://127.0.0.1:50001/oauth/volta",
+        scope="contas:ler",
+        code_challenge_method="S256",
+        token_endpoint_auth_method="none",
     ) as aplicativo:
         verifier = generate_token(64)
         url, state = aplicativo.create_authorization_url(f"{base}/oauth/autorizar", code_verifier=verifier)
         volta = await consent_in_browser(portal, url)
         with pytest.raises(OAuthError) as refused:
             await aplicativo.fetch_token(
-                f"{base}/oauth/token", authorization_response=volta, code_verifier=verifier, state=state,
+                f"{base}/oauth/token",
+                authorization_response=volta,
+                code_verifier=verifier,
+                state=state,
                 redirect_uri="http://127.0.0.1:50002/oauth/volta",
             )
         assert refused.value.error == "invalid_grant" and "redirect_uri" in refused.value.description

@@ -159,7 +159,9 @@ async def test_an_unknown_address_answers_a_page_in_the_layout_and_a_known_one_k
     assert response.status == 404
     page = await response.text()
     assert '<html lang="pt-BR">' in page and "<title>Página não encontrada · Vitrine</title>" in page
-    assert "<h1>Página não encontrada</h1>" in page and 'aria-label="Seções do portal"' in page  # signed in: the portal's layout
+    assert (
+        "<h1>Página não encontrada</h1>" in page and 'aria-label="Seções do portal"' in page
+    )  # signed in: the portal's layout
     assert "/nada-por-aqui" in page
     # a seller's address gets the sellers' layout, a visitor the sign-in one
     seller = await client.get("/vendedor/nada", allow_redirects=False)

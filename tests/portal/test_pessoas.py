@@ -1,13 +1,15 @@
 """People: sign-up, password reset by e-mail, invites, roles and the outbox's password links."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from graphql_api.chave.models import ChaveApi
 from graphql_api.email.models import Email
 from graphql_api.integrador.models import Integrador
 from graphql_api.usuario.models import LinkSenha, Sessao, Usuario
 from tests.factories import eventually
-from tests.portal.conftest import Pessoa, join as _join, link_in_outbox as _link_in_outbox
+from tests.portal.conftest import Pessoa
+from tests.portal.conftest import join as _join
+from tests.portal.conftest import link_in_outbox as _link_in_outbox
 
 
 async def test_sign_up_creates_the_integrator_and_its_owner_without_a_hidden_key(portal):
@@ -25,9 +27,16 @@ async def test_sign_up_creates_the_integrator_and_its_owner_without_a_hidden_key
 
 
 async def test_sign_up_errors_are_shown_beside_each_field(portal, new_portal):
-    response = await portal.submit("/cadastro", {
-        "empresa": "", "emailAlertas": "não-é-email", "nome": "Ana", "email": "ana@x.test", "senha": "curta",
-    })
+    response = await portal.submit(
+        "/cadastro",
+        {
+            "empresa": "",
+            "emailAlertas": "não-é-email",
+            "nome": "Ana",
+            "email": "ana@x.test",
+            "senha": "curta",
+        },
+    )
     assert response.status == 422
     page = await response.text()
     assert 'id="erro-empresa"' in page and "Campo obrigatório." in page
@@ -37,9 +46,16 @@ async def test_sign_up_errors_are_shown_beside_each_field(portal, new_portal):
     # the same e-mail twice
     first = await new_portal()
     taken = await first.signup()
-    response = await portal.submit("/cadastro", {
-        "empresa": "Outra", "emailAlertas": "a@b.test", "nome": "B", "email": taken.email, "senha": "senha-comprida-ok",
-    })
+    response = await portal.submit(
+        "/cadastro",
+        {
+            "empresa": "Outra",
+            "emailAlertas": "a@b.test",
+            "nome": "B",
+            "email": taken.email,
+            "senha": "senha-comprida-ok",
+        },
+    )
     assert response.status == 422
     assert "Já existe uma pessoa com este e-mail" in await response.text()
 
@@ -71,7 +87,9 @@ async def test_password_reset_link_is_single_use_and_ends_every_session(client, 
     # the link works once
     response = await portal.get(link)
     assert response.status == 410 and "Link expirado ou já usado" in await response.text()
-    response = await portal.submit("/senha/definir", {"token": token, "senha": "mais uma senha longa"}, token_from="/visao-geral")
+    response = await portal.submit(
+        "/senha/definir", {"token": token, "senha": "mais uma senha longa"}, token_from="/visao-geral"
+    )
     assert response.status == 422 and "expirou ou já foi usado" in await response.text()
 
 
@@ -81,11 +99,13 @@ async def test_password_reset_link_expires(portal, owner):
     link = await _link_in_outbox(owner.email)
     usuario = await Usuario.get(email=owner.email)
     await LinkSenha.filter(usado_em__isnull=True, usuario_id=usuario.id).update(
-        expira_em=datetime.now(timezone.utc) - timedelta(seconds=1)
+        expira_em=datetime.now(UTC) - timedelta(seconds=1)
     )
     assert (await portal.get(link)).status == 410
     token = link.split("=", 1)[1]
-    response = await portal.submit("/senha/definir", {"token": token, "senha": "senha nova e longa"}, token_from="/entrar")
+    response = await portal.submit(
+        "/senha/definir", {"token": token, "senha": "senha nova e longa"}, token_from="/entrar"
+    )
     assert response.status == 422
     assert (await portal.signin(owner)).status == 303  # the old password still holds
 
@@ -105,7 +125,9 @@ async def test_reset_links_are_limited_per_hour(portal, owner):
 
 async def test_invited_people_choose_their_password_and_get_their_role(portal, new_portal, owner):
     # the owner invites a developer
-    response = await portal.submit("/equipe", {"nome": "Dev Davi", "email": "davi@integradora.test", "papel": "desenvolvedor"})
+    response = await portal.submit(
+        "/equipe", {"nome": "Dev Davi", "email": "davi@integradora.test", "papel": "desenvolvedor"}
+    )
     assert response.status == 303 and response.headers["Location"] == "/equipe?aviso=convite_enviado"
     page = await portal.page("/equipe")
     assert "Dev Davi" in page and "convite pendente" in page
@@ -113,7 +135,9 @@ async def test_invited_people_choose_their_password_and_get_their_role(portal, n
     link = await _link_in_outbox("davi@integradora.test")
     davi = await new_portal()
     assert "Bem-vindo(a), Dev Davi" in await davi.page(link)
-    response = await davi.submit("/senha/definir", {"token": link.split("=", 1)[1], "senha": "senha do davi longa"}, token_from=link)
+    response = await davi.submit(
+        "/senha/definir", {"token": link.split("=", 1)[1], "senha": "senha do davi longa"}, token_from=link
+    )
     assert response.status == 303
     assert (await davi.signin(Pessoa("davi@integradora.test", "senha do davi longa"))).status == 303
     # a developer works with keys and calls, not with the team
@@ -168,5 +192,7 @@ async def test_password_links_in_the_outbox_need_an_owner_who_typed_the_password
     # the owner sees it only after typing the password again
     page = await portal.page(f"/emails/{email.id}")
     assert "Confirme a sua senha" in page and "/senha/definir?token=" not in page
-    await portal.submit("/reautenticar", {"senha": owner.senha, "proximo": f"/emails/{email.id}"}, token_from="/reautenticar")
+    await portal.submit(
+        "/reautenticar", {"senha": owner.senha, "proximo": f"/emails/{email.id}"}, token_from="/reautenticar"
+    )
     assert "/senha/definir?token=" in await portal.page(f"/emails/{email.id}")

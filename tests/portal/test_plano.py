@@ -13,7 +13,7 @@ async def test_owner_changes_the_plan_of_teste(portal, owner):
     response = await portal.submit("/plano", {"plano": "profissional"})
     assert response.status == 303 and response.headers["Location"] == "/plano?aviso=plano_alterado"
     page = await portal.page("/plano?aviso=plano_alterado")
-    assert "Plano alterado" in page and "<p class=\"big\">Profissional" in page
+    assert "Plano alterado" in page and '<p class="big">Profissional' in page
     assert "Saldo: 2.000 do plano + 1.000 de pacotes = 3.000 disponíveis" in page
     assert "0 de 2.000 créditos do plano usados" in page
     # a downgrade: scheduled, shown, and cancelled
@@ -46,4 +46,4 @@ async def test_a_production_change_asks_for_the_password(portal, owner):
     response = await portal.submit("/plano", {"plano": "essencial"}, token_from="/plano")
     assert response.headers["Location"] == "/plano?aviso=plano_alterado"
     page = await portal.page("/plano")
-    assert "<p class=\"big\">Essencial" in page and "Saldo: 500 do plano + 0 de pacotes = 500 disponíveis" in page
+    assert '<p class="big">Essencial' in page and "Saldo: 500 do plano + 0 de pacotes = 500 disponíveis" in page

@@ -1,7 +1,7 @@
 """Session and CSRF rules of the portal: fixation, tokens, logout, re-authentication, sign-in
 rate limit, cookie flags and security headers."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,9 +11,8 @@ from graphql_api.integrador.models import Integrador
 from graphql_api.usuario import autenticacao, senhas
 from graphql_api.usuario.models import Sessao, Usuario
 from portal.web import ANON_COOKIE, SELLER_COOKIE, SESSION_COOKIE
-from vitrine.keys import RUNTIME
 from tests.factories import raw_http
-from tests.portal.conftest import Browser
+from vitrine.keys import RUNTIME
 
 
 async def test_the_session_id_changes_at_sign_in_and_the_old_one_dies(portal, new_portal, owner):
@@ -59,7 +58,9 @@ async def test_state_changing_requests_without_a_valid_csrf_token_are_refused(po
     # a token that is not even ASCII, in the form or in htmx's header
     response = await portal.client.post("/chaves", data={"nome": "x", "csrf": "ç" * 64}, allow_redirects=False)
     assert response.status == 403
-    response = await portal.client.post("/chaves", data={"nome": "x"}, headers={"X-CSRF-Token": "ç"}, allow_redirects=False)
+    response = await portal.client.post(
+        "/chaves", data={"nome": "x"}, headers={"X-CSRF-Token": "ç"}, allow_redirects=False
+    )
     assert response.status == 403
     # the token of an earlier session
     stale = await portal.csrf("/visao-geral")
@@ -104,12 +105,16 @@ async def test_a_live_key_needs_the_password_again_and_then_production_access(po
     assert response.status == 303
     assert response.headers["Location"].startswith("/reautenticar?proximo=")
     # a wrong password is shown beside the field
-    response = await portal.submit("/reautenticar", {"senha": "errada-errada", "proximo": "/chaves"}, token_from="/reautenticar")
+    response = await portal.submit(
+        "/reautenticar", {"senha": "errada-errada", "proximo": "/chaves"}, token_from="/reautenticar"
+    )
     assert response.status == 422
     page = await response.text()
     assert "Senha incorreta." in page and 'aria-invalid="true"' in page
     # the right one opens 5 minutes
-    response = await portal.submit("/reautenticar", {"senha": owner.senha, "proximo": "/chaves"}, token_from="/reautenticar")
+    response = await portal.submit(
+        "/reautenticar", {"senha": owner.senha, "proximo": "/chaves"}, token_from="/reautenticar"
+    )
     assert response.status == 303 and response.headers["Location"].startswith("/chaves")
     # then the one live-key rule speaks: no production access yet
     response = await portal.submit("/chaves", {"nome": "produção"})
@@ -119,7 +124,9 @@ async def test_a_live_key_needs_the_password_again_and_then_production_access(po
     assert await ChaveApi.filter(ambiente="producao", nome="produção").count() == 0
     # released, but the current contract not accepted yet: the page says which
     usuario = await Usuario.get(email=owner.email)
-    await Integrador.filter(id=usuario.integrador_id).update(producao_situacao="liberada", producao_liberacao="automatica")
+    await Integrador.filter(id=usuario.integrador_id).update(
+        producao_situacao="liberada", producao_liberacao="automatica"
+    )
     response = await portal.submit("/chaves", {"nome": "produção"})
     assert response.status == 409 and "contrato" in await response.text()
     await contrato.aceitar(usuario.integrador_id, (await contrato.vigente()).versao, por="Dona Ana")
@@ -131,7 +138,7 @@ async def test_re_authentication_lasts_five_minutes(portal, owner):
     await portal.switch("producao")
     await portal.submit("/reautenticar", {"senha": owner.senha, "proximo": "/chaves"}, token_from="/reautenticar")
     await Sessao.filter(id=senhas.token_hash(portal.session)).update(
-        reautenticado_em=datetime.now(timezone.utc) - timedelta(minutes=6)
+        reautenticado_em=datetime.now(UTC) - timedelta(minutes=6)
     )
     response = await portal.submit("/chaves", {"nome": "tarde demais"})
     assert response.status == 303 and response.headers["Location"].startswith("/reautenticar")
@@ -176,9 +183,16 @@ async def test_unknown_and_known_e_mails_get_the_same_answer(portal, owner):
 
 
 async def test_cookie_flags_and_security_headers(client, portal):
-    response = await portal.submit("/cadastro", {
-        "empresa": "Flags", "emailAlertas": "a@flags.test", "nome": "F", "email": "f@flags.test", "senha": "senha-com-flags",
-    })
+    response = await portal.submit(
+        "/cadastro",
+        {
+            "empresa": "Flags",
+            "emailAlertas": "a@flags.test",
+            "nome": "F",
+            "email": "f@flags.test",
+            "senha": "senha-com-flags",
+        },
+    )
     cookie = response.cookies[SESSION_COOKIE]
     assert cookie["httponly"] is True and cookie["samesite"] == "Lax" and cookie["path"] == "/"
     assert not cookie["secure"]  # served over http in this test
@@ -192,15 +206,23 @@ async def test_the_cookie_is_secure_when_served_over_https(client, portal):
     token = await portal.csrf("/cadastro")
     # given the service published at an https address (this test's own app instance)
     client.app[RUNTIME].settings.public_url = "https://portal.test"
-    response = await client.post("/cadastro", allow_redirects=False, data={
-        "csrf": token, "empresa": "Segura", "emailAlertas": "a@segura.test", "nome": "S", "email": "s@segura.test",
-        "senha": "senha-segura-https",
-    })
+    response = await client.post(
+        "/cadastro",
+        allow_redirects=False,
+        data={
+            "csrf": token,
+            "empresa": "Segura",
+            "emailAlertas": "a@segura.test",
+            "nome": "S",
+            "email": "s@segura.test",
+            "senha": "senha-segura-https",
+        },
+    )
     assert response.cookies[SESSION_COOKIE]["secure"] is True
 
 
 async def test_an_expired_session_sends_to_sign_in(portal, owner):
-    await Sessao.filter(id=senhas.token_hash(portal.session)).update(expira_em=datetime.now(timezone.utc) - timedelta(seconds=1))
+    await Sessao.filter(id=senhas.token_hash(portal.session)).update(expira_em=datetime.now(UTC) - timedelta(seconds=1))
     response = await portal.get("/chaves")
     assert response.status == 303 and response.headers["Location"] == "/entrar?proximo=/chaves"
 

@@ -226,14 +226,20 @@ async def test_proximo_of_the_consent_page_survives_sign_up(new_portal):
     assert hidden_proximo(cadastro) == CONSENT
     # a mistake in the form keeps proximo
     response = await browser.submit(
-        "/vendedor/cadastro", {"nome": "Loja", "email": "x", "senha": "uma senha bem longa", "proximo": CONSENT},
+        "/vendedor/cadastro",
+        {"nome": "Loja", "email": "x", "senha": "uma senha bem longa", "proximo": CONSENT},
         token_from=cadastro_url,
     )
     assert response.status == 422 and hidden_proximo(await response.text()) == CONSENT
     # and the sign-up goes back to the consent request exactly as it was, signed in
     response = await browser.submit(
         "/vendedor/cadastro",
-        {"nome": "Loja", "email": f"consent-{id(browser)}@loja.test", "senha": "uma senha bem longa", "proximo": CONSENT},
+        {
+            "nome": "Loja",
+            "email": f"consent-{id(browser)}@loja.test",
+            "senha": "uma senha bem longa",
+            "proximo": CONSENT,
+        },
         token_from=cadastro_url,
     )
     assert response.status == 303 and response.headers["Location"] == CONSENT
@@ -251,7 +257,10 @@ async def test_proximo_of_the_consent_page_survives_sign_in(portal):
 async def test_only_local_paths_are_followed(portal, new_portal):
     vendedor = await portal.seller_signup()
     for proximo in (
-        "https://evil.example/roubo", "//evil.example/roubo", "/\\evil.example", "javascript:alert(1)",
+        "https://evil.example/roubo",
+        "//evil.example/roubo",
+        "/\\evil.example",
+        "javascript:alert(1)",
         "/vendedor/apps\r\nSet-Cookie: x=1",
     ):
         await portal.seller_signout()
@@ -435,7 +444,7 @@ async def test_connected_apps_are_listed_and_revoked(portal, new_portal, factory
     assert "Pedir galerias" not in page  # a permission not given is not shown
     assert re.search(r"\d{2}/\d{2}/\d{4} \d{2}:\d{2}:\d{2}", page)
     assert f'action="/vendedor/apps/{app.client_id}/revogar"' in page
-    assert "Revogar<span class=\"sr-only\"> Anúncios Turbo</span>" in page
+    assert 'Revogar<span class="sr-only"> Anúncios Turbo</span>' in page
     assert "Nenhum app conectado" not in page
     # a revocation without the form's token does nothing
     response = await portal.client.post(f"/vendedor/apps/{app.client_id}/revogar", allow_redirects=False)

@@ -47,16 +47,20 @@ def draw_bottle(size: tuple[int, int], backdrop, body, shift: float, tilt: float
         shade = 0.45 + 0.55 * math.sin(math.pi * t) ** 0.7
         colour = tuple(min(255, int(c * shade + 60 * max(0.0, 1 - abs(t - 0.3) * 8))) for c in body)
         draw.line([(left + i, top + bw * 0.18), (left + i, top + bh)], fill=colour + (255,))
-    draw.rounded_rectangle([left, top + bh - bw * 0.12, left + bw, top + bh + bw * 0.05],
-                           radius=bw * 0.08, fill=tuple(int(c * 0.6) for c in body) + (255,))
+    draw.rounded_rectangle(
+        [left, top + bh - bw * 0.12, left + bw, top + bh + bw * 0.05],
+        radius=bw * 0.08,
+        fill=tuple(int(c * 0.6) for c in body) + (255,),
+    )
     cap = [left + bw * 0.12, top - bw * 0.2, left + bw * 0.88, top + bw * 0.22]
     draw.rounded_rectangle(cap, radius=bw * 0.1, fill=(70, 72, 76, 255))
-    draw.rectangle([left + bw * 0.2, top + bh * 0.42, left + bw * 0.8, top + bh * 0.58],
-                   fill=(245, 245, 240, 255))
+    draw.rectangle([left + bw * 0.2, top + bh * 0.42, left + bw * 0.8, top + bh * 0.58], fill=(245, 245, 240, 255))
     layer = layer.rotate(tilt, resample=Image.BICUBIC, center=(cx, cy))
     base = _wood(size) if backdrop is None else Image.new("RGB", size, backdrop)
     shadow = Image.new("L", size, 0)
-    ImageDraw.Draw(shadow).ellipse([left - bw * 0.1, top + bh - bw * 0.02, left + bw * 1.3, top + bh + bw * 0.16], fill=110)
+    ImageDraw.Draw(shadow).ellipse(
+        [left - bw * 0.1, top + bh - bw * 0.02, left + bw * 1.3, top + bh + bw * 0.16], fill=110
+    )
     shadow = shadow.filter(ImageFilter.GaussianBlur(width / 120))
     base.paste((120, 120, 120), mask=shadow)
     base.paste(layer, mask=layer.getchannel("A"))
@@ -79,41 +83,55 @@ def _validated(dados: dict) -> dict:
 
 
 def rich_ficha() -> dict:
-    return _validated({
-        "nome": "Garrafa Térmica Aço Inox Aurora 750 ml",
-        "descricao": "Garrafa térmica de parede dupla a vácuo que mantém bebidas quentes por 12 horas e geladas por 24 horas. Tampa rosqueável antivazamento.",
-        "marca": "Casa Boa",
-        "modelo": "AUR-750",
-        "categoria": {"nome": "Garrafas térmicas"},
-        "atributos": [
-            {"nome": "Capacidade", "valor": "750 ml"},
-            {"nome": "Material", "valor": "Aço inoxidável 304"},
-            {"nome": "Conservação", "valor": "Quente por 12 h, gelado por 24 h"},
-            {"nome": "Cor", "valor": "Azul-petróleo"},
-            {"nome": "Livre de BPA", "valor": "Sim"},
-            {"nome": "Lava-louças", "valor": "Só a tampa"},
-        ],
-        "dimensoes": {"largura": 7.5, "altura": 27, "profundidade": 7.5, "unidade": "cm",
-                      "pesoLiquido": 380, "unidadePeso": "g"},
-        "composicaoOferta": [
-            {"item": "Garrafa térmica Aurora", "quantidade": 1},
-            {"item": "Tampa extra com alça", "quantidade": 1},
-            {"item": "Escova de limpeza", "quantidade": 1},
-            {"item": "Adesivos decorativos", "quantidade": 4},
-        ],
-        "garantia": "12 meses contra defeitos de fabricação",
-        "avaliacoes": [
-            {"nota": 5, "texto": "Mantém o café quente o dia inteiro. Ótima qualidade!", "data": "2025-03-02"},
-            {"nota": 4, "texto": "Muito boa, só achei a tampa um pouco dura no começo.", "data": "2025-02-11"},
-            {"nota": 5, "texto": "Linda e não vaza na mochila.", "data": "2025-01-20"},
-        ],
-        "perguntas": [
-            {"pergunta": "Pode ir ao micro-ondas?", "resposta": "Não: é de aço inox. Aqueça a bebida antes de colocar."},
-            {"pergunta": "Serve para bebidas gaseificadas?", "resposta": "Não recomendamos, a pressão pode forçar a tampa."},
-            {"pergunta": "A tampa extra vem junto?", "resposta": "Sim, a tampa com alça acompanha o produto."},
-        ],
-        "provaSocial": {"totalAvaliacoes": 1287, "notaMedia": 4.8, "vendidos": 5400},
-    })
+    return _validated(
+        {
+            "nome": "Garrafa Térmica Aço Inox Aurora 750 ml",
+            "descricao": "Garrafa térmica de parede dupla a vácuo que mantém bebidas quentes por 12 horas e geladas por 24 horas. Tampa rosqueável antivazamento.",
+            "marca": "Casa Boa",
+            "modelo": "AUR-750",
+            "categoria": {"nome": "Garrafas térmicas"},
+            "atributos": [
+                {"nome": "Capacidade", "valor": "750 ml"},
+                {"nome": "Material", "valor": "Aço inoxidável 304"},
+                {"nome": "Conservação", "valor": "Quente por 12 h, gelado por 24 h"},
+                {"nome": "Cor", "valor": "Azul-petróleo"},
+                {"nome": "Livre de BPA", "valor": "Sim"},
+                {"nome": "Lava-louças", "valor": "Só a tampa"},
+            ],
+            "dimensoes": {
+                "largura": 7.5,
+                "altura": 27,
+                "profundidade": 7.5,
+                "unidade": "cm",
+                "pesoLiquido": 380,
+                "unidadePeso": "g",
+            },
+            "composicaoOferta": [
+                {"item": "Garrafa térmica Aurora", "quantidade": 1},
+                {"item": "Tampa extra com alça", "quantidade": 1},
+                {"item": "Escova de limpeza", "quantidade": 1},
+                {"item": "Adesivos decorativos", "quantidade": 4},
+            ],
+            "garantia": "12 meses contra defeitos de fabricação",
+            "avaliacoes": [
+                {"nota": 5, "texto": "Mantém o café quente o dia inteiro. Ótima qualidade!", "data": "2025-03-02"},
+                {"nota": 4, "texto": "Muito boa, só achei a tampa um pouco dura no começo.", "data": "2025-02-11"},
+                {"nota": 5, "texto": "Linda e não vaza na mochila.", "data": "2025-01-20"},
+            ],
+            "perguntas": [
+                {
+                    "pergunta": "Pode ir ao micro-ondas?",
+                    "resposta": "Não: é de aço inox. Aqueça a bebida antes de colocar.",
+                },
+                {
+                    "pergunta": "Serve para bebidas gaseificadas?",
+                    "resposta": "Não recomendamos, a pressão pode forçar a tampa.",
+                },
+                {"pergunta": "A tampa extra vem junto?", "resposta": "Sim, a tampa com alça acompanha o produto."},
+            ],
+            "provaSocial": {"totalAvaliacoes": 1287, "notaMedia": 4.8, "vendidos": 5400},
+        }
+    )
 
 
 def sparse_ficha() -> dict:
@@ -123,20 +141,32 @@ def sparse_ficha() -> dict:
 def extreme_ficha() -> dict:
     """Every text at its limit: the layout must never overflow."""
     long_word = "Superextraordinariamente" * 3
-    return _validated({
-        "nome": ("Garrafa Térmica Ação Ímpar Ção " * 10)[:200],
-        "descricao": ("Descrição longa com acentuação — ÁÉÍÓÚ ÂÊÔ ÃÕ Ç. " * 120)[:5000],
-        "marca": "M" * 100,
-        "modelo": "W" * 100,
-        "atributos": [{"nome": f"Atributo {i} " + "N" * 80, "valor": ((long_word + " valor ") * 10)[:500]}
-                      for i in range(100)],
-        "dimensoes": {"largura": 999999.99, "altura": 1000000, "profundidade": 0.001,
-                      "unidade": "mm", "pesoLiquido": 1000000, "pesoBruto": 1000000, "unidadePeso": "kg"},
-        "composicaoOferta": [{"item": ("Item com nome muito comprido " * 10)[:200], "quantidade": 10000}
-                             for _ in range(50)],
-        "garantia": ("Garantia estendida de fábrica com cobertura total " * 12)[:500],
-        "avaliacoes": [{"nota": 1 + i % 5, "texto": ("Avaliação enorme " * 150)[:2000]} for i in range(50)],
-        "perguntas": [{"pergunta": ("Pergunta " * 60)[:500], "resposta": ("Resposta " * 250)[:2000]}
-                      for _ in range(50)],
-        "provaSocial": {"totalAvaliacoes": 2_000_000_000, "notaMedia": 5, "vendidos": 9_999_999_999},
-    })
+    return _validated(
+        {
+            "nome": ("Garrafa Térmica Ação Ímpar Ção " * 10)[:200],
+            "descricao": ("Descrição longa com acentuação — ÁÉÍÓÚ ÂÊÔ ÃÕ Ç. " * 120)[:5000],
+            "marca": "M" * 100,
+            "modelo": "W" * 100,
+            "atributos": [
+                {"nome": f"Atributo {i} " + "N" * 80, "valor": ((long_word + " valor ") * 10)[:500]} for i in range(100)
+            ],
+            "dimensoes": {
+                "largura": 999999.99,
+                "altura": 1000000,
+                "profundidade": 0.001,
+                "unidade": "mm",
+                "pesoLiquido": 1000000,
+                "pesoBruto": 1000000,
+                "unidadePeso": "kg",
+            },
+            "composicaoOferta": [
+                {"item": ("Item com nome muito comprido " * 10)[:200], "quantidade": 10000} for _ in range(50)
+            ],
+            "garantia": ("Garantia estendida de fábrica com cobertura total " * 12)[:500],
+            "avaliacoes": [{"nota": 1 + i % 5, "texto": ("Avaliação enorme " * 150)[:2000]} for i in range(50)],
+            "perguntas": [
+                {"pergunta": ("Pergunta " * 60)[:500], "resposta": ("Resposta " * 250)[:2000]} for _ in range(50)
+            ],
+            "provaSocial": {"totalAvaliacoes": 2_000_000_000, "notaMedia": 5, "vendidos": 9_999_999_999},
+        }
+    )

@@ -26,14 +26,18 @@ def test_request_errors_name_each_operation_field():
     assert _fields({}) == {"operacoes": "obrigatorio"}
     assert _fields({"operacoes": []}) == {"operacoes": "muito_curto"}
     assert _fields({"operacoes": [{"tipo": "ajuste"}] * 11}) == {"operacoes": "muito_longo"}
-    assert _fields({"operacoes": [
-        {"tipo": "girar"},
-        {"formato": "quadrado_1200"},
-        {"tipo": "enquadrar", "formato": "quadrado_999", "margem": 50},
-        {"tipo": "ajuste", "brilho": "10", "contraste": 101},
-        {"tipo": "texto", "texto": "", "cor": "azul", "negrito": True},
-        {"tipo": "selo", "texto": "x" * 25, "posicao": "meio"},
-    ]}) == {
+    assert _fields(
+        {
+            "operacoes": [
+                {"tipo": "girar"},
+                {"formato": "quadrado_1200"},
+                {"tipo": "enquadrar", "formato": "quadrado_999", "margem": 50},
+                {"tipo": "ajuste", "brilho": "10", "contraste": 101},
+                {"tipo": "texto", "texto": "", "cor": "azul", "negrito": True},
+                {"tipo": "selo", "texto": "x" * 25, "posicao": "meio"},
+            ]
+        }
+    ) == {
         "operacoes[0].tipo": "valor_invalido",
         "operacoes[1].tipo": "obrigatorio",
         "operacoes[2].formato": "valor_invalido",
@@ -85,7 +89,9 @@ def test_white_background_keys_a_uniform_backdrop(fotos, tmp_path):
     assert result.notes == []
 
 
-@pytest.mark.parametrize("operacao", [{"tipo": "fundo_branco"}, {"tipo": "enquadrar", "formato": "quadrado_1000", "modo": "produto"}])
+@pytest.mark.parametrize(
+    "operacao", [{"tipo": "fundo_branco"}, {"tipo": "enquadrar", "formato": "quadrado_1000", "modo": "produto"}]
+)
 def test_an_inseparable_product_keeps_its_backdrop_and_says_so(operacao, tmp_path):
     foto = foto_de(cenario("inseparavel", 800), tmp_path)  # no algorithm tells this box from its table
     result = apply_edits(foto.path, parse_edicao({"operacoes": [operacao]}), "producao", tmp_path / "out.jpg")
@@ -118,7 +124,9 @@ def test_white_background_cuts_the_product_out_of_any_backdrop(nome, tmp_path, v
 def test_framing_on_the_product_centres_its_mask_with_the_margin(tmp_path, verdade):
     c = cenario("pequeno_descentrado", 800)  # small and off-centre, its photo's shadow beside it
     verdade(c)
-    pedido = parse_edicao({"operacoes": [{"tipo": "enquadrar", "formato": "quadrado_1000", "modo": "produto", "margem": 10}]})
+    pedido = parse_edicao(
+        {"operacoes": [{"tipo": "enquadrar", "formato": "quadrado_1000", "modo": "produto", "margem": 10}]}
+    )
     result = apply_edits(foto_de(c, tmp_path).path, pedido, "producao", tmp_path / "out.jpg")
     with Image.open(result.path) as img:
         darkest = np.asarray(img.convert("RGB")).min(axis=2)
@@ -141,12 +149,20 @@ def test_brightness_and_contrast_move_the_pixels(fotos, tmp_path):
 
 
 def test_text_band_and_badge_stay_inside(fotos, tmp_path):
-    pedido = parse_edicao({"operacoes": [
-        {"tipo": "enquadrar", "formato": "paisagem_1200x628", "modo": "produto"},
-        {"tipo": "texto", "texto": "Frete grátis para todo o Brasil — promoção válida até o domingo, ÇÃO!",
-         "posicao": "topo", "fundo": "#000000"},
-        {"tipo": "selo", "texto": "Lançamento exclusivo", "posicao": "inferior_esquerdo", "cor": "#FF0000"},
-    ]})
+    pedido = parse_edicao(
+        {
+            "operacoes": [
+                {"tipo": "enquadrar", "formato": "paisagem_1200x628", "modo": "produto"},
+                {
+                    "tipo": "texto",
+                    "texto": "Frete grátis para todo o Brasil — promoção válida até o domingo, ÇÃO!",
+                    "posicao": "topo",
+                    "fundo": "#000000",
+                },
+                {"tipo": "selo", "texto": "Lançamento exclusivo", "posicao": "inferior_esquerdo", "cor": "#FF0000"},
+            ]
+        }
+    )
     result = apply_edits(fotos[0].path, pedido, "producao", tmp_path / "out.jpg")
     assert (result.largura, result.altura) == (1200, 628)
     assert len(result.layouts) == 2

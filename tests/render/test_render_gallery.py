@@ -58,7 +58,7 @@ def test_teste_gallery_is_reduced_watermarked_and_complete(rich_gallery_teste):
 def test_watermark_in_teste_and_not_in_producao(fotos, rich_gallery_teste, tmp_path):
     producao = render_gallery(rich_ficha(), fotos, 8, "producao", tmp_path)
     assert [(i.largura, i.altura) for i in producao.imagens] == [(1200, 1200)] * 8
-    for teste_img, prod_img in zip(rich_gallery_teste.imagens, producao.imagens):
+    for teste_img, prod_img in zip(rich_gallery_teste.imagens, producao.imagens, strict=True):
         with Image.open(teste_img.path) as teste, Image.open(prod_img.path) as prod:
             assert prod.size == (1200, 1200)
             inside, outside = watermark_contrast(teste, prod)

@@ -3,7 +3,7 @@
 import pytest
 from PIL import ImageChops
 
-from graphql_api.geracao.render.text import ELLIPSIS, Box, Canvas, layout_text, wrap, font
+from graphql_api.geracao.render.text import ELLIPSIS, Box, Canvas, font, layout_text, wrap
 
 
 def test_short_text_takes_the_largest_size():
@@ -41,8 +41,9 @@ def test_a_word_wider_than_the_box_is_cut_only_as_a_last_resort():
 
 
 def test_max_lines_is_respected():
-    layout = layout_text("um dois três quatro cinco seis sete oito nove dez " * 4, Box(0, 0, 300, 500),
-                         size=(40, 30), max_lines=1)
+    layout = layout_text(
+        "um dois três quatro cinco seis sete oito nove dez " * 4, Box(0, 0, 300, 500), size=(40, 30), max_lines=1
+    )
     assert len(layout.lines) == 1 and layout.truncated
 
 
@@ -67,6 +68,5 @@ def test_empty_text_or_no_room_draws_nothing():
 def test_text_group_uses_one_size_for_every_item():
     canvas = Canvas((1200, 1200))
     boxes = [Box(0, 0, 800, 100), Box(0, 120, 800, 220)]
-    layouts = canvas.text_group([("Curto", boxes[0]), ("Um texto bem mais comprido " * 6, boxes[1])],
-                                size=(60, 14))
+    layouts = canvas.text_group([("Curto", boxes[0]), ("Um texto bem mais comprido " * 6, boxes[1])], size=(60, 14))
     assert layouts[0].size == layouts[1].size < 60

@@ -100,7 +100,7 @@ def test_watermark_on_teste_frames_and_not_on_producao(fotos, tmp_path):
 
 def test_cinepremium_needs_more_photos(fotos, tmp_path):
     with pytest.raises(VideoError) as caught:
-        render_video(rich_ficha(), fotos[:CINEPREMIUM_MIN_FOTOS - 1], "cinepremium", "automatico", "teste", tmp_path)
+        render_video(rich_ficha(), fotos[: CINEPREMIUM_MIN_FOTOS - 1], "cinepremium", "automatico", "teste", tmp_path)
     assert caught.value.codigo == "CINEPREMIUM_FOTOS_INSUFICIENTES"
     assert not list(tmp_path.glob("*.mp4"))
     with pytest.raises(ValueError):
@@ -203,8 +203,10 @@ def test_no_frame_crops_the_product_of_a_busy_photo(nome, mascara, tmp_path, ver
                         assert min(v0, w0) >= 0 and max(v1, w1) <= 1 + 1e-9  # inside the still
                         slack = 1 / min(frame)  # a pixel of the frame
                         assert (
-                            v0 - slack <= produto[0] and w0 - slack <= produto[1]
-                            and produto[2] <= v1 + slack and produto[3] <= w1 + slack
+                            v0 - slack <= produto[0]
+                            and w0 - slack <= produto[1]
+                            and produto[2] <= v1 + slack
+                            and produto[3] <= w1 + slack
                         ), (tipo, frame, titled, motion, t, produto, (v0, w0, v1, w1))
 
 
@@ -221,7 +223,9 @@ def test_a_scene_covers_the_frame_around_its_product_and_a_tall_one_is_cut_out(t
         assert (tuple(corner) == style.BACKDROP_TOP) != scene, (c.nome, corner)
         product = slide.placement.map(ctx.photo(foto).caixa)
         width, height = slide.image.size
-        assert 0 <= product.x0 < product.x1 <= width and 0 <= product.y0 < product.y1 <= height * 0.8  # above the captions
+        assert (
+            0 <= product.x0 < product.x1 <= width and 0 <= product.y0 < product.y1 <= height * 0.8
+        )  # above the captions
 
 
 @pytest.mark.parametrize("motion", MOTIONS)
@@ -236,14 +240,27 @@ def test_ffmpeg_moves_the_camera_as_planned(motion, tmp_path):
     still.save(tmp_path / "still.png")
     moving = camera(motion, keep, 0.12)
     frames = 12
-    media.run(["-i", str(tmp_path / "still.png"), "-vf", moving.zoompan(frames, frame, 30),
-               "-frames:v", str(frames), str(tmp_path / "f%02d.png")])
+    media.run(
+        [
+            "-i",
+            str(tmp_path / "still.png"),
+            "-vf",
+            moving.zoompan(frames, frame, 30),
+            "-frames:v",
+            str(frames),
+            str(tmp_path / "f%02d.png"),
+        ]
+    )
     for number, t in ((1, 0.0), (frames, 1.0)):
         pixels = np.asarray(Image.open(tmp_path / f"f{number:02d}.png").convert("RGB")).astype(int)
         ys, xs = np.nonzero((pixels[..., 0] > 150) & (pixels[..., 1] < 100))
         v0, w0, v1, w1 = moving.window(t)
-        expected = [(keep[0] - v0) / (v1 - v0) * frame[0], (keep[1] - w0) / (w1 - w0) * frame[1],
-                    (keep[2] - v0) / (v1 - v0) * frame[0], (keep[3] - w0) / (w1 - w0) * frame[1]]
+        expected = [
+            (keep[0] - v0) / (v1 - v0) * frame[0],
+            (keep[1] - w0) / (w1 - w0) * frame[1],
+            (keep[2] - v0) / (v1 - v0) * frame[0],
+            (keep[3] - w0) / (w1 - w0) * frame[1],
+        ]
         found = [xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]
         assert np.abs(np.subtract(found, expected)).max() <= 3, (motion, t, found, expected)
         assert xs.min() > 0 and ys.min() > 0 and xs.max() < frame[0] - 1 and ys.max() < frame[1] - 1

@@ -15,7 +15,8 @@ from graphql_api.conferencia import catalog as conferencia_catalog
 from graphql_api.conferencia import regras
 from graphql_api.conferencia.models import Conferencia
 from graphql_api.conferencia.service import dados_do_evento as dados_conferencia
-from graphql_api.creditos.models import Carteira
+from graphql_api.creditos.alertas import dados_cota_alerta, dados_creditos_baixos
+from graphql_api.creditos.models import Assinatura, Carteira
 from graphql_api.evento.amostras import AMOSTRA_TESTE, AMOSTRAS, amostra, exemplo
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 from graphql_api.evento.payloads import DADOS, DadosEvento, envelope
@@ -23,8 +24,6 @@ from graphql_api.geracao.models import Geracao
 from graphql_api.geracao.service import dados_do_evento as dados_geracao
 from graphql_api.oauth.repository import Desvinculo
 from graphql_api.oauth.revogacao import dados_do_evento as dados_desvinculo
-from graphql_api.creditos.alertas import dados_cota_alerta, dados_creditos_baixos
-from graphql_api.creditos.models import Assinatura
 from graphql_api.produto.models import Produto
 
 FATOS = regras.Fatos(

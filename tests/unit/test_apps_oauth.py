@@ -36,7 +36,8 @@ def test_https_addresses_are_accepted_in_both_environments(uri):
 
 
 @pytest.mark.parametrize(
-    "uri", ["http://localhost:8080/retorno", "http://127.0.0.1:3000", "http://localhost:1/cb?x=1", "http://[::1]:8080/cb"]
+    "uri",
+    ["http://localhost:8080/retorno", "http://127.0.0.1:3000", "http://localhost:1/cb?x=1", "http://[::1]:8080/cb"],
 )
 def test_loopback_over_http_in_test_apps(uri):
     for tipo in TipoApp:
@@ -47,7 +48,8 @@ def test_loopback_over_http_in_test_apps(uri):
 def test_localhost_never_in_production(uri):
     for tipo in TipoApp:
         assert problema(uri, PRODUCAO, tipo) == (
-            "url_nao_https", f"Endereço 1 ({uri}): apps de produção só aceitam https://."
+            "url_nao_https",
+            f"Endereço 1 ({uri}): apps de produção só aceitam https://.",
         )
 
 
@@ -152,7 +154,12 @@ def test_one_to_five_addresses_each_problem_numbered_and_duplicates_named():
         ("muito_longo", "No máximo 5 endereços de retorno por app; foram 6.")
     ]
     found = problemas_redirect_uris(
-        ["https://a.exemplo.com/cb", "http://b.exemplo.com/cb", "https://a.exemplo.com/cb", "https://a.exemplo.com/cb/"],
+        [
+            "https://a.exemplo.com/cb",
+            "http://b.exemplo.com/cb",
+            "https://a.exemplo.com/cb",
+            "https://a.exemplo.com/cb/",
+        ],
         TESTE,
     )
     assert [(f.codigo, f.mensagem.split(":")[0]) for f in found] == [
@@ -194,7 +201,9 @@ def test_an_app_is_read_with_scopes_in_the_catalogue_order_once_each():
 
 
 def test_every_problem_of_an_app_is_reported_at_once():
-    found = fields(NovoApp, valid(nome="", tipo="secreto", escopos=[], redirectUris=["http://x.com", "https://a.com#b"]))
+    found = fields(
+        NovoApp, valid(nome="", tipo="secreto", escopos=[], redirectUris=["http://x.com", "https://a.com#b"])
+    )
     assert set(found) == {"nome", "tipo", "escopos", "redirectUris"}
     assert len(found["redirectUris"]) == 2
     assert found["escopos"] == ["Escolha pelo menos um escopo."]
@@ -212,9 +221,10 @@ def test_an_edit_changes_only_what_it_names_and_never_the_type():
     edicao = ler(EdicaoApp, {"nome": "Novo nome"}, PRODUCAO)
     assert (edicao.nome, edicao.redirectUris, edicao.escopos) == ("Novo nome", None, None)
     assert "tipo" in fields(EdicaoApp, {"tipo": "publico"})
-    assert "apps de produção só aceitam https://" in fields(
-        EdicaoApp, {"redirectUris": ["http://localhost:8080/cb"]}, PRODUCAO
-    )["redirectUris"][0]
+    assert (
+        "apps de produção só aceitam https://"
+        in fields(EdicaoApp, {"redirectUris": ["http://localhost:8080/cb"]}, PRODUCAO)["redirectUris"][0]
+    )
 
 
 def test_the_redirect_uri_rules_follow_the_apps_type():

@@ -83,11 +83,14 @@ async def test_stopping_the_pool_cancels_running_jobs_promptly(pool):
     assert (await pool.run(_pid_and_niceness))[0] != os.getpid()
 
 
-@pytest.mark.parametrize("exc", [
-    VideoError("FOTOS_INSUFICIENTES", "poucas fotos"),
-    RenderError([Falha("galeria-01-principal", "foto ilegível")]),
-    ImagemRecusada("FOTO_ILEGIVEL", "não é uma imagem"),
-])
+@pytest.mark.parametrize(
+    "exc",
+    [
+        VideoError("FOTOS_INSUFICIENTES", "poucas fotos"),
+        RenderError([Falha("galeria-01-principal", "foto ilegível")]),
+        ImagemRecusada("FOTO_ILEGIVEL", "não é uma imagem"),
+    ],
+)
 async def test_domain_errors_come_back_from_a_worker_with_their_fields(pool, exc):
     with pytest.raises(type(exc)) as raised:
         await pool.run(_raise, exc)

@@ -4,7 +4,6 @@ included (graphql_api/executor.py)."""
 from __future__ import annotations
 
 from inspect import isawaitable
-from typing import Optional
 
 import pytest
 import strawberry
@@ -24,7 +23,7 @@ class Medida:
     nome: str
     valores: list[int]
     unidade: Unidade
-    alternativa: Optional[Unidade] = None
+    alternativa: Unidade | None = None
 
 
 @strawberry.type
@@ -34,7 +33,7 @@ class Item:
     ativo: bool
     quantidade: int
     tags: list[str]
-    apelidos: Optional[list[Optional[str]]]
+    apelidos: list[str | None] | None
     medidas: list[Medida]
 
 
@@ -52,7 +51,7 @@ class Query:
         return ITENS
 
     @strawberry.field
-    async def item(self, nome: str) -> Optional[Item]:
+    async def item(self, nome: str) -> Item | None:
         if nome == "recusado":
             raise Recusado(nome)
         return next((item for item in ITENS if item.nome == nome), None)
@@ -91,8 +90,20 @@ def _both(items: list) -> tuple:
 
 
 def _item(**fields) -> Item:
-    return Item(**({"nome": "a", "codigo": strawberry.ID("x1"), "ativo": True, "quantidade": 3, "tags": [],
-                    "apelidos": None, "medidas": []} | fields))
+    return Item(
+        **(
+            {
+                "nome": "a",
+                "codigo": strawberry.ID("x1"),
+                "ativo": True,
+                "quantidade": 3,
+                "tags": [],
+                "apelidos": None,
+                "medidas": [],
+            }
+            | fields
+        )
+    )
 
 
 def test_lists_of_scalars_are_on_the_fast_path():
@@ -107,18 +118,21 @@ def test_entirely_basic_sub_selections_run_nested_in_one_plan():
     assert [entry.response_name for entry in unidade.child] == ["sigla"]  # Unidade's own plan, run inside Medida's
 
 
-@pytest.mark.parametrize("items", [
-    [_item(tags=["x", "y"], medidas=[Medida(nome="m", valores=[1, 2], unidade=Unidade(sigla="cm"))])],
-    [_item(medidas=[Medida(nome="m", valores=[], unidade=Unidade(sigla="cm"), alternativa=Unidade(sigla="in"))])],
-    [_item(medidas=[Medida(nome="m", valores=[], unidade=Unidade(sigla=None))])],  # null deep in a nested object
-    [_item(medidas=[Medida(nome="m", valores=[], unidade=None)])],  # a non-null object missing
-    [_item(medidas=[None])],  # a null item in a list of non-null objects
-    [_item(apelidos=["p", None])],
-    [_item(tags=["x", None])],  # null in a non-null list
-    [_item(medidas=[Medida(nome="m", valores=[1, "dois"], unidade=Unidade(sigla="cm"))])],  # not an int
-    [_item(quantidade=2**31)],  # out of GraphQL's 32-bit Int
-    [_item(quantidade=True, ativo=1, codigo=7, nome=5)],  # values serialize converts or refuses
-])
+@pytest.mark.parametrize(
+    "items",
+    [
+        [_item(tags=["x", "y"], medidas=[Medida(nome="m", valores=[1, 2], unidade=Unidade(sigla="cm"))])],
+        [_item(medidas=[Medida(nome="m", valores=[], unidade=Unidade(sigla="cm"), alternativa=Unidade(sigla="in"))])],
+        [_item(medidas=[Medida(nome="m", valores=[], unidade=Unidade(sigla=None))])],  # null deep in a nested object
+        [_item(medidas=[Medida(nome="m", valores=[], unidade=None)])],  # a non-null object missing
+        [_item(medidas=[None])],  # a null item in a list of non-null objects
+        [_item(apelidos=["p", None])],
+        [_item(tags=["x", None])],  # null in a non-null list
+        [_item(medidas=[Medida(nome="m", valores=[1, "dois"], unidade=Unidade(sigla="cm"))])],  # not an int
+        [_item(quantidade=2**31)],  # out of GraphQL's 32-bit Int
+        [_item(quantidade=True, ativo=1, codigo=7, nome=5)],  # values serialize converts or refuses
+    ],
+)
 def test_fast_executor_gives_graphql_cores_answer(items):
     plain, fast = _both(items)
     assert fast.data == plain.data
@@ -157,7 +171,9 @@ async def test_the_plan_cache_does_not_grow_with_repeated_operations():
     await run(operation, Context(runtime=None), {"n": "Query"})
     size = len(_FastExecutor._plans)
     for _ in range(300):
-        assert await run(operation, Context(runtime=None), {"n": "Query"}) == {"__type": {"name": "Query", "kind": "OBJECT"}}
+        assert await run(operation, Context(runtime=None), {"n": "Query"}) == {
+            "__type": {"name": "Query", "kind": "OBJECT"}
+        }
     assert len(_FastExecutor._plans) == size
 
 
@@ -193,7 +209,7 @@ async def _shortcut_and_graphql_core(source: str, variables: dict) -> tuple:
     assert shortcut is not None, "an operation of one root field with a basic selection takes the shortcut"
     try:
         return await executor.execute_root_shortcut(shortcut), plain
-    except Exception as raised:  # noqa: BLE001 - compared with graphql-core's error below
+    except Exception as raised:
         return raised, plain
 
 
@@ -219,7 +235,7 @@ async def test_a_value_the_plan_cannot_complete_is_reported_by_graphql_core():
 
 
 def test_operations_of_several_root_fields_or_resolvers_below_take_the_usual_way():
-    for source in ("{ itens { nome } item(nome: \"a\") { nome } }", "{ __type(name: \"Item\") { fields { name } } }"):
+    for source in ('{ itens { nome } item(nome: "a") { nome } }', '{ __type(name: "Item") { fields { name } } }'):
         document = parse(source)
         for definition in document.definitions:
             _Shortcut.static_operations[id(definition)] = definition
@@ -234,20 +250,23 @@ def _sources(values) -> dict:
     return {name: (str(s.signature.type), s.value) for name, s in values.sources.items()}
 
 
-@pytest.mark.parametrize(("inputs", "simple"), [
-    ({"id": "x1", "texto": "a", "n": 3, "sim": True}, True),
-    ({"id": "x1", "sim": False}, True),  # nullable ones absent
-    ({"id": "x1", "texto": None, "n": None, "sim": True, "outro": object()}, True),  # nulls, a name not declared
-    ({"id": "", "texto": "", "n": -(2**31), "sim": True}, True),
-    ({"id": 7, "sim": True}, False),  # an int for an ID: graphql-core converts it
-    ({"id": "x1", "n": 2**31, "sim": True}, False),  # beyond 32 bits: refused
-    ({"id": "x1", "n": True, "sim": True}, False),  # a bool is no Int
-    ({"id": "x1", "n": 1.0, "sim": True}, False),
-    ({"id": "x1", "sim": "sim"}, False),
-    ({"id": None, "sim": True}, False),  # null in a non-null variable
-    ({"sim": True}, False),  # a non-null variable absent
-    ({"id": ["x1"], "sim": True}, False),
-])
+@pytest.mark.parametrize(
+    ("inputs", "simple"),
+    [
+        ({"id": "x1", "texto": "a", "n": 3, "sim": True}, True),
+        ({"id": "x1", "sim": False}, True),  # nullable ones absent
+        ({"id": "x1", "texto": None, "n": None, "sim": True, "outro": object()}, True),  # nulls, a name not declared
+        ({"id": "", "texto": "", "n": -(2**31), "sim": True}, True),
+        ({"id": 7, "sim": True}, False),  # an int for an ID: graphql-core converts it
+        ({"id": "x1", "n": 2**31, "sim": True}, False),  # beyond 32 bits: refused
+        ({"id": "x1", "n": True, "sim": True}, False),  # a bool is no Int
+        ({"id": "x1", "n": 1.0, "sim": True}, False),
+        ({"id": "x1", "sim": "sim"}, False),
+        ({"id": None, "sim": True}, False),  # null in a non-null variable
+        ({"sim": True}, False),  # a non-null variable absent
+        ({"id": ["x1"], "sim": True}, False),
+    ],
+)
 def test_simple_variables_take_the_values_graphql_core_would_give(inputs, simple):
     from graphql import get_variable_values
 
@@ -297,11 +316,13 @@ class Filtro:
 
 @strawberry.type
 class Guardada:
-    @strawberry.field(extensions=[
-        PermissionExtension([Permite("a"), Permite("b", levanta=False)], use_directives=False),
-        PermissionExtension([Permite("c")], use_directives=False),  # the last listed is checked first
-    ])
-    async def item(self, info: strawberry.Info, nome: str, produto_id: Optional[strawberry.ID] = None) -> Item:
+    @strawberry.field(
+        extensions=[
+            PermissionExtension([Permite("a"), Permite("b", levanta=False)], use_directives=False),
+            PermissionExtension([Permite("c")], use_directives=False),  # the last listed is checked first
+        ]
+    )
+    async def item(self, info: strawberry.Info, nome: str, produto_id: strawberry.ID | None = None) -> Item:
         info.context["vistos"].append(("resolver", {"nome": nome, "produto_id": produto_id}))
         return _item(nome=nome, codigo=produto_id or "sem")
 
@@ -329,19 +350,22 @@ async def _through(executor_class, variables: dict, permitidos: set) -> tuple:
     assert (shortcut.direct is not None) == (executor_class is _Direct)
     try:
         answer = await executor.execute_root_shortcut(shortcut)
-    except Exception as raised:  # noqa: BLE001 - compared between the two ways
+    except Exception as raised:
         answer = (type(raised), str(raised))
     return answer, context["vistos"]
 
 
-@pytest.mark.parametrize(("variables", "permitidos"), [
-    ({"nome": "x", "p": "prd_1"}, {"a", "b", "c"}),
-    ({"nome": "x"}, {"a", "b", "c"}),  # an optional argument absent: the resolver's default
-    ({"nome": "x", "p": None}, {"a", "b", "c"}),
-    ({"nome": "x"}, {"a", "b"}),  # c refuses first
-    ({"nome": "x"}, {"c"}),  # a refuses, raising
-    ({"nome": "x"}, {"a", "c"}),  # b refuses with False: its on_unauthorized
-])
+@pytest.mark.parametrize(
+    ("variables", "permitidos"),
+    [
+        ({"nome": "x", "p": "prd_1"}, {"a", "b", "c"}),
+        ({"nome": "x"}, {"a", "b", "c"}),  # an optional argument absent: the resolver's default
+        ({"nome": "x", "p": None}, {"a", "b", "c"}),
+        ({"nome": "x"}, {"a", "b"}),  # c refuses first
+        ({"nome": "x"}, {"c"}),  # a refuses, raising
+        ({"nome": "x"}, {"a", "c"}),  # b refuses with False: its on_unauthorized
+    ],
+)
 async def test_a_direct_call_does_what_strawberrys_wrapper_does(variables, permitidos):
     assert await _through(_Direct, variables, permitidos) == await _through(_Wrapped, variables, permitidos)
 

@@ -35,7 +35,15 @@ async def reason(client, url: str) -> FotoRecusada:
     return error.value
 
 
-@pytest.mark.parametrize("url", ["https://10.0.0.1/foto.jpg", "https://127.0.0.1/foto.jpg", "https://[::1]/foto.jpg", "https://169.254.169.254/latest"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://10.0.0.1/foto.jpg",
+        "https://127.0.0.1/foto.jpg",
+        "https://[::1]/foto.jpg",
+        "https://169.254.169.254/latest",
+    ],
+)
 async def test_private_loopback_and_link_local_addresses_are_refused(strict, url):
     assert (await reason(strict, url)).codigo == "FOTO_ENDERECO_PROIBIDO"
 

@@ -28,7 +28,12 @@ def test_a_zone_that_is_not_an_iana_name_falls_back_to_the_default(nome):
 
 @pytest.mark.parametrize(
     ("zona", "nome"),
-    [("Asia/Tokyo", "Tokyo, UTC+09:00"), ("America/Argentina/Buenos_Aires", "Buenos Aires, UTC−03:00"), ("UTC", "UTC"), ("Africa/Abidjan", "Abidjan, UTC+00:00")],
+    [
+        ("Asia/Tokyo", "Tokyo, UTC+09:00"),
+        ("America/Argentina/Buenos_Aires", "Buenos Aires, UTC−03:00"),
+        ("UTC", "UTC"),
+        ("Africa/Abidjan", "Abidjan, UTC+00:00"),
+    ],
 )
 def test_the_zone_is_named_by_its_city_and_offset(zona, nome):
     assert Fuso.of(zona).nome == nome
@@ -40,5 +45,8 @@ def test_no_moment_is_a_dash():
 
 
 def test_the_foot_of_the_page_names_the_zone_once():
-    assert Fuso.of("Asia/Tokyo").rodape == "Horários de Tokyo, UTC+09:00. Passe o mouse sobre um horário para vê-lo em UTC."
+    assert (
+        Fuso.of("Asia/Tokyo").rodape
+        == "Horários de Tokyo, UTC+09:00. Passe o mouse sobre um horário para vê-lo em UTC."
+    )
     assert Fuso.of("UTC").rodape == "Horários em UTC."

@@ -68,7 +68,13 @@ def test_no_argument_of_a_query_or_mutation_is_free_form_json():
 def test_the_edit_operations_are_one_input_with_tipo_and_every_operation_field():
     operacao = schema._schema.get_type("OperacaoEdicaoInput")
     assert str(operacao.fields["tipo"].type) == "OperacaoEdicaoTipo!"
-    assert set(schema._schema.get_type("OperacaoEdicaoTipo").values) == {"fundo_branco", "enquadrar", "ajuste", "texto", "selo"}
+    assert set(schema._schema.get_type("OperacaoEdicaoTipo").values) == {
+        "fundo_branco",
+        "enquadrar",
+        "ajuste",
+        "texto",
+        "selo",
+    }
     assert {"tolerancia", "formato", "brilho", "texto", "corTexto", "posicao"} <= set(operacao.fields)
     # posicao of a text band and of a badge: one enum with both sets of values
     posicoes = set(schema._schema.get_type("OperacaoEdicaoPosicao").values)

@@ -84,10 +84,18 @@ def test_several_numbers_in_one_text_keep_the_words_between():
 
 
 def test_a_ficha_keeps_its_codes_and_loses_its_phones():
-    ficha = {"gtin": "7891234567895", "pedido": "2024000123", "descricao": "Fale no 11912345678",
-             "contatos": ["+44 20 7946 0958", "SKU-1"]}
-    assert mask_value(ficha) == {"gtin": "7891234567895", "pedido": "2024000123",
-                                 "descricao": f"Fale no {MASK}", "contatos": [MASK, "SKU-1"]}
+    ficha = {
+        "gtin": "7891234567895",
+        "pedido": "2024000123",
+        "descricao": "Fale no 11912345678",
+        "contatos": ["+44 20 7946 0958", "SKU-1"],
+    }
+    assert mask_value(ficha) == {
+        "gtin": "7891234567895",
+        "pedido": "2024000123",
+        "descricao": f"Fale no {MASK}",
+        "contatos": [MASK, "SKU-1"],
+    }
 
 
 @pytest.mark.parametrize(

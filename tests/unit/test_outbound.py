@@ -75,11 +75,26 @@ async def test_only_https(client, url):
     assert error.value.code in ("nao_https", "url_invalida")
 
 
-@pytest.mark.parametrize("host", [
-    "127.0.0.1", "10.0.0.1", "169.254.169.254", "[::1]", "192.168.0.10", "0.0.0.0", "[::ffff:127.0.0.1]",
-    # the old spellings of IPv4 that resolvers still read
-    "2130706433", "017700000001", "127.1", "0", "0x7f.1", "0177.0.0.1", "0xa9fea9fe",
-])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1",
+        "10.0.0.1",
+        "169.254.169.254",
+        "[::1]",
+        "192.168.0.10",
+        "0.0.0.0",
+        "[::ffff:127.0.0.1]",
+        # the old spellings of IPv4 that resolvers still read
+        "2130706433",
+        "017700000001",
+        "127.1",
+        "0",
+        "0x7f.1",
+        "0177.0.0.1",
+        "0xa9fea9fe",
+    ],
+)
 async def test_private_literal_addresses_are_refused(host):
     strict = OutboundClient(allow_private=False)
     with pytest.raises(OutboundError) as error:

@@ -12,12 +12,12 @@ from pydantic import ValidationError
 
 from graphql_api.conferencia import catalog as conferencia_catalog
 from graphql_api.core.principal import Ambiente
+from graphql_api.creditos.ciclo import LIMIARES
 from graphql_api.creditos.precos import PRECOS
 from graphql_api.evento import payloads, service
 from graphql_api.evento.amostras import AMOSTRAS, amostra
 from graphql_api.evento.catalog import EVENT_TYPES, TEST_EVENT
 from graphql_api.geracao.repository import CONCLUIDA, FALHOU, PARCIAL
-from graphql_api.creditos.ciclo import LIMIARES
 from graphql_api.produto.models import APROVADO, REPROVADO
 
 

@@ -24,12 +24,23 @@ from graphql_api.schema import Mutation, Query
 VENDEDOR = Principal(CredentialKind.VENDEDOR, Ambiente.TESTE, frozenset(), ator_id="vnd_01jabcdefghjkmnpqrstvwxyz0")
 INTEGRADOR = "itg_01jabcdefghjkmnpqrstvwxyz0"
 INTEGRATOR_SIDE = {
-    "API key": Principal(CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=INTEGRADOR, chave_id="c" * 12),
+    "API key": Principal(
+        CredentialKind.API_KEY, Ambiente.TESTE, ALL_SCOPES, integrador_id=INTEGRADOR, chave_id="c" * 12
+    ),
     "OAuth token": Principal(
-        CredentialKind.OAUTH, Ambiente.TESTE, OAUTH_SCOPES, integrador_id=INTEGRADOR, conta_id="cta_x", client_id="app_x"
+        CredentialKind.OAUTH,
+        Ambiente.TESTE,
+        OAUTH_SCOPES,
+        integrador_id=INTEGRADOR,
+        conta_id="cta_x",
+        client_id="app_x",
     ),
     "portal owner": Principal(
-        CredentialKind.PORTAL, Ambiente.TESTE, ROLE_SCOPES[Papel.DONO], integrador_id=INTEGRADOR, ator_id="usr_x",
+        CredentialKind.PORTAL,
+        Ambiente.TESTE,
+        ROLE_SCOPES[Papel.DONO],
+        integrador_id=INTEGRADOR,
+        ator_id="usr_x",
         reautenticado=True,
     ),
     "staff": Principal(CredentialKind.STAFF, Ambiente.TESTE, frozenset(), ator_id="eqp_x"),
@@ -37,7 +48,11 @@ INTEGRATOR_SIDE = {
 # Fields anyone may call: no session exists yet (sign-up, password links, the consent page's
 # first check of an authorisation request).
 PUBLIC = {
-    "link_senha", "cadastrar_integrador", "pedir_redefinicao_senha", "definir_senha", "cadastrar_vendedor",
+    "link_senha",
+    "cadastrar_integrador",
+    "pedir_redefinicao_senha",
+    "definir_senha",
+    "cadastrar_vendedor",
     "pedido_autorizacao",
 }
 
@@ -72,7 +87,7 @@ async def test_a_seller_is_forbidden_on_integrator_fields():
         "query { chamadas { itens { requestId } } }",  # portal_scope, which other credentials pass
         "query { eu { id } }",  # portal only
         "query { contratoVigente { versao } }",  # integrator or staff
-        "query { integrador(id: \"itg_x\") { id } }",  # staff only
+        'query { integrador(id: "itg_x") { id } }',  # staff only
         "mutation { recarregarTeste { creditosDisponiveis } }",
     ):
         error = await refused(document, VENDEDOR)

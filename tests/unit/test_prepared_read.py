@@ -1,13 +1,13 @@
 """A read by primary key with its SQL built once returns what Tortoise's own read returns."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from graphql_api.core.prepared import ReadByPk
 from graphql_api.geracao.models import Geracao
 
 
 async def test_reads_the_same_row_as_tortoise_with_every_field_converted(factory, integrator):
-    concluida = datetime(2026, 11, 1, 12, 30, 15, 123000, tzinfo=timezone.utc)
+    concluida = datetime(2026, 11, 1, 12, 30, 15, 123000, tzinfo=UTC)
     geracao = await factory.geracao(integrator, concluida_em=concluida, resultados=[{"url": "https://x/1.jpg"}])
     read = ReadByPk(Geracao)
 

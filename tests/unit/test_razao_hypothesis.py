@@ -24,12 +24,10 @@ from graphql_api.core import relogio, tarefas
 from graphql_api.core.errors import ApiError
 from graphql_api.core.ids import new_id
 from graphql_api.core.transactions import transaction
+from graphql_api.creditos import catalogo, planos
 from graphql_api.creditos import service as creditos
-from graphql_api.creditos.models import Carteira
+from graphql_api.creditos.models import Assinatura, Carteira
 from graphql_api.integrador import service as integradores
-from graphql_api.creditos import catalogo
-from graphql_api.creditos import planos
-from graphql_api.creditos.models import Assinatura
 from tests.api.test_planos import assert_ledger_is_the_balance
 from vitrine import db
 

@@ -12,14 +12,38 @@ from graphql_api.conferencia.regras import Fatos, avaliar, fatos, galeria, nota_
 from graphql_api.midia.enquadramento import AMPLIACAO_MAXIMA
 
 FULL = Fatos(
-    aprovadas=8, aprovadas_hd=8, principal_aprovada=True, principal_recortavel=True, alguma_recortavel=True,
-    principal_texto_sobreposto=False, principal_ampliacao=1.0, descricao=800,
-    atributos=8, marca=True, medidas=True, composicao=True, garantia=True, prova_social=True, perguntas=2,
+    aprovadas=8,
+    aprovadas_hd=8,
+    principal_aprovada=True,
+    principal_recortavel=True,
+    alguma_recortavel=True,
+    principal_texto_sobreposto=False,
+    principal_ampliacao=1.0,
+    descricao=800,
+    atributos=8,
+    marca=True,
+    medidas=True,
+    composicao=True,
+    garantia=True,
+    prova_social=True,
+    perguntas=2,
 )
 NOTHING = Fatos(
-    aprovadas=0, aprovadas_hd=0, principal_aprovada=False, principal_recortavel=False, alguma_recortavel=False,
-    principal_texto_sobreposto=False, principal_ampliacao=1.0, descricao=0,
-    atributos=0, marca=False, medidas=False, composicao=False, garantia=False, prova_social=False, perguntas=0,
+    aprovadas=0,
+    aprovadas_hd=0,
+    principal_aprovada=False,
+    principal_recortavel=False,
+    alguma_recortavel=False,
+    principal_texto_sobreposto=False,
+    principal_ampliacao=1.0,
+    descricao=0,
+    atributos=0,
+    marca=False,
+    medidas=False,
+    composicao=False,
+    garantia=False,
+    prova_social=False,
+    perguntas=0,
 )
 
 
@@ -41,7 +65,20 @@ def test_a_complete_ficha_has_every_type_approved_and_top_scores():
 
 CASES = [
     ({"aprovadas": 0, "aprovadas_hd": 0, "principal_aprovada": False}, "galeria", "GALERIA_SEM_FOTO_APROVADA"),
-    ({"aprovadas": 1, "aprovadas_hd": 1, "atributos": 0, "medidas": False, "composicao": False, "garantia": False, "prova_social": False, "perguntas": 1}, "galeria", "GALERIA_CONTEUDO_INSUFICIENTE"),
+    (
+        {
+            "aprovadas": 1,
+            "aprovadas_hd": 1,
+            "atributos": 0,
+            "medidas": False,
+            "composicao": False,
+            "garantia": False,
+            "prova_social": False,
+            "perguntas": 1,
+        },
+        "galeria",
+        "GALERIA_CONTEUDO_INSUFICIENTE",
+    ),
     ({}, "galeria", "GALERIA_QUANTIDADE_ACIMA_DO_SUPORTADO"),
     ({"principal_aprovada": False}, "galeria", "GALERIA_FOTO_PRINCIPAL_REPROVADA"),
     ({"principal_recortavel": False}, "galeria", "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL"),
@@ -83,19 +120,39 @@ def test_every_pendencia_of_the_catalog_is_covered_above():
 
 @pytest.mark.parametrize(
     "aprovadas, extras, maximo, pacotes",
-    [(1, 1, 2, []), (1, 2, 3, [3]), (2, 4, 6, [3, 5]), (5, 2, 7, [3, 5, 7]), (9, 0, 9, [3, 5, 7]), (12, 6, 10, [3, 5, 7, 10])],
+    [
+        (1, 1, 2, []),
+        (1, 2, 3, [3]),
+        (2, 4, 6, [3, 5]),
+        (5, 2, 7, [3, 5, 7]),
+        (9, 0, 9, [3, 5, 7]),
+        (12, 6, 10, [3, 5, 7, 10]),
+    ],
 )
 def test_gallery_sizes_follow_what_the_ficha_supports(aprovadas, extras, maximo, pacotes):
-    pieces = dict(zip(["medidas", "composicao", "garantia", "prova_social"], [True] * extras + [False] * 4, strict=False))
-    f = replace(NOTHING, aprovadas=aprovadas, principal_aprovada=True, principal_recortavel=True, alguma_recortavel=True,
-                atributos=3 if extras > 4 else 0, perguntas=2 if extras > 5 else 0, **pieces)
+    pieces = dict(
+        zip(["medidas", "composicao", "garantia", "prova_social"], [True] * extras + [False] * 4, strict=False)
+    )
+    f = replace(
+        NOTHING,
+        aprovadas=aprovadas,
+        principal_aprovada=True,
+        principal_recortavel=True,
+        alguma_recortavel=True,
+        atributos=3 if extras > 4 else 0,
+        perguntas=2 if extras > 5 else 0,
+        **pieces,
+    )
     result = galeria(f)
     assert result["quantidadeMaximaImagens"] == maximo and result["quantidadesAprovadas"] == pacotes
     assert result["aprovado"] is bool(pacotes)
 
 
 def test_video_score_grows_with_the_ficha_and_stays_within_0_100():
-    scores = [nota_video(replace(FULL, aprovadas=n, aprovadas_hd=n, descricao=n * 100), catalog.CINEPREMIUM) for n in range(0, 9)]
+    scores = [
+        nota_video(replace(FULL, aprovadas=n, aprovadas_hd=n, descricao=n * 100), catalog.CINEPREMIUM)
+        for n in range(0, 9)
+    ]
     assert scores == sorted(scores) and scores[0] <= 30 and scores[-1] == 100
     assert nota_video(NOTHING, catalog.APRESENTACAO) == 5 and nota_video(NOTHING, catalog.CINEPREMIUM) == 0
 
@@ -133,9 +190,17 @@ def test_screening_keeps_a_sharp_copy_of_a_refused_photo_and_the_principal_first
 
 def test_facts_read_the_ficha():
     imagens = [{"url": "a", "ordem": 1}, {"url": "b", "ordem": 2}]
-    itens = triar(imagens, {"a": received("a", medidas(1, lado=1000)), "b": received("b", falha=FotoRecusada("FOTO_HTTP_ERRO", "HTTP 404"))})
+    itens = triar(
+        imagens,
+        {
+            "a": received("a", medidas(1, lado=1000)),
+            "b": received("b", falha=FotoRecusada("FOTO_HTTP_ERRO", "HTTP 404")),
+        },
+    )
     ficha = {
-        "descricao": "x" * 50, "descricaoComplementar": "y" * 30, "atributos": [{"nome": "a", "valor": "b"}],
+        "descricao": "x" * 50,
+        "descricaoComplementar": "y" * 30,
+        "atributos": [{"nome": "a", "valor": "b"}],
         "dimensoes": {"largura": 1, "altura": 2, "profundidade": 3},  # no unidade: not usable
         "avaliacoes": [{"nota": 5}, {"nota": 4}, {"nota": 3}],  # 3 reviews, average 4
     }
@@ -171,12 +236,18 @@ def test_a_photo_that_cannot_be_cut_out_has_text_over_it_or_a_small_product_is_t
         medidas(far(3), lado_produto=catalog.MIN_LADO_PRODUTO),  # enlarged exactly the most tolerated
     )
     assert [[m["codigo"] for m in i.motivos] for i in itens] == [
-        ["FOTO_FUNDO_INSEPARAVEL"], ["FOTO_TEXTO_SOBREPOSTO"], ["FOTO_PRODUTO_PEQUENO"], []
+        ["FOTO_FUNDO_INSEPARAVEL"],
+        ["FOTO_TEXTO_SOBREPOSTO"],
+        ["FOTO_PRODUTO_PEQUENO"],
+        [],
     ]
     assert all(i.aprovada for i in itens) and {m["severidade"] for i in itens for m in i.motivos} == {"fraco"}
     assert "42%" in itens[0].motivos[0]["detalhe"] and "90%" in itens[0].motivos[0]["detalhe"]
     assert "FRETE GRÁTIS @lojadaana" in itens[1].motivos[0]["detalhe"]
-    assert f"{catalog.MIN_LADO_PRODUTO - 1} pixels" in itens[2].motivos[0]["detalhe"] and "1,5×" in itens[2].motivos[0]["detalhe"]
+    assert (
+        f"{catalog.MIN_LADO_PRODUTO - 1} pixels" in itens[2].motivos[0]["detalhe"]
+        and "1,5×" in itens[2].motivos[0]["detalhe"]
+    )
 
 
 def test_the_main_image_comes_from_the_first_photo_that_can_be_cut_out_in_gallery_order():
@@ -191,10 +262,17 @@ def test_the_main_image_comes_from_the_first_photo_that_can_be_cut_out_in_galler
     assert (f.principal_recortavel, f.alguma_recortavel, f.principal_texto_sobreposto) == (False, True, True)
     assert f.principal_ampliacao == pytest.approx(1020 / 400)
     assert codes(galeria(f)) >= {
-        "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL", "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO", "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA"
+        "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL",
+        "GALERIA_PRINCIPAL_TEXTO_SOBREPOSTO",
+        "GALERIA_PRINCIPAL_RESOLUCAO_EFETIVA_BAIXA",
     }
     # text over a principal that cannot be cut out shows too: it is placed whole
-    f = fatos({}, screen(medidas(far(0)), medidas(far(1), separavel=False, lado_produto=None, texto_sobreposto="@loja"), principal=2))
+    f = fatos(
+        {},
+        screen(
+            medidas(far(0)), medidas(far(1), separavel=False, lado_produto=None, texto_sobreposto="@loja"), principal=2
+        ),
+    )
     assert f.principal_texto_sobreposto and not f.principal_recortavel
     assert not fatos({}, screen(medidas(far(0)), medidas(far(1), texto_sobreposto="@loja"))).principal_texto_sobreposto
     # a refused principal: the gallery opens with the next approved photo, which can be cut out
@@ -210,13 +288,17 @@ def test_no_approved_photo_to_cut_out_blocks_the_gallery_and_only_approved_photo
     result = galeria(f)
     assert not result["aprovado"] and "GALERIA_SEM_FOTO_RECORTAVEL" in codes(result)
     assert "GALERIA_PRINCIPAL_FUNDO_INSEPARAVEL" not in codes(result)  # one code for one fact
-    assert next(p for p in result["pendencias"] if p["codigo"] == "GALERIA_SEM_FOTO_RECORTAVEL")["campo"] == "imagens.principal"
+    assert (
+        next(p for p in result["pendencias"] if p["codigo"] == "GALERIA_SEM_FOTO_RECORTAVEL")["campo"]
+        == "imagens.principal"
+    )
 
 
 def test_photos_measured_before_cut_outs_and_text_were_measured_get_no_new_motivo_nor_pendencia():
     # a Foto.medidas row of the first analysis: a dark border, no cut-out, no text read
-    old = Medidas.from_dict({"formato": "JPEG", "largura": 1200, "altura": 1200, "nitidez": 500.0,
-                             "hash": f"{7:064x}", "fundo_claro": 0.02})
+    old = Medidas.from_dict(
+        {"formato": "JPEG", "largura": 1200, "altura": 1200, "nitidez": 500.0, "hash": f"{7:064x}", "fundo_claro": 0.02}
+    )
     assert (old.versao, old.separavel, old.lado_produto, old.texto_sobreposto) == (0, None, None, None)
     itens = screen(old, medidas(far(1), separavel=False, lado_produto=None))
     assert itens[0].motivos == []
@@ -224,9 +306,15 @@ def test_photos_measured_before_cut_outs_and_text_were_measured_get_no_new_motiv
     # it may be cut out (the renderer will know): it still opens the gallery and scores as before
     assert f.principal_recortavel and f.alguma_recortavel and f.principal_ampliacao == 1.0
     assert not f.principal_texto_sobreposto
-    new_codes = {c for c in catalog.PENDENCIAS if c.startswith("GALERIA_PRINCIPAL_") or c == "GALERIA_SEM_FOTO_RECORTAVEL"}
+    new_codes = {
+        c for c in catalog.PENDENCIAS if c.startswith("GALERIA_PRINCIPAL_") or c == "GALERIA_SEM_FOTO_RECORTAVEL"
+    }
     assert len(new_codes) == 4 and not codes(galeria(f)) & new_codes
 
 
 def test_the_video_score_counts_a_principal_that_can_be_cut_out():
-    assert nota_video(FULL, catalog.APRESENTACAO) - nota_video(replace(FULL, principal_recortavel=False), catalog.APRESENTACAO) == 5
+    assert (
+        nota_video(FULL, catalog.APRESENTACAO)
+        - nota_video(replace(FULL, principal_recortavel=False), catalog.APRESENTACAO)
+        == 5
+    )

@@ -29,7 +29,6 @@ async def test_read_then_write_transaction_survives_a_commit_on_the_other_connec
     assert {"principal", "outra"} <= {r["origem"] for r in rows}
 
 
-
 async def test_a_transaction_cancelled_while_it_begins_leaves_the_connection_usable(client):
     main = connections.get(MAIN_CONNECTION)
     log = connections.get(CALL_LOG_CONNECTION)

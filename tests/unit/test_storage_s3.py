@@ -22,8 +22,11 @@ pytestmark = pytest.mark.skipif(
 async def store(tmp_path):
     settings = Settings()
     store = S3MediaStorage(
-        settings.storage_url.rstrip("/") + "/unidade", tmp_path / "cache", endpoint_url=settings.s3_endpoint_url,
-        region=settings.s3_region, access_key_id=settings.s3_access_key_id,
+        settings.storage_url.rstrip("/") + "/unidade",
+        tmp_path / "cache",
+        endpoint_url=settings.s3_endpoint_url,
+        region=settings.s3_region,
+        access_key_id=settings.s3_access_key_id,
         secret_access_key=settings.s3_secret_access_key,
     )
     yield store

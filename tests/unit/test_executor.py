@@ -362,3 +362,34 @@ def test_a_read_by_id_is_prepared_and_a_document_with_directives_is_not():
 
     assert [v.name for v in geracao.OBTER_GERACAO.prepared.variables] == ["id"]
     assert Operation("query D($a: Boolean!) { __typename @include(if: $a) }").prepared is None
+
+
+@pytest.fixture
+def service_schema_is_this_one(monkeypatch):
+    """`run` executes against this module's schema instead of the service's."""
+    import graphql_api.executor as executor
+    import graphql_api.schema as service
+
+    monkeypatch.setattr(service, "schema", SCHEMA)
+    monkeypatch.setattr(executor, "_executor_class", None)  # built anew for SCHEMA, restored after
+    monkeypatch.setattr(_FastExecutor, "basic_fields", _FastExecutor.basic_fields)
+    monkeypatch.setattr(_ShortcutExecutor, "strawberry_schema", _ShortcutExecutor.strawberry_schema)
+
+
+async def test_a_selection_never_gets_the_plan_of_a_selection_that_died(service_schema_is_this_one):
+    # The portal once showed, for a whole process's life, one page's `etapas` with the fields of
+    # another page's: a plan cached under the address of a selection collected for one execution
+    # only (a document with @include) was found again by a new selection at the same address.
+    import gc
+
+    from graphql_api.core.context import Context
+    from graphql_api.executor import Operation, run
+
+    ITENS[:] = [_item(medidas=[Medida(nome="m", valores=[1, 2], unidade=Unidade(sigla="cm"))])]
+    with_directive = Operation("query A($t: Boolean!) { itens { nome @include(if: $t) medidas { nome } } }")
+    for attempt in range(300):
+        await run(with_directive, Context(runtime=None), {"t": True})
+        gc.collect(0)  # frees the selection collected for that execution, and its address
+        fresh = Operation(f"query B{attempt} {{ itens {{ medidas {{ nome valores }} }} }}")
+        answer = await run(fresh, Context(runtime=None))
+        assert answer == {"itens": [{"medidas": [{"nome": "m", "valores": [1, 2]}]}]}, f"attempt {attempt}"

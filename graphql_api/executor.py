@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, NamedTuple, TypeGuard, cast
 
@@ -63,6 +64,7 @@ from graphql import (
     GraphQLSchema,
     GraphQLString,
     OperationDefinitionNode,
+    execute,
     is_leaf_type,
     parse,
     validate,
@@ -74,6 +76,7 @@ from graphql.execution.values import VariableValues, VariableValueSource, get_ar
 from graphql.pyutils import Path, Undefined
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 
+from graphql_api.core import shortcuts
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.direct_call import DirectCall, direct_call
@@ -617,6 +620,8 @@ def _build(
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
     from graphql_api.schema import schema
 
+    if not shortcuts.enabled():
+        return await _run_without_shortcuts(schema._schema, operation, context, variables)
     executor = _build(schema._schema, operation, context, variables)
     if isinstance(executor, list):  # the variables were refused
         return unwrap(ExecutionResult(None, errors=executor))
@@ -636,6 +641,16 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
         _release(executor)
     # No @defer/@stream in this schema: the outcome is always a plain ExecutionResult.
     return unwrap(cast(ExecutionResult, result))
+
+
+async def _run_without_shortcuts(
+    schema: GraphQLSchema, operation: Operation, context: Context, variables: dict[str, Any] | None
+) -> dict[str, Any]:
+    """graphql-core's own executor, every resolver inside Strawberry's wrapper (VITRINE_GRAPHQL_SHORTCUTS=off)."""
+    outcome = execute(schema, operation.document, context_value=context, variable_values=variables)
+    if isawaitable(outcome):
+        outcome = await outcome
+    return unwrap(outcome)
 
 
 def unwrap(result: ExecutionResult) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from redis.asyncio import Redis
 
 from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, UltimoUso
+from graphql_api.core import shortcuts
 from graphql_api.integrador.situacao import RateLimits
 from graphql_api.oauth import cache as oauth_cache
 from graphql_api.oauth import origens
@@ -50,6 +51,7 @@ class Runtime:
         from graphql_api.aviso import escutas
         from graphql_api.integracao import service as integracao
 
+        shortcuts.configure(settings.graphql_shortcuts)
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
         keys = KeyCache()

@@ -14,6 +14,10 @@ from strawberry.permission import BasePermission, PermissionExtension
 from graphql_api.executor import _basic_fields, _DocumentCache, _FastExecutor, _ShortcutExecutor, unwrap
 
 
+# Tests of the shortcuts themselves: in use even in the suite's leg that turns them off.
+pytestmark = pytest.mark.usefixtures("shortcuts_on")
+
+
 @strawberry.type
 class Unidade:
     sigla: str
@@ -411,3 +415,17 @@ async def test_what_a_document_caches_is_freed_with_its_operation(service_schema
         del operation
     gc.collect()
     assert [document() for document in documents] == [None, None]
+
+
+async def test_with_the_shortcuts_off_graphql_core_executes_the_document(service_schema_is_this_one, monkeypatch):
+    import graphql_api.executor as executor
+    from graphql_api.core import shortcuts
+    from graphql_api.core.context import Context
+
+    ITENS[:] = [_item(nome="a", medidas=[Medida(nome="m", valores=[1], unidade=Unidade(sigla="cm"))])]
+    monkeypatch.setattr(shortcuts, "_enabled", False)
+    monkeypatch.setattr(executor, "_build", None)  # no executor of ours may be built
+    answer = await executor.run(executor.Operation(ONE_ROOT), Context(runtime=None), {"nome": "a"})
+    assert answer == {"item": {"nome": "a", "codigo": "x1", "tags": [], "medidas": [{"nome": "m", "unidade": {"sigla": "cm"}}]}}
+    with pytest.raises(Recusado):
+        await executor.run(executor.Operation(ONE_ROOT), Context(runtime=None), {"nome": "recusado"})

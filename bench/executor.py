@@ -22,6 +22,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from api_overhead import reference_loop_ns  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "15"))
 RUNS = int(os.environ.get("BENCH_RUNS", "40"))
@@ -127,6 +130,7 @@ async def main() -> None:
                 ratios[name].append(measured[False] / measured[True])
         shortcuts.configure(True)
 
+        print(f"machine speed: sum(range(50)) in {reference_loop_ns():.0f} ns (lower is faster)")
         print(f"{ROUNDS} rounds x {RUNS} executions per way; medians over the rounds (µs per execution)")
         print(f"{'operation':42} {'fast':>9} {'graphql-core':>13} {'off/on':>7}")
         for name, *_ in cases:

@@ -9,7 +9,8 @@ themselves) and whose only extensions are permission checks (graphql_api/core/pe
 that work reduces to renaming the arguments, running the checks in Strawberry's order and calling
 the resolver. Any other field keeps Strawberry's wrapper; tests/unit/test_executor.py holds the
 direct call to the same answers and errors as Strawberry's, and fails should its wrapper change
-shape under us."""
+shape under us. Only the fast executor calls it: with VITRINE_GRAPHQL_SHORTCUTS=off
+(graphql_api/core/shortcuts.py) every resolver runs inside Strawberry's wrapper."""
 
 from __future__ import annotations
 

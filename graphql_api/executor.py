@@ -19,21 +19,32 @@ bare handler):
 - a plain attribute with a scalar or enum type (Strawberry's "basic" field, no resolver, no
   extension) is read and serialised directly, without building a GraphQLResolveInfo. Anything
   unusual on that path (a null, an error) falls back to graphql-core's own handling;
-- a selection made only of such fields is executed in one tight loop, planned once per process;
-- the sub-selections of a cached document are collected once per process, not once per request
-  (graphql-core memoises them per execution only). Documents with directives are left alone,
+- a selection made only of such fields is executed in one tight loop, planned once per document;
+- the sub-selections of a document are collected once, not once per request (graphql-core
+  memoises them per execution only). Documents with directives are collected per execution,
   since @include/@skip make the collection depend on variables;
 - an operation of one root field whose selection is entirely basic (a REST route's usual shape:
   `geracao(id:) { ...GeracaoFields }`) calls that field's resolver and runs the plan on its value
   directly, without graphql-core's per-field machinery around the one resolver. A value the plan
   cannot complete (a null where none may be) goes back to graphql-core, which reports it;
 - that resolver is called without Strawberry's wrapper when its arguments are plain scalars and
-  its extensions only permission checks (graphql_api/direct_call.py)."""
+  its extensions only permission checks (graphql_api/direct_call.py).
+
+What is found once lives in the document's own cache (_DocumentCache), held by its Operation
+together with the document, never in a process-wide table: a key is the id() of a node of that
+document or of an object the cache itself holds, so no key can outlive its object and name
+another one at the same address. (A plan once cached by the address of a selection collected
+for one execution was handed, after that selection died, to a new selection at the same
+address: a page showed another page's fields for a whole process's life.)
+
+VITRINE_GRAPHQL_SHORTCUTS=off (graphql_api/core/shortcuts.py) turns all of this off: `run` then
+hands the parsed and validated document to graphql-core's own `execute`."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from inspect import isawaitable
 from types import CoroutineType
 from typing import Any, NamedTuple, TypeGuard, cast
 
@@ -53,6 +64,7 @@ from graphql import (
     GraphQLSchema,
     GraphQLString,
     OperationDefinitionNode,
+    execute,
     is_leaf_type,
     parse,
     validate,
@@ -64,6 +76,7 @@ from graphql.execution.values import VariableValues, VariableValueSource, get_ar
 from graphql.pyutils import Path, Undefined
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 
+from graphql_api.core import shortcuts
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.direct_call import DirectCall, direct_call
@@ -150,42 +163,85 @@ class _PlanEntry(NamedTuple):
     child: tuple | None  # objects and object lists: their own plan, when entirely basic
 
 
+_UNKNOWN: Any = object()  # not looked for yet
+
+
+class _DocumentCache:
+    """What the executor finds in one document once instead of on every execution: the collected
+    sub-selections, their plans and the root shortcut. Shared by every execution of a document
+    without directives (its Operation holds it, with the document); one per execution otherwise."""
+
+    __slots__ = ("document", "subfields", "plans", "root_shortcut")
+
+    def __init__(self, document: DocumentNode | None) -> None:
+        # Every node a key names by id() is alive as long as this cache: it holds the document
+        # (None for a cache of one execution, whose executor holds the document meanwhile).
+        self.document = document
+        # (type name, ids of the field nodes selecting it) -> what collect_subfields returned
+        self.subfields: dict[tuple, Any] = {}
+        # (type name, id of a grouped field set or of the operation) -> (that object, kept alive
+        # so that its id names nothing else, and the plan of its fields or None when some field
+        # is not basic: then graphql-core executes that selection as usual)
+        self.plans: dict[tuple[str, int], tuple[Any, tuple | None]] = {}
+        self.root_shortcut: Any = _UNKNOWN
+
+    @property
+    def shared(self) -> bool:
+        """Whether the cache outlives the execution (a document without directives)."""
+        return self.document is not None
+
+
 class _FastExecutor(Executor):
     basic_fields: dict[tuple[str, str], tuple[str, int, Any]] = {}
-    # Operations whose documents have no directives, by id of their (process-lived) AST node.
-    static_operations: dict[int, Any] = {}  # id -> the node itself, kept alive so ids stay unique
-    _subfields: dict[tuple, Any] = {}
+    cache: _DocumentCache | None = None  # set by _build; else one for this execution, on first use
+
+    def _document_cache(self) -> _DocumentCache:
+        cache = self.cache
+        if cache is None:
+            cache = self.cache = _DocumentCache(None)
+        return cache
 
     def collect_subfields(self, return_type, field_details_list):
-        if id(self.operation) not in self.static_operations or any(
-            fd.fragment_variable_values is not None for fd in field_details_list
+        cache = self.cache
+        if (
+            cache is None
+            or not cache.shared
+            or any(fd.fragment_variable_values is not None for fd in field_details_list)
         ):
             return super().collect_subfields(return_type, field_details_list)
-        key = (return_type.name, tuple(id(fd.node) for fd in field_details_list))
-        collected = self._subfields.get(key)
+        key = (return_type.name, *(id(fd.node) for fd in field_details_list))
+        collected = cache.subfields.get(key)
         if collected is None:
             collected = super().collect_subfields(return_type, field_details_list)
-            self._subfields[key] = collected
+            cache.subfields[key] = collected
+            cache.plans[(return_type.name, id(collected[0]))] = (collected[0], _UNKNOWN)  # to plan on first use
         return collected
 
-    # (type name, id of a process-lived grouped field set) -> its fields' plan, or None when some
-    # field is not basic (then graphql-core executes that selection as usual)
-    _plans: dict[tuple[str, int], tuple | None] = {}
-
     def execute_fields(self, parent_type, source_value, path, grouped_field_set, position_context):
-        if id(self.operation) in self.static_operations:
-            # Sub-selections come from the process-lived collect_subfields cache, so their id is
-            # stable; the root selection is collected anew by every execution, so it is keyed by
-            # its (process-lived) operation instead.
-            key = (parent_type.name, id(self.operation) if path is None else id(grouped_field_set))
-            if key not in self._plans:
-                self._plans[key] = self._plan(parent_type, grouped_field_set)
-            plan = self._plans[key]
+        cache = self.cache
+        if cache is not None and cache.shared:
+            # Sub-selections come from the cache's collect_subfields, so the cache holds them; the
+            # root selection is collected anew by every execution, so it is keyed by the operation.
+            plan = self._plan_of(parent_type, self.operation if path is None else grouped_field_set, grouped_field_set)
             if plan is not None:
                 results = self._execute_basic_fields(plan, parent_type, source_value, path, position_context)
                 if results is not None:
                     return results
         return super().execute_fields(parent_type, source_value, path, grouped_field_set, position_context)
+
+    def _plan_of(self, parent_type, owner, grouped_field_set) -> tuple | None:
+        """The plan of this selection, cached under `owner` (the selection itself, or the
+        operation for the root selection), which the cache keeps alive with it."""
+        cache = self._document_cache()
+        key = (parent_type.name, id(owner))
+        entry = cache.plans.get(key)
+        if entry is None:
+            if cache.shared and owner is not self.operation:
+                return None  # a selection the cache did not collect: it would hold it forever
+            entry = (owner, _UNKNOWN)
+        if entry[1] is _UNKNOWN:
+            entry = cache.plans[key] = (owner, self._plan(parent_type, grouped_field_set))
+        return entry[1]
 
     def _plan(self, parent_type, grouped_field_set) -> tuple | None:
         plan = []
@@ -212,10 +268,7 @@ class _FastExecutor(Executor):
         if any(fd.fragment_variable_values is not None for fd in field_details_list):
             return None
         grouped_field_set = self.collect_subfields(object_type, field_details_list)[0]
-        key = (object_type.name, id(grouped_field_set))
-        if key not in self._plans:
-            self._plans[key] = self._plan(object_type, grouped_field_set)
-        plan = self._plans[key]
+        plan = self._plan_of(object_type, grouped_field_set, grouped_field_set)
         if plan is None or any(entry.kind in (_OBJECT, _OBJECT_LIST) and entry.child is None for entry in plan):
             return None
         return plan
@@ -317,17 +370,15 @@ class _RootShortcut(NamedTuple):
 
 
 class _ShortcutExecutor(_FastExecutor):
-    # id of a process-lived operation -> its shortcut, or None when it has none
-    _root_shortcuts: dict[int, _RootShortcut | None] = {}
     strawberry_schema: strawberry.Schema | None = None  # for direct calls; None: Strawberry's wrapper always
 
     def root_shortcut(self) -> _RootShortcut | None:
-        key = id(self.operation)
-        if key not in self.static_operations:
+        cache = self.cache
+        if cache is None or not cache.shared:
             return None
-        if key not in self._root_shortcuts:
-            self._root_shortcuts[key] = self._find_root_shortcut()
-        return self._root_shortcuts[key]
+        if cache.root_shortcut is _UNKNOWN:
+            cache.root_shortcut = self._find_root_shortcut()
+        return cache.root_shortcut
 
     def _find_root_shortcut(self) -> _RootShortcut | None:
         root_type = self.schema.get_root_type(self.operation.operation)
@@ -483,6 +534,7 @@ class Operation:
         self.source = source
         self._document: DocumentNode | None = None
         self._prepared: _Prepared | None = None
+        self._cache: _DocumentCache | None = None  # shared by its executions, when it has no directives
 
     @property
     def name(self) -> str | None:
@@ -507,8 +559,7 @@ class Operation:
             if errors:
                 raise OperationError(f"invalid operation: {errors}")
             if "@" not in self.source:
-                for definition in document.definitions:
-                    _FastExecutor.static_operations[id(definition)] = definition
+                self._cache = _DocumentCache(document)
                 self._prepared = _prepare(schema._schema, document)
             self._document = document
         return self._document
@@ -543,25 +594,33 @@ def _build(
     prepared = operation.prepared
     values = _simple_variable_values(prepared.variables, variables or {}) if prepared is not None else None
     if prepared is None or values is None:
-        return executor_class.build(
+        executor = executor_class.build(
             schema, operation.document, context_value=context, raw_variable_values=variables, is_awaitable=_is_coroutine
         )
-    return executor_class(
-        schema,
-        prepared.fragment_definitions,
-        prepared.fragments,
-        None,
-        context,
-        prepared.operation,
-        values,
-        default_field_resolver,
-        default_type_resolver,
-        default_field_resolver,
-        is_awaitable=_is_coroutine,
-    )
+    else:
+        executor = executor_class(
+            schema,
+            prepared.fragment_definitions,
+            prepared.fragments,
+            None,
+            context,
+            prepared.operation,
+            values,
+            default_field_resolver,
+            default_type_resolver,
+            default_field_resolver,
+            is_awaitable=_is_coroutine,
+        )
+    if isinstance(executor, _FastExecutor):
+        executor.cache = operation._cache  # None: one for this execution only, on first use
+    return executor
 
 
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+    from graphql_api.schema import schema
+
+    if not shortcuts.enabled():
+        return await _run_without_shortcuts(schema._schema, operation, context, variables)
     executor = _build(schema._schema, operation, context, variables)
     if isinstance(executor, list):  # the variables were refused
         return unwrap(ExecutionResult(None, errors=executor))
@@ -581,6 +640,16 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
         _release(executor)
     # No @defer/@stream in this schema: the outcome is always a plain ExecutionResult.
     return unwrap(cast(ExecutionResult, result))
+
+
+async def _run_without_shortcuts(
+    schema: GraphQLSchema, operation: Operation, context: Context, variables: dict[str, Any] | None
+) -> dict[str, Any]:
+    """graphql-core's own executor, every resolver inside Strawberry's wrapper (VITRINE_GRAPHQL_SHORTCUTS=off)."""
+    outcome = execute(schema, operation.document, context_value=context, variable_values=variables)
+    if isawaitable(outcome):
+        outcome = await outcome
+    return unwrap(outcome)
 
 
 def unwrap(result: ExecutionResult) -> dict[str, Any]:

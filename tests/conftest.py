@@ -7,6 +7,16 @@ pytest_plugins = ["tests.harness", "tests.factories"]
 
 
 @pytest.fixture
+def shortcuts_on(monkeypatch):
+    """The hot path's shortcuts in use for this test even in a run with VITRINE_GRAPHQL_SHORTCUTS=off
+    (a test of a shortcut itself): an app the test builds does not turn them off."""
+    from graphql_api.core import shortcuts
+
+    monkeypatch.setattr(shortcuts, "_enabled", True)
+    monkeypatch.setattr(shortcuts, "configure", lambda enabled: None)
+
+
+@pytest.fixture
 async def receptor(https_server):
     """A real HTTPS notice receiver at `receptor.url`, verifying with `standardwebhooks`."""
     receptor = Receptor()

@@ -12,6 +12,7 @@ from graphql_api.aviso import escutas
 from graphql_api.chamada.writer import CallLogWriter
 from graphql_api.chave.service import CACHE_TOPIC, KeyCache, UltimoUso
 from graphql_api.chave.situacao import RateLimits
+from graphql_api.core import shortcuts
 from graphql_api.core.relogio import agora
 from graphql_api.integracao import service as integracao
 from graphql_api.oauth import cache as oauth_cache
@@ -52,6 +53,7 @@ class Runtime:
     @classmethod
     def build(cls, settings: Settings) -> Runtime:
         ligacoes.ligar()
+        shortcuts.configure(settings.graphql_shortcuts)
         redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
         bus = InvalidationBus(redis, channel=settings.redis_key("invalidar"))
         keys = KeyCache()

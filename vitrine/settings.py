@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     # drops calls.
     call_log_process_timeout_seconds: float = Field(default=30.0, gt=0)
 
+    # The hot path's speed-ups over graphql-core, Strawberry and Tortoise (graphql_api/core/shortcuts.py);
+    # off (false) = the libraries' own code everywhere, slower but with nothing of ours in between.
+    graphql_shortcuts: bool = True
+
     outbound_allow_private: bool = False
     outbound_ca_bundle: str | None = None
     # Time limit of each photo download of the quality check (docs/conferencia.md).

@@ -5,6 +5,7 @@ On the API's busiest route (GET /geracoes/{id}) building the Tortoise query for 
 the statement and turns the row into the model, so fields and conversions stay Tortoise's own.
 It leans on Tortoise's private `_choose_db` and `_make_query` (pinned ~=1.1):
 tests/unit/test_prepared_read.py compares every field with Tortoise's own read and fails first.
+With VITRINE_GRAPHQL_SHORTCUTS=off (graphql_api/core/shortcuts.py) it is Tortoise's own read.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from tortoise.models import Model
+
+from graphql_api.core import shortcuts
 
 M = TypeVar("M", bound=Model)
 
@@ -39,6 +42,8 @@ class ReadByPk(Generic[M]):
         return statement
 
     async def get_or_none(self, pk: Any) -> M | None:
+        if not shortcuts.enabled():
+            return await self._model.get_or_none(pk=pk)
         db = self._model._choose_db()
         sql, template = self._statement(db)
         values = [pk if value == _PK_MARK else value for value in template]

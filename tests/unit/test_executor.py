@@ -10,7 +10,10 @@ import strawberry
 from graphql import execute, parse
 from strawberry.permission import BasePermission, PermissionExtension
 
-from graphql_api.executor import _basic_fields, _FastExecutor, _ShortcutExecutor, unwrap
+from graphql_api.executor import _basic_fields, _DocumentCache, _FastExecutor, _ShortcutExecutor, unwrap
+
+# Tests of the shortcuts themselves: in use even in the suite's leg that turns them off.
+pytestmark = pytest.mark.usefixtures("shortcuts_on")
 
 
 @strawberry.type
@@ -66,27 +69,33 @@ DOCUMENT = "{ itens { nome codigo ativo quantidade tags apelidos medidas { nome 
 
 
 def _isolated(base: type, schema: strawberry.Schema, **attributes) -> type:
-    """A subclass of the executor `base` for this schema, with caches of its own (the process's
-    executor keeps those of the service's schema)."""
-    caches = {"static_operations": {}, "_plans": {}, "_subfields": {}, "_root_shortcuts": {}}
+    """A subclass of the executor `base` for this schema (the process's executor has the basic
+    fields of the service's schema)."""
     return type(
         base.__name__,
         (base,),
-        {"basic_fields": _basic_fields(schema._schema), "strawberry_schema": schema, **caches, **attributes},
+        {"basic_fields": _basic_fields(schema._schema), "strawberry_schema": schema, **attributes},
     )
+
+
+def _cached(executor, document):
+    """The executor with the cache an Operation gives every execution of a document without
+    directives (an executor has one for its own execution only otherwise)."""
+    executor.cache = _DocumentCache(document)
+    return executor
 
 
 _Fast = _isolated(_FastExecutor, SCHEMA)
 
 
 def _both(items: list) -> tuple:
+    """(graphql-core's answer, the fast executor's, the fast executor's document cache)."""
     ITENS[:] = items
     plain = execute(SCHEMA._schema, parse(DOCUMENT))
     document = parse(DOCUMENT)
-    for definition in document.definitions:
-        _Fast.static_operations[id(definition)] = definition
-    fast = execute(SCHEMA._schema, document, executor_class=_Fast)
-    return plain, fast
+    cache = _DocumentCache(document)
+    fast = execute(SCHEMA._schema, document, executor_class=type("_Cached", (_Fast,), {"cache": cache}))
+    return plain, fast, cache
 
 
 def _item(**fields) -> Item:
@@ -112,8 +121,8 @@ def test_lists_of_scalars_are_on_the_fast_path():
 
 
 def test_entirely_basic_sub_selections_run_nested_in_one_plan():
-    _both([_item(medidas=[Medida(nome="m", valores=[1], unidade=Unidade(sigla="cm"))])])
-    medida_plan = next(plan for (type_name, _), plan in _Fast._plans.items() if type_name == "Medida")
+    _, _, cache = _both([_item(medidas=[Medida(nome="m", valores=[1], unidade=Unidade(sigla="cm"))])])
+    medida_plan = next(plan for (type_name, _), (_, plan) in cache.plans.items() if type_name == "Medida")
     unidade = next(entry for entry in medida_plan if entry.response_name == "unidade")
     assert [entry.response_name for entry in unidade.child] == ["sigla"]  # Unidade's own plan, run inside Medida's
 
@@ -134,7 +143,7 @@ def test_entirely_basic_sub_selections_run_nested_in_one_plan():
     ],
 )
 def test_fast_executor_gives_graphql_cores_answer(items):
-    plain, fast = _both(items)
+    plain, fast, _ = _both(items)
     assert fast.data == plain.data
     assert [(e.message, e.path) for e in fast.errors or []] == [(e.message, e.path) for e in plain.errors or []]
 
@@ -165,16 +174,16 @@ async def test_the_plan_cache_does_not_grow_with_repeated_operations():
     # The root selection is collected anew by every execution: its plan must be keyed by the
     # operation, or the cache grows (and a recycled id could pick another selection's plan).
     from graphql_api.core.context import Context
-    from graphql_api.executor import Operation, _FastExecutor, run
+    from graphql_api.executor import Operation, run
 
     operation = Operation("query Probe($n: String!) { __type(name: $n) { name kind } }")
     await run(operation, Context(runtime=None), {"n": "Query"})
-    size = len(_FastExecutor._plans)
+    size = len(operation._cache.plans)
     for _ in range(300):
         assert await run(operation, Context(runtime=None), {"n": "Query"}) == {
             "__type": {"name": "Query", "kind": "OBJECT"}
         }
-    assert len(_FastExecutor._plans) == size
+    assert len(operation._cache.plans) == size
 
 
 def test_schema_extensions_are_only_the_parse_and_validation_caches():
@@ -202,9 +211,7 @@ async def _shortcut_and_graphql_core(source: str, variables: dict) -> tuple:
     if isawaitable(plain):
         plain = await plain
     document = parse(source)
-    for definition in document.definitions:
-        _Shortcut.static_operations[id(definition)] = definition
-    executor = _Shortcut.build(SCHEMA._schema, document, raw_variable_values=variables)
+    executor = _cached(_Shortcut.build(SCHEMA._schema, document, raw_variable_values=variables), document)
     shortcut = executor.root_shortcut()
     assert shortcut is not None, "an operation of one root field with a basic selection takes the shortcut"
     try:
@@ -237,9 +244,7 @@ async def test_a_value_the_plan_cannot_complete_is_reported_by_graphql_core():
 def test_operations_of_several_root_fields_or_resolvers_below_take_the_usual_way():
     for source in ('{ itens { nome } item(nome: "a") { nome } }', '{ __type(name: "Item") { fields { name } } }'):
         document = parse(source)
-        for definition in document.definitions:
-            _Shortcut.static_operations[id(definition)] = definition
-        assert _Shortcut.build(SCHEMA._schema, document).root_shortcut() is None
+        assert _cached(_Shortcut.build(SCHEMA._schema, document), document).root_shortcut() is None
 
 
 VARIABLES = "query V($id: ID!, $texto: String, $n: Int, $sim: Boolean!) { __typename }"
@@ -342,10 +347,9 @@ _Wrapped = _isolated(_ShortcutExecutor, GUARDADA, strawberry_schema=None)  # thr
 async def _through(executor_class, variables: dict, permitidos: set) -> tuple:
     """(answer or exception raised as (type, message), every permission check and call seen)."""
     document = parse(GUARDADO)
-    for definition in document.definitions:
-        executor_class.static_operations[id(definition)] = definition
     context = {"permitidos": permitidos, "vistos": []}
     executor = executor_class.build(GUARDADA._schema, document, context_value=context, raw_variable_values=variables)
+    _cached(executor, document)
     shortcut = executor.root_shortcut()
     assert (shortcut.direct is not None) == (executor_class is _Direct)
     try:
@@ -386,3 +390,69 @@ def test_a_read_by_id_is_prepared_and_a_document_with_directives_is_not():
 
     assert [v.name for v in geracao.OBTER_GERACAO.prepared.variables] == ["id"]
     assert Operation("query D($a: Boolean!) { __typename @include(if: $a) }").prepared is None
+
+
+@pytest.fixture
+def service_schema_is_this_one(monkeypatch):
+    """`run` executes against this module's schema instead of the service's."""
+    import graphql_api.executor as executor
+    import graphql_api.schema as service
+
+    monkeypatch.setattr(service, "schema", SCHEMA)
+    monkeypatch.setattr(executor, "_executor_class", None)  # built anew for SCHEMA, restored after
+    monkeypatch.setattr(_FastExecutor, "basic_fields", _FastExecutor.basic_fields)
+    monkeypatch.setattr(_ShortcutExecutor, "strawberry_schema", _ShortcutExecutor.strawberry_schema)
+
+
+async def test_a_selection_never_gets_the_plan_of_a_selection_that_died(service_schema_is_this_one):
+    # The portal once showed, for a whole process's life, one page's `etapas` with the fields of
+    # another page's: a plan cached under the address of a selection collected for one execution
+    # only (a document with @include) was found again by a new selection at the same address.
+    import gc
+
+    from graphql_api.core.context import Context
+    from graphql_api.executor import Operation, run
+
+    ITENS[:] = [_item(medidas=[Medida(nome="m", valores=[1, 2], unidade=Unidade(sigla="cm"))])]
+    with_directive = Operation("query A($t: Boolean!) { itens { nome @include(if: $t) medidas { nome } } }")
+    for attempt in range(300):
+        await run(with_directive, Context(runtime=None), {"t": True})
+        gc.collect(0)  # frees the selection collected for that execution, and its address
+        fresh = Operation(f"query B{attempt} {{ itens {{ medidas {{ nome valores }} }} }}")
+        answer = await run(fresh, Context(runtime=None))
+        assert answer == {"itens": [{"medidas": [{"nome": "m", "valores": [1, 2]}]}]}, f"attempt {attempt}"
+
+
+async def test_what_a_document_caches_is_freed_with_its_operation(service_schema_is_this_one):
+    # No process-wide table: documents made on the fly (a test, a tool) cannot grow the process.
+    import gc
+    import weakref
+
+    from graphql_api.core.context import Context
+    from graphql_api.executor import Operation, run
+
+    ITENS[:] = [_item(medidas=[Medida(nome="m", valores=[1], unidade=Unidade(sigla="cm"))])]
+    documents = []
+    for source in ("query S { itens { medidas { nome } } }", "query D($t: Boolean!) { itens { nome @skip(if: $t) } }"):
+        operation = Operation(source)
+        await run(operation, Context(runtime=None), {"t": False})
+        documents.append(weakref.ref(operation.document.definitions[0]))
+        del operation
+    gc.collect()
+    assert [document() for document in documents] == [None, None]
+
+
+async def test_with_the_shortcuts_off_graphql_core_executes_the_document(service_schema_is_this_one, monkeypatch):
+    import graphql_api.executor as executor
+    from graphql_api.core import shortcuts
+    from graphql_api.core.context import Context
+
+    ITENS[:] = [_item(nome="a", medidas=[Medida(nome="m", valores=[1], unidade=Unidade(sigla="cm"))])]
+    monkeypatch.setattr(shortcuts, "_enabled", False)
+    monkeypatch.setattr(executor, "_build", None)  # no executor of ours may be built
+    answer = await executor.run(executor.Operation(ONE_ROOT), Context(runtime=None), {"nome": "a"})
+    assert answer == {
+        "item": {"nome": "a", "codigo": "x1", "tags": [], "medidas": [{"nome": "m", "unidade": {"sigla": "cm"}}]}
+    }
+    with pytest.raises(Recusado):
+        await executor.run(executor.Operation(ONE_ROOT), Context(runtime=None), {"nome": "recusado"})

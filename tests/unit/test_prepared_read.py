@@ -2,8 +2,13 @@
 
 from datetime import UTC, datetime
 
+import pytest
+
 from graphql_api.core.prepared import ReadByPk
 from graphql_api.geracao.models import Geracao
+
+# The statement differs per database: these run in both legs of the suite, shortcuts on in both.
+pytestmark = pytest.mark.usefixtures("shortcuts_on")
 
 
 async def test_reads_the_same_row_as_tortoise_with_every_field_converted(factory, integrator):
@@ -26,3 +31,13 @@ async def test_reads_the_same_row_as_tortoise_with_every_field_converted(factory
 
 async def test_a_missing_key_reads_none(client):
     assert await ReadByPk(Geracao).get_or_none("ger_naoexiste000000000") is None
+
+
+async def test_with_the_shortcuts_off_it_is_tortoises_own_read(factory, integrator, monkeypatch):
+    from graphql_api.core import shortcuts
+
+    geracao = await factory.geracao(integrator)
+    read = ReadByPk(Geracao)
+    monkeypatch.setattr(shortcuts, "_enabled", False)
+    monkeypatch.setattr(ReadByPk, "_statement", None)  # no prepared statement may be built
+    assert (await read.get_or_none(geracao.id)).id == geracao.id

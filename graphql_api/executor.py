@@ -76,11 +76,11 @@ from graphql.execution.values import VariableValues, VariableValueSource, get_ar
 from graphql.pyutils import Path, Undefined
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 
+import graphql_api.schema as service_schema  # read at each use: tests swap the schema
 from graphql_api.core import shortcuts
 from graphql_api.core.context import Context
 from graphql_api.core.errors import ApiError
 from graphql_api.direct_call import DirectCall, direct_call
-from graphql_api.schema import schema
 
 # Where Strawberry keeps its own definition of each GraphQL type, field and the schema itself.
 _STRAWBERRY_FIELD = GraphQLCoreConverter.DEFINITION_BACKREF
@@ -555,12 +555,12 @@ class Operation:
     def document(self) -> DocumentNode:
         if self._document is None:
             document = parse(self.source)
-            errors = validate(schema._schema, document)
+            errors = validate(service_schema.schema._schema, document)
             if errors:
                 raise OperationError(f"invalid operation: {errors}")
             if "@" not in self.source:
                 self._cache = _DocumentCache(document)
-                self._prepared = _prepare(schema._schema, document)
+                self._prepared = _prepare(service_schema.schema._schema, document)
             self._document = document
         return self._document
 
@@ -617,11 +617,10 @@ def _build(
 
 
 async def run(operation: Operation, context: Context, variables: dict[str, Any] | None = None) -> dict[str, Any]:
-    from graphql_api.schema import schema
-
+    schema = service_schema.schema._schema
     if not shortcuts.enabled():
-        return await _run_without_shortcuts(schema._schema, operation, context, variables)
-    executor = _build(schema._schema, operation, context, variables)
+        return await _run_without_shortcuts(schema, operation, context, variables)
+    executor = _build(schema, operation, context, variables)
     if isinstance(executor, list):  # the variables were refused
         return unwrap(ExecutionResult(None, errors=executor))
     if isinstance(executor, _ShortcutExecutor) and (shortcut := executor.root_shortcut()) is not None:

@@ -74,6 +74,10 @@ SMTP_PORT = _free_port()
 SMTP_INBOX: list = []
 os.environ["VITRINE_SMTP_URL"] = f"smtp://127.0.0.1:{SMTP_PORT}"
 os.environ["VITRINE_SECRET_KEY"] = "test-secret-key"
+# Every process of the run at one priority: with a dozen test processes at the normal one, workers
+# lowered as in production (render, photo, call log) would get a sliver of the two cores and the
+# tests would wait on them for minutes. The tests of the priorities themselves set it back.
+os.environ["VITRINE_BACKGROUND_NICENESS"] = "0"
 os.environ["VITRINE_CALL_LOG_FLUSH_SECONDS"] = "0.05"
 os.environ.setdefault("VITRINE_PUBLIC_URL", "http://vitrine.test")
 # Notices: the production schedule with seconds for minutes (0.3 s, 0.9 s, 2.7 s, ...), and a

@@ -30,7 +30,6 @@ from datetime import UTC, datetime, timedelta
 
 from graphql_api.chamada.writer import BatchDeferred, CallLogWriter, CallRecord
 from vitrine import logs
-from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.infra.process import die_with_parent
 from vitrine.settings import ROOT, Settings
 
@@ -196,6 +195,7 @@ async def _child_main() -> None:
     if settings_frame is None:
         return
     settings = Settings.model_validate_json(settings_frame)
+    os.nice(settings.background_niceness)
     logs.configure(settings.log_level, settings.log_format)  # the web process's, whatever the environment
     context = await connect(settings, background_threads=False)  # the whole process runs lowered
     try:
@@ -222,7 +222,6 @@ def main() -> None:
     die_with_parent(int(sys.argv[1]))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    os.nice(BACKGROUND_NICENESS)
     logs.configure()  # until the settings arrive
     asyncio.run(_child_main())
 

@@ -12,7 +12,6 @@ from tortoise.migrations.api import migrate as run_migrations
 from graphql_api.chamada.models import CALL_LOG_CONNECTION
 from graphql_api.core.purge import PURGE_CONNECTION
 from graphql_api.core.transactions import MAIN_CONNECTION
-from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.settings import Settings
 
 APP_LABEL = "vitrine"
@@ -49,7 +48,7 @@ async def _keep_session(connection) -> None:
     advisory locks, and asyncpg still rolls back a transaction left open, so nothing is reset."""
 
 
-# On SQLite the call log's connection thread runs at BACKGROUND_NICENESS above the requests' nice
+# On SQLite the call log's connection thread runs at background_niceness above the requests' nice
 # value, when the web process writes the call log itself (the call log's own process runs lowered
 # as a whole, and its thread at that same value): its bursts of INSERTs then no longer delay the
 # requests in flight. Not lower: the thread holds SQLite's write lock while it inserts, and a
@@ -58,12 +57,12 @@ async def _keep_session(connection) -> None:
 # docs/decisoes/0001-registro-de-chamadas.md.
 
 
-def _connection(url: str, pool_size: int | None = None, *, background: bool = False) -> str | dict:
+def _connection(url: str, pool_size: int | None = None, *, background_niceness: int = 0) -> str | dict:
     if url.startswith("sqlite://"):
         Path(url.removeprefix("sqlite://").split("?")[0]).parent.mkdir(parents=True, exist_ok=True)
         config = expand_db_url(url) | {"engine": "vitrine.infra.sqlite"}  # BEGIN IMMEDIATE transactions
-        if background:
-            config["credentials"]["thread_niceness"] = BACKGROUND_NICENESS
+        if background_niceness:
+            config["credentials"]["thread_niceness"] = background_niceness
         return config
     config = expand_db_url(url)
     if config["engine"] == "tortoise.backends.asyncpg":
@@ -81,7 +80,9 @@ def tortoise_config(settings: Settings, *, background_threads: bool = True) -> d
         "connections": {
             MAIN_CONNECTION: _connection(url, settings.database_pool_size),
             # one writer flushing batches
-            CALL_LOG_CONNECTION: _connection(url, background=background_threads),
+            CALL_LOG_CONNECTION: _connection(
+                url, background_niceness=settings.background_niceness if background_threads else 0
+            ),
             # Retention's batches, one statement at a time; opened on first use.
             PURGE_CONNECTION: _connection(url, 1),
         },

@@ -84,9 +84,11 @@ class Runtime:
             outbound=OutboundClient(
                 allow_private=settings.outbound_allow_private, ca_bundle=settings.outbound_ca_bundle
             ),
-            render_pool=ProcessPool("render", render_workers(), preload=_CPU_MODULES),
+            render_pool=ProcessPool(
+                "render", render_workers(), preload=_CPU_MODULES, niceness=settings.background_niceness
+            ),
             # One process: one full-size decode in memory at a time.
-            photo_pool=ProcessPool("photo", 1, preload=_CPU_MODULES),
+            photo_pool=ProcessPool("photo", 1, preload=_CPU_MODULES, niceness=settings.background_niceness),
         )
 
     async def start(self) -> None:

@@ -14,6 +14,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from vitrine.infra.client_address import Network, parse_networks
+from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.infra.paths import DOCS_DIR as DOCS_DIR
 from vitrine.infra.paths import ROOT as ROOT
 
@@ -85,6 +86,10 @@ class Settings(BaseSettings):
     # killed (and replaced while the service runs); the batch stays buffered for the next one. A
     # batch takes milliseconds; a wedged child must not hold the call log until the buffer's cap
     # drops calls.
+    # How much lower than the requests background work runs (nice value added: the render and
+    # photo workers, the call log's process and its SQLite thread). 0 keeps everything at one
+    # priority: the test command, whose many processes at normal priority would starve the rest.
+    background_niceness: int = Field(default=BACKGROUND_NICENESS, ge=0, le=19)
     call_log_process_timeout_seconds: float = Field(default=30.0, gt=0)
 
     # The hot path's speed-ups over graphql-core, Strawberry and Tortoise (graphql_api/core/shortcuts.py);

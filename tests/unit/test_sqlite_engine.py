@@ -10,9 +10,16 @@ from tortoise import connections
 
 from graphql_api.chamada.models import CALL_LOG_CONNECTION
 from graphql_api.core.transactions import MAIN_CONNECTION, transaction
+from vitrine.infra.cpu import BACKGROUND_NICENESS
 from vitrine.settings import Settings
 
 pytestmark = pytest.mark.skipif(not Settings().is_sqlite, reason="SQLite only")
+
+
+@pytest.fixture
+def settings() -> Settings:
+    """The production priorities: the test command runs everything at one (VITRINE_BACKGROUND_NICENESS=0)."""
+    return Settings(call_log_process=False, background_niceness=BACKGROUND_NICENESS)
 
 
 async def test_read_then_write_transaction_survives_a_commit_on_the_other_connection(client):
@@ -70,7 +77,6 @@ def _nice_of_thread(native_id: int) -> int:
 @pytest.mark.skipif(sys.platform != "linux", reason="nice values per thread are Linux's")
 async def test_the_call_logs_connection_thread_yields_the_cpu_to_the_requests(client):
     from graphql_api.core.purge import PURGE_CONNECTION
-    from vitrine.infra.cpu import BACKGROUND_NICENESS
 
     def thread_of(name: str) -> int:
         return connections.get(name)._connection._thread.native_id

@@ -59,10 +59,13 @@ def lower_thread_priority(native_id: int, niceness: int) -> bool:
 
 
 class ProcessPool:
-    def __init__(self, name: str, workers: int, *, preload: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, name: str, workers: int, *, preload: tuple[str, ...] = (), niceness: int = BACKGROUND_NICENESS
+    ) -> None:
         self.name = name
         self.workers = workers
         self.preload = preload
+        self.niceness = niceness
         self._pool: pebble.ProcessPool | None = None
         self._jobs: set[Future] = set()
 
@@ -82,7 +85,7 @@ class ProcessPool:
             # Takes effect when this process starts its forkserver, once: workers then fork ready.
             context.set_forkserver_preload(list(self.preload))
             self._pool = pebble.ProcessPool(
-                self.workers, initializer=_lower_priority, initargs=(BACKGROUND_NICENESS,), context=context
+                self.workers, initializer=_lower_priority, initargs=(self.niceness,), context=context
             )
         return self._pool
 

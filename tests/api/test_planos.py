@@ -5,9 +5,10 @@ with the injected clock (tests/factories.py `relogio`), limits from the plan, st
 from datetime import timedelta
 
 import pytest
+from tortoise import connections
 
 from graphql_api.core.scalars import parse_timestamp
-from graphql_api.core.transactions import transaction
+from graphql_api.core.transactions import MAIN_CONNECTION, transaction
 from graphql_api.creditos import catalogo, ciclo, planos
 from graphql_api.creditos import service as creditos
 from graphql_api.creditos.models import Assinatura, Carteira, Lancamento, Plano
@@ -25,9 +26,14 @@ async def get(client, path: str, key: str) -> dict:
 
 
 async def assert_ledger_is_the_balance(integrador_id: str, ambiente: str = "teste") -> Carteira:
-    """Each balance equals the sum of its column in the ledger, and no pool is below zero."""
-    carteira = await Carteira.get(integrador_id=integrador_id, ambiente=ambiente)
-    entries = await Lancamento.filter(carteira_id=carteira.id).order_by("id")
+    """Each balance equals the sum of its column in the ledger, and no pool is below zero. Read in
+    one snapshot: a worker process may settle a generation between the two reads."""
+    async with transaction():
+        connection = connections.get(MAIN_CONNECTION)
+        if connection.capabilities.dialect == "postgres":  # SQLite's transaction is a snapshot already
+            await connection.execute_script("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        carteira = await Carteira.get(integrador_id=integrador_id, ambiente=ambiente)
+        entries = await Lancamento.filter(carteira_id=carteira.id).order_by("id")
     assert sum(e.disponiveis for e in entries) == carteira.creditos_disponiveis
     assert sum(e.reservados for e in entries) == carteira.creditos_reservados
     assert sum(e.plano for e in entries) == carteira.creditos_plano

@@ -299,8 +299,9 @@ async def test_a_generation_whose_worker_died_is_resumed_or_failed(client, facto
     await Geracao.filter(id=criada["id"]).update(
         situacao="processando", tentativas=1, reservada_ate=now - timedelta(seconds=1), resultados={}
     )
-    # when the sweep runs, it is queued again and delivered
-    assert (await geracoes.varrer())["reenfileiradas"] == 1
+    # when the sweep runs, it is queued again and delivered (the sweep covers the whole database:
+    # a generation another test left behind may be queued with it)
+    assert (await geracoes.varrer())["reenfileiradas"] >= 1
 
     async def delivered():
         assert (await Geracao.get(id=criada["id"])).situacao == "concluida"
@@ -313,6 +314,6 @@ async def test_a_generation_whose_worker_died_is_resumed_or_failed(client, facto
     await Geracao.filter(id=other["id"]).update(
         situacao="processando", tentativas=geracoes.MAX_ATTEMPTS, reservada_ate=now - timedelta(seconds=1)
     )
-    assert (await geracoes.varrer())["falharam"] == 1
+    assert (await geracoes.varrer())["falharam"] >= 1
     assert (await Geracao.get(id=other["id"])).situacao == "falhou"
     assert (await saldo(client, integrator.key))["creditosDisponiveis"] >= reserved_before

@@ -634,8 +634,8 @@ async def run(operation: Operation, context: Context, variables: dict[str, Any] 
             result = await result
     finally:
         # An executor refers to itself (its async helpers are its own bound methods), so without
-        # this it and all it holds (context, variables, results) wait for the cyclic collector:
-        # tens of thousands of objects per collection, pauses of 20-60 ms under load.
+        # this it and all it holds (context, variables, results) wait for the cyclic collector,
+        # whose long collections then pause requests (docs/decisoes/0003-caminho-quente-da-fachada.md).
         _release(executor)
     # No @defer/@stream in this schema: the outcome is always a plain ExecutionResult.
     return unwrap(cast(ExecutionResult, result))

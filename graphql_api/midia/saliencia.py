@@ -23,8 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-# 4.5 MB of weights, 176 MB. The service uses the small one; the big one is measured beside it
-# (bench/qualidade_midia.py) and installed for the tests only (artefatos.toml, docs/midia.md).
+# The small and the big U²-Net (sizes and figures: docs/midia.md). The service uses the small one;
+# the big one is measured beside it (bench/qualidade_midia.py) and installed for the tests only.
 PEQUENO, GRANDE = "u2netp", "u2net"
 MODELOS = (PEQUENO, GRANDE)
 LADO_ENTRADA = 320  # both were trained at 320 × 320
